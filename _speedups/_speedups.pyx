@@ -1,0 +1,40 @@
+# cython: language_level=3
+"""mysqlddl._speedups: the compiled core. Only mysqlddl.binlog imports it.
+
+One compilation unit: per-topic .pxi files are included here so `cdef inline` helpers inline
+across them. mysqlddl/binlog/_twin.py is the pure-Python twin; both must give identical results
+(tests/binlog/test_twin_parity.py).
+"""
+
+from mysqlddl.errors import TruncatedError, CorruptEventError
+
+include "cursor.pxi"
+
+IMPLEMENTATION = "compiled"
+
+
+def read_lenenc_int(const unsigned char[::1] buf, Py_ssize_t offset):
+    """Length-encoded ("packed") integer at buf[offset:] -> (value or None, new offset).
+
+    Layout (sql-common/pack.c net_field_length_ll; binlog rows events use it for the column count):
+    first byte < 251: the value; 251: NULL; 252: 2-byte LE value follows; 253: 3-byte; 254: 8-byte.
+    255 is not a valid first byte.
+    """
+    cdef Cursor c
+    if offset < 0 or offset > buf.shape[0]:
+        raise CorruptEventError(f"offset {offset} outside buffer of {buf.shape[0]} bytes", offset=offset)
+    c.base = &buf[0] if buf.shape[0] else NULL
+    c.p = c.base + offset
+    c.end = c.base + buf.shape[0]
+    cdef uint64_t first = cur_uint_le(&c, 1, "length-encoded integer")
+    if first < 251:
+        return first, c.p - c.base
+    if first == 251:
+        return None, c.p - c.base
+    if first == 252:
+        return cur_uint_le(&c, 2, "length-encoded integer (2 bytes)"), c.p - c.base
+    if first == 253:
+        return cur_uint_le(&c, 3, "length-encoded integer (3 bytes)"), c.p - c.base
+    if first == 254:
+        return cur_uint_le(&c, 8, "length-encoded integer (8 bytes)"), c.p - c.base
+    raise CorruptEventError("length-encoded integer with first byte 0xff", offset=offset)

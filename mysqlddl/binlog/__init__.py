@@ -1,0 +1,1 @@
+"""Binlog reading: framing, one decoder per event type, row values (compiled or pure-Python)."""

