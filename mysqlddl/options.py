@@ -45,6 +45,21 @@ class Options:
     error_policy: see :class:`ErrorPolicy`.
     lower_case_table_names: 0, 1 or 2, as the server variable.
     verify_checksums: verify binlog CRC32 where the FDE says the file has them.
+
+    Row values (mysqlddl.binlog.values / rows):
+    decimal_as: "decimal" (decimal.Decimal, default) or "str" (the exact digits as text).
+    invalid_temporal_as: zero or invalid DATE/DATETIME/TIMESTAMP values ('0000-00-00', '2020-00-15'):
+        "str" (default: the server's text form, lossless) or "none" (None, as Debezium does).
+    json_as: MySQL binary JSON as "object" (dict/list/str/int/float/Decimal/..., default) or "text"
+        (canonical JSON text, MySQL's own spacing).
+    charset_fallback: the character set assumed for text columns whose charset is unknown (no
+        TABLE_MAP charset metadata and no schema): a MySQL charset name ("utf8mb4", default) or
+        "binary" to keep such values as bytes (an unknown name is a ConfigError when a plan is built).
+    charset_errors: how undecodable bytes in text are handled: "surrogateescape" (default, lossless),
+        "strict" (a CorruptEventError), "replace" or "backslashreplace".
+    strings_as_bytes: keep every CHAR/VARCHAR/TEXT value as bytes (no decoding at all).
+    pad_char: restore CHAR(N) trailing spaces dropped by the row image (as PAD_CHAR_TO_FULL_LENGTH);
+        BINARY(N) trailing 0x00 bytes are always restored.
     """
 
     dialect: Dialect = Dialect.MYSQL
@@ -53,6 +68,13 @@ class Options:
     error_policy: ErrorPolicy = ErrorPolicy.RAISE
     lower_case_table_names: int = 0
     verify_checksums: bool = True
+    decimal_as: str = "decimal"
+    invalid_temporal_as: str = "str"
+    json_as: str = "object"
+    charset_fallback: str = "utf8mb4"
+    charset_errors: str = "surrogateescape"
+    strings_as_bytes: bool = False
+    pad_char: bool = False
 
     def __post_init__(self) -> None:
         try:
@@ -70,6 +92,13 @@ class Options:
         if isinstance(modes, str):
             modes = [m for m in modes.split(",") if m]
         object.__setattr__(self, "sql_mode", frozenset(m.strip().upper() for m in modes))
+        for name, allowed in (("decimal_as", ("decimal", "str")), ("invalid_temporal_as", ("str", "none")),
+                              ("json_as", ("object", "text")),
+                              ("charset_errors", ("surrogateescape", "strict", "replace", "backslashreplace"))):
+            if getattr(self, name) not in allowed:
+                raise ConfigError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
+        if not isinstance(self.charset_fallback, str) or not self.charset_fallback:
+            raise ConfigError(f"charset_fallback must be a charset name, not {self.charset_fallback!r}")
 
     def replace(self, **changes) -> Options:
         return dataclasses.replace(self, **changes)
