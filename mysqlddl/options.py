@@ -60,6 +60,14 @@ class Options:
     strings_as_bytes: keep every CHAR/VARCHAR/TEXT value as bytes (no decoding at all).
     pad_char: restore CHAR(N) trailing spaces dropped by the row image (as PAD_CHAR_TO_FULL_LENGTH);
         BINARY(N) trailing 0x00 bytes are always restored.
+
+    Schema model (mysqlddl.model, mysqlddl.commands):
+    explicit_defaults_for_timestamp: the server variable; None (default) = the dialect's default for
+        server_version (MySQL 8.0.2+ and MariaDB 10.10+: ON). SET statements override it per session.
+    character_set_server, collation_server: server defaults that CREATE DATABASE inherits; None =
+        the dialect's compiled-in default (MySQL 8.0: utf8mb4/utf8mb4_0900_ai_ci; MariaDB: latin1/
+        latin1_swedish_ci). Either alone is completed from the other.
+    default_storage_engine: ENGINE of tables created without one.
     """
 
     dialect: Dialect = Dialect.MYSQL
@@ -75,6 +83,10 @@ class Options:
     charset_errors: str = "surrogateescape"
     strings_as_bytes: bool = False
     pad_char: bool = False
+    explicit_defaults_for_timestamp: bool | None = None
+    character_set_server: str | None = None
+    collation_server: str | None = None
+    default_storage_engine: str = "InnoDB"
 
     def __post_init__(self) -> None:
         try:
@@ -99,6 +111,15 @@ class Options:
                 raise ConfigError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
         if not isinstance(self.charset_fallback, str) or not self.charset_fallback:
             raise ConfigError(f"charset_fallback must be a charset name, not {self.charset_fallback!r}")
+        if self.explicit_defaults_for_timestamp not in (None, True, False):
+            raise ConfigError("explicit_defaults_for_timestamp must be None, True or False, "
+                              f"not {self.explicit_defaults_for_timestamp!r}")
+        for name in ("character_set_server", "collation_server"):
+            v = getattr(self, name)
+            if v is not None and (not isinstance(v, str) or not v.strip()):
+                raise ConfigError(f"{name} must be a non-empty name or None, not {v!r}")
+        if not isinstance(self.default_storage_engine, str) or not self.default_storage_engine:
+            raise ConfigError(f"default_storage_engine must be an engine name, not {self.default_storage_engine!r}")
 
     def replace(self, **changes) -> Options:
         return dataclasses.replace(self, **changes)
