@@ -149,5 +149,26 @@ def generate(root: Path, *, force: bool = False, quiet: bool = False) -> bool:
     return True
 
 
+
+def stamp_problems(root: Path, generated: Path) -> list[str]:
+    """Why `generated` does not match root/grammars (empty when it does)."""
+    have = read_stamp(generated)
+    if have is None:
+        return [f"{generated} has no readable {STAMP_NAME}"]
+    want = expected_stamp(root)
+    problems = []
+    if have.get("antlr") != want["antlr"]:
+        problems.append(f"generated with ANTLR {have.get('antlr')}, expected {want['antlr']}")
+    hg, wg = have.get("grammars", {}), want["grammars"]
+    for name in sorted(set(hg) | set(wg)):
+        if name not in hg:
+            problems.append(f"grammars/{name} is not in the generated parser")
+        elif name not in wg:
+            problems.append(f"generated parser has grammars/{name}, which no longer exists")
+        elif hg[name] != wg[name]:
+            problems.append(f"grammars/{name} changed since the parser was generated")
+    return problems
+
+
 if __name__ == "__main__":
     generate(Path(__file__).resolve().parent.parent, force="--force" in sys.argv)

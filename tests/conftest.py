@@ -1,0 +1,94 @@
+"""Fixtures shared by every test area.
+
+- `shared_path`: ../shared (third-party binlogs, corpora). Absent: skip with a message, except under
+  CI=true, where its absence is a failure (CI always has it, so a skip there would hide tests).
+- `twin`: runs a test on the compiled core and on its pure-Python twin.
+- `mariadb_server`: a private MariaDB with row-based binlogging for the whole session. mariadbd
+  missing: skip with the install command, except under CI=true (fail: .ci/run installs it).
+- `--run-slow`: enable tests marked `slow` (long fuzz and scale runs).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _load_tool(name: str):
+    spec = importlib.util.spec_from_file_location(f"_mysqlddl_tools_{name}", ROOT / "tools" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+mariadb_lab = _load_tool("mariadb_lab")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true", default=False, help="run tests marked slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+def missing(reason: str):
+    """Skip outside CI; fail under CI=true, where nothing may silently skip."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: this must not be skipped)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def shared_path() -> Path:
+    if not SHARED.is_dir():
+        missing(f"shared data not found at {SHARED} (third-party binlogs and corpora live there)")
+    return SHARED
+
+
+@pytest.fixture(params=["compiled", "pure-python"])
+def twin(request, monkeypatch):
+    """The implementation module under test; `mysqlddl.binlog.speedups.impl` points at it meanwhile."""
+    from mysqlddl.binlog import _twin, speedups
+
+    if request.param == "compiled":
+        if os.environ.get("MYSQLDDL_PUREPYTHON", "").lower() in ("1", "true", "yes", "on"):
+            pytest.skip("MYSQLDDL_PUREPYTHON=1: compiled core deliberately not used in this run")
+        try:
+            mod = speedups.load_compiled()
+        except ImportError as e:
+            if os.environ.get("MYSQLDDL_REQUIRE_SPEEDUPS", "").lower() in ("1", "true", "yes", "on"):
+                pytest.fail(f"MYSQLDDL_REQUIRE_SPEEDUPS=1 but the extension is missing: {e}")
+            pytest.skip(f"compiled core not built: {e}")
+    else:
+        mod = _twin
+    monkeypatch.setattr(speedups, "impl", mod)
+    monkeypatch.setattr(speedups, "IMPLEMENTATION", mod.IMPLEMENTATION)
+    return mod
+
+
+@pytest.fixture(scope="session")
+def mariadb_server(tmp_path_factory):
+    """A private MariaDB (ROW, FULL image, CRC32) for the session: .connect(), .execute(), .query(),
+    .flush_logs(), .binlog_files(), .current_binlog(), .socket, .port, .version."""
+    if not mariadb_lab.mariadbd_path():
+        missing(mariadb_lab.INSTALL_HINT)
+    base = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"mdb-{os.getpid()}"
+    srv = mariadb_lab.MariaDBServer(base)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.destroy()

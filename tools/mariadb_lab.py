@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""A private MariaDB server with row-based binary logging, for tests, fixture capture and benchmarks.
+
+    python tools/mariadb_lab.py install          apt-get install mariadb-server/-client if mariadbd is missing
+    python tools/mariadb_lab.py start [DIR]      start a server in DIR (default: a new temp dir); prints its socket
+    python tools/mariadb_lab.py stop DIR         clean shutdown by the PID file
+
+The test suite uses `MariaDBServer` directly (tests/conftest.py: the `mariadb_server` fixture).
+Each server gets its own datadir, socket and a spare TCP port on 127.0.0.1, and is stopped by PID
+(SIGTERM, then waiting for exit) so InnoDB shuts down cleanly and the last binlog is closed.
+
+Binlog settings follow what CDC users run: ROW format, FULL row image, CRC32 checksums, annotated
+rows (MariaDB's default), optional binlog_row_metadata=FULL. Modelled on shared/lab/mariadb.sh.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+INSTALL_HINT = ("mariadbd is not installed. On Debian/Ubuntu (root): "
+                "apt-get update && apt-get install -y mariadb-server mariadb-client "
+                "(or: python tools/mariadb_lab.py install)")
+
+
+def mariadbd_path() -> str | None:
+    return shutil.which("mariadbd") or (os.path.exists("/usr/sbin/mariadbd") and "/usr/sbin/mariadbd") or None
+
+
+def install() -> None:
+    if mariadbd_path():
+        print(f"mariadbd present: {subprocess.check_output([mariadbd_path(), '--version'], text=True).strip()}")
+        return
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "mariadb-server", "mariadb-client"], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    if not mariadbd_path():
+        sys.exit("apt-get finished but mariadbd is still missing")
+    print(f"installed: {subprocess.check_output([mariadbd_path(), '--version'], text=True).strip()}")
+
+
+def spare_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class MariaDBError(RuntimeError):
+    pass
+
+
+class MariaDBServer:
+    """One private mariadbd. `start()` initialises the datadir on first use.
+
+    Attributes: base (its directory), datadir, socket, port, pidfile, errlog, binlog_dir,
+    binlog_basename ('mariadb-bin'), row_metadata ('MINIMAL' or 'FULL').
+    """
+
+    def __init__(self, base: str | os.PathLike | None = None, *, port: int | None = None,
+                 row_metadata: str = "MINIMAL", extra_args: tuple[str, ...] = ()):
+        # The socket path must stay under ~100 bytes (sun_path), hence a short temp prefix.
+        self.base = Path(base) if base else Path(tempfile.mkdtemp(prefix="mdb-"))
+        self.datadir = self.base / "data"
+        self.binlog_dir = self.base / "logs"
+        self.socket = str(self.base / "mysqld.sock")
+        self.pidfile = self.base / "mysqld.pid"
+        self.errlog = self.base / "mysqld.err"
+        self.port = port or spare_port()
+        self.binlog_basename = "mariadb-bin"
+        self.row_metadata = row_metadata
+        self.extra_args = tuple(extra_args)
+        self._proc: subprocess.Popen | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+    def init(self) -> None:
+        self.base.mkdir(parents=True, exist_ok=True)
+        self.binlog_dir.mkdir(exist_ok=True)
+        if (self.datadir / "mysql").is_dir():
+            return
+        log = self.base / "install_db.log"
+        with open(log, "w") as out:
+            rc = subprocess.call(["mariadb-install-db", "--no-defaults", f"--datadir={self.datadir}", "--user=root",
+                                  "--auth-root-authentication-method=socket", "--skip-test-db"],
+                                 stdout=out, stderr=subprocess.STDOUT)
+        if rc != 0:
+            raise MariaDBError(f"mariadb-install-db failed (rc={rc}); see {log}")
+
+    def start(self, timeout: float = 60.0) -> MariaDBServer:
+        exe = mariadbd_path()
+        if not exe:
+            raise MariaDBError(INSTALL_HINT)
+        self.init()
+        args = [exe, "--no-defaults", "--user=root", f"--datadir={self.datadir}", f"--socket={self.socket}",
+                f"--pid-file={self.pidfile}", f"--log-error={self.errlog}", f"--port={self.port}",
+                "--bind-address=127.0.0.1", "--skip-name-resolve", "--server-id=1",
+                f"--log-bin={self.binlog_dir / self.binlog_basename}",
+                f"--log-bin-index={self.binlog_dir / (self.binlog_basename + '.index')}",
+                "--binlog-format=ROW", "--binlog-row-image=FULL", "--binlog-checksum=CRC32",
+                f"--binlog-row-metadata={self.row_metadata}", "--max-allowed-packet=256M",
+                "--innodb-buffer-pool-size=128M", "--innodb-log-file-size=48M",
+                "--innodb-flush-log-at-trx-commit=2", "--sync-binlog=0", "--skip-log-warnings=0",
+                *self.extra_args]
+        self._proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                raise MariaDBError(f"mariadbd exited with {self._proc.returncode}:\n{self._tail_errlog()}")
+            if self.ping():
+                return self
+            time.sleep(0.1)
+        self.stop()
+        raise MariaDBError(f"mariadbd did not answer within {timeout:.0f} s:\n{self._tail_errlog()}")
+
+    def ping(self) -> bool:
+        return subprocess.call(["mariadb-admin", "--no-defaults", "-S", self.socket, "-u", "root", "ping"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+
+    def stop(self, timeout: float = 120.0) -> None:
+        """Clean shutdown by PID: SIGTERM, then wait for the process to exit."""
+        try:
+            pid = int(self.pidfile.read_text().strip())
+        except (OSError, ValueError):
+            pid = self._proc.pid if self._proc and self._proc.poll() is None else None
+        if pid is None:
+            return
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._proc is not None and self._proc.pid == pid:
+                if self._proc.poll() is not None:
+                    return
+            else:
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    return
+            time.sleep(0.05)
+        os.kill(pid, signal.SIGKILL)
+        raise MariaDBError(f"mariadbd pid {pid} did not stop within {timeout:.0f} s (killed)")
+
+    def destroy(self) -> None:
+        self.stop()
+        shutil.rmtree(self.base, ignore_errors=True)
+
+    def _tail_errlog(self, n: int = 20) -> str:
+        try:
+            return "\n".join(self.errlog.read_text(errors="replace").splitlines()[-n:])
+        except OSError:
+            return "(no error log)"
+
+    # -- use ---------------------------------------------------------------------------------------
+    def connect(self, database: str | None = None, **kw):
+        """A pymysql connection as root over the socket (autocommit on, utf8mb4)."""
+        import pymysql
+
+        return pymysql.connect(unix_socket=self.socket, user="root", database=database, charset="utf8mb4",
+                               autocommit=True, **kw)
+
+    def execute(self, *statements: str, database: str | None = None) -> None:
+        conn = self.connect(database)
+        try:
+            with conn.cursor() as cur:
+                for sql in statements:
+                    cur.execute(sql)
+        finally:
+            conn.close()
+
+    def query(self, sql: str, args=None, database: str | None = None) -> list[tuple]:
+        conn = self.connect(database)
+        try:
+            with conn.cursor() as cur:
+                cur.execute(sql, args)
+                return list(cur.fetchall())
+        finally:
+            conn.close()
+
+    @property
+    def version(self) -> str:
+        return self.query("SELECT VERSION()")[0][0]
+
+    def flush_logs(self) -> None:
+        """Close the current binlog and open the next one, so everything so far is in closed files."""
+        self.execute("FLUSH BINARY LOGS")
+
+    def binlog_files(self) -> list[Path]:
+        """Every binlog file in index order (the last one is still being written unless flushed)."""
+        index = self.binlog_dir / (self.binlog_basename + ".index")
+        return [self.binlog_dir / Path(line.strip()).name for line in index.read_text().splitlines() if line.strip()]
+
+    def current_binlog(self) -> tuple[Path, int]:
+        name, pos = self.query("SHOW MASTER STATUS")[0][:2]
+        return self.binlog_dir / name, int(pos)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("install", "start", "stop"):
+        print(__doc__)
+        return 2
+    if argv[0] == "install":
+        install()
+    elif argv[0] == "start":
+        srv = MariaDBServer(argv[1] if len(argv) > 1 else None).start()
+        print(f"mariadbd up: {srv.base} socket {srv.socket} port {srv.port}")
+    else:
+        MariaDBServer(argv[1]).stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
