@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -10,9 +11,13 @@ from mysqlddl import __version__, cli
 
 
 def run(*args, **env):
+    """`python -m mysqlddl ...` from a neutral directory: with -m, the current directory comes first on
+    sys.path, and the source checkout's bare package (no parser, no extension) must not shadow the
+    installed one."""
     e = dict(os.environ)
     e.update(env)
-    return subprocess.run([sys.executable, "-m", "mysqlddl", *args], capture_output=True, text=True, env=e)
+    return subprocess.run([sys.executable, "-m", "mysqlddl", *args], capture_output=True, text=True, env=e,
+                          cwd=tempfile.gettempdir())
 
 
 def test_version_reports_package_runtime_stamp_and_speedups(capsys):
