@@ -68,6 +68,14 @@ class Options:
         the dialect's compiled-in default (MySQL 8.0: utf8mb4/utf8mb4_0900_ai_ci; MariaDB: latin1/
         latin1_swedish_ci). Either alone is completed from the other.
     default_storage_engine: ENGINE of tables created without one.
+
+    Binlog reading (mysqlddl.binlog.reader):
+    max_decompressed_size: upper bound in bytes for one decompressed TRANSACTION_PAYLOAD or MariaDB
+        compressed event (a corrupt length must not allocate gigabytes); default 1 GiB, as
+        max_allowed_packet's ceiling.
+    stop_at_truncated_tail: a file that ends inside an event stops the reading cleanly at the last
+        complete event, and the reader reports where (what tailing a live file needs), instead of
+        raising TruncatedError.
     """
 
     dialect: Dialect = Dialect.MYSQL
@@ -87,6 +95,8 @@ class Options:
     character_set_server: str | None = None
     collation_server: str | None = None
     default_storage_engine: str = "InnoDB"
+    max_decompressed_size: int = 1 << 30
+    stop_at_truncated_tail: bool = False
 
     def __post_init__(self) -> None:
         try:
@@ -120,6 +130,11 @@ class Options:
                 raise ConfigError(f"{name} must be a non-empty name or None, not {v!r}")
         if not isinstance(self.default_storage_engine, str) or not self.default_storage_engine:
             raise ConfigError(f"default_storage_engine must be an engine name, not {self.default_storage_engine!r}")
+        if (not isinstance(self.max_decompressed_size, int) or isinstance(self.max_decompressed_size, bool)
+                or self.max_decompressed_size <= 0):
+            raise ConfigError(f"max_decompressed_size must be a positive int, not {self.max_decompressed_size!r}")
+        if not isinstance(self.stop_at_truncated_tail, bool):
+            raise ConfigError(f"stop_at_truncated_tail must be True or False, not {self.stop_at_truncated_tail!r}")
 
     def replace(self, **changes) -> Options:
         return dataclasses.replace(self, **changes)
