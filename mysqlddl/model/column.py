@@ -1,0 +1,143 @@
+"""The resolved column: what a table's column *is* after the server's rules were applied."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+from .types import FAMILIES, TypeFamily
+
+
+class DefaultKind(str, enum.Enum):
+    NULL = "null"                           # DEFAULT NULL (explicit or implied)
+    LITERAL = "literal"                     # a constant, normalised to the column type
+    EXPRESSION = "expression"               # DEFAULT (expr) / MariaDB bare expressions: SQL text
+    CURRENT_TIMESTAMP = "current_timestamp"  # CURRENT_TIMESTAMP[(fsp)] and its synonyms
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Default:
+    """A column default (also used for ON UPDATE, which is always CURRENT_TIMESTAMP).
+
+    ``value``: for LITERAL the normalised value as text (``'1.50'`` for DECIMAL(10,2) DEFAULT 1.5,
+    ``'2020-01-01 00:00:00.000'`` for DATETIME(3), unescaped string content for strings, ``b'101'``
+    for BIT); for EXPRESSION the expression text without its outer parentheses; None otherwise.
+    ``fsp``: for CURRENT_TIMESTAMP the precision, None when not given.
+    """
+
+    kind: DefaultKind
+    value: str | None = None
+    fsp: int | None = None
+
+    @classmethod
+    def null(cls) -> Default:
+        return cls(DefaultKind.NULL)
+
+    @classmethod
+    def literal(cls, value: str) -> Default:
+        return cls(DefaultKind.LITERAL, value)
+
+    @classmethod
+    def expression(cls, text: str) -> Default:
+        return cls(DefaultKind.EXPRESSION, text)
+
+    @classmethod
+    def current_timestamp(cls, fsp: int | None = None) -> Default:
+        return cls(DefaultKind.CURRENT_TIMESTAMP, None, fsp or None)
+
+    def sql(self, family: TypeFamily | None = None) -> str:
+        """SQL text of this default as SHOW CREATE TABLE prints it (numbers unquoted)."""
+        if self.kind is DefaultKind.NULL:
+            return "NULL"
+        if self.kind is DefaultKind.CURRENT_TIMESTAMP:
+            return f"current_timestamp({self.fsp})" if self.fsp else "current_timestamp()"
+        if self.kind is DefaultKind.EXPRESSION:
+            return f"({self.value})" if not self.value.startswith("(") else self.value
+        if family in (TypeFamily.INTEGER, TypeFamily.DECIMAL, TypeFamily.FLOAT) or (
+                family is TypeFamily.BIT and self.value.startswith("b'")):
+            return self.value
+        return quote_string(self.value)
+
+
+class GeneratedKind(str, enum.Enum):
+    VIRTUAL = "virtual"
+    STORED = "stored"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Generated:
+    """A generated column: VIRTUAL (MariaDB also spells it PERSISTENT for STORED) and its
+    expression text as written."""
+
+    kind: GeneratedKind
+    expression: str
+
+
+def quote_string(value: str) -> str:
+    """A single-quoted SQL string literal as the server prints it ('' for quote, \\\\ for backslash)."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a table, after the server's rules were applied.
+
+    ``position``: 1-based ordinal, maintained by the table. ``type_name``: canonical lower-case type
+    (``int``, ``varchar``, ``mediumtext``...), ``family`` its :class:`TypeFamily`. ``declared_type``:
+    the type as the statement wrote it (``INTEGER(11) UNSIGNED``), may be ``""`` for columns not
+    built from a statement. ``length``: display width for integers (None where the dialect drops it),
+    precision for DECIMAL/FLOAT/DOUBLE, characters for CHAR/VARCHAR, bytes for BINARY/VARBINARY, bits
+    for BIT, YEAR's width where shown; None otherwise. ``scale``: DECIMAL/FLOAT(M,D) scale or None.
+    ``fsp``: fractional seconds of TIME/DATETIME/TIMESTAMP (0 when none). ``charset``/``collation``:
+    set for character families (CHAR, VARCHAR, TEXT, ENUM, SET and MariaDB's JSON-as-LONGTEXT), None
+    otherwise. ``default``: None when the column has no default at all (NOT NULL without DEFAULT,
+    AUTO_INCREMENT, generated columns), else a :class:`Default`. ``on_update``: None or a
+    CURRENT_TIMESTAMP Default. ``generated``: None or :class:`Generated`. ``values``: ENUM/SET
+    members, unescaped, else ``()``. ``srid``: None unless an SRID attribute was given. ``comment``:
+    None when no COMMENT was given.
+    """
+
+    name: str
+    type_name: str
+    position: int = 0
+    declared_type: str = ""
+    length: int | None = None
+    scale: int | None = None
+    fsp: int | None = None
+    unsigned: bool = False
+    zerofill: bool = False
+    charset: str | None = None
+    collation: str | None = None
+    nullable: bool = True
+    default: Default | None = None
+    on_update: Default | None = None
+    auto_increment: bool = False
+    generated: Generated | None = None
+    values: tuple[str, ...] = ()
+    srid: int | None = None
+    comment: str | None = None
+    visible: bool = True
+
+    @property
+    def family(self) -> TypeFamily:
+        return FAMILIES.get(self.type_name, TypeFamily.UNKNOWN)
+
+    @property
+    def column_type(self) -> str:
+        """The full type as ``information_schema.COLUMNS.COLUMN_TYPE`` shows it
+        (``int(10) unsigned zerofill``, ``enum('a','b')``, ``datetime(3)``)."""
+        t = self.type_name
+        if self.values:
+            t += "(" + ",".join(quote_string(v) for v in self.values) + ")"
+        elif self.fsp:
+            t += f"({self.fsp})"
+        elif self.length is not None:
+            t += f"({self.length},{self.scale})" if self.scale is not None else f"({self.length})"
+        if self.unsigned:
+            t += " unsigned"
+        if self.zerofill:
+            t += " zerofill"
+        return t
+
+    def replace(self, **changes) -> Column:
+        return dataclasses.replace(self, **changes)

@@ -1,0 +1,109 @@
+"""Per-dialect rules of the schema model, as one table row per dialect.
+
+Where MySQL and MariaDB disagree about what a DDL statement produces, the difference is a field
+here, with the evidence in a comment; the resolver and the renderers read the row chosen by
+``Options.dialect`` (and ``Options.server_version`` where the rule changed between versions). The
+Oracle dialect starts from the MySQL row and overrides what it needs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..options import Dialect, Options
+from .types import TypeFamily
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DialectRules:
+    """The rules of one dialect. See each field's comment for the server behaviour it encodes."""
+
+    name: str
+    # Which default-collation column of charsets.CHARSETS applies ("mysql" or "mariadb").
+    collation_column: str
+    # Compiled-in character_set_server / collation_server (MySQL 8.0: utf8mb4; MariaDB 10.11 built
+    # from source and started with --no-defaults: latin1/latin1_swedish_ci, checked on 10.11.19).
+    server_charset: str
+    server_collation: str
+    # First version whose explicit_defaults_for_timestamp defaults to ON (MySQL 8.0.2; MariaDB 10.10).
+    explicit_defaults_since: tuple[int, int, int]
+    # Integer display widths: kept (and filled in) before this version, dropped from it on
+    # (MySQL 8.0.19; None = always kept, MariaDB). See types.py for the table.
+    int_display_width_dropped_since: tuple[int, int, int] | None
+    # MariaDB: JSON is an alias of LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin with a column
+    # CHECK (json_valid(`col`)) named after the column (MariaDB KB "JSON Data Type").
+    json_as_longtext: bool
+    # Nullable columns with no DEFAULT clause get an implicit DEFAULT NULL, except these families
+    # (MySQL: BLOB/TEXT/JSON/GEOMETRY cannot have a literal default, SHOW CREATE TABLE prints no
+    # DEFAULT NULL for them; MariaDB 10.2+ allows defaults on them and prints DEFAULT NULL).
+    no_implicit_null_default: frozenset[TypeFamily]
+    # Name given to an unnamed CHECK constraint: MariaDB numbers them CONSTRAINT_1, CONSTRAINT_2...
+    # (table-level only); MySQL 8.0.16+ uses <table>_chk_<n>.
+    check_name_pattern: str
+    # MariaDB keeps a column-level CHECK as a column constraint named after the column; MySQL 8.0
+    # turns it into a table constraint with a generated name.
+    column_check_named_after_column: bool
+    # Dropping a column that belongs to a multi-column PRIMARY or UNIQUE key: MySQL removes it from
+    # the key (manual 13.1.9); MariaDB 10.11 refuses with ER_KEY_COLUMN_DOES_NOT_EXIST (1072),
+    # checked on 10.11.19.
+    drop_column_in_multi_unique_is_error: bool = False
+    # Generated FOREIGN KEY names (InnoDB, both servers): <table>_ibfk_<n>.
+    fk_name_pattern: str = "{table}_ibfk_{n}"
+    # MariaDB's information_schema.COLUMNS.COLUMN_DEFAULT quotes string literals and says 'NULL'
+    # for DEFAULT NULL (MariaDB 10.2.7+); MySQL gives the bare value and SQL NULL.
+    quoted_column_default: bool = False
+    default_engine: str = "InnoDB"
+
+    def collation_for(self, options: Options) -> str:  # pragma: no cover - trivial
+        return self.collation_column
+
+    def explicit_defaults_for_timestamp(self, options: Options) -> bool:
+        """The server default of explicit_defaults_for_timestamp (``Options`` may override)."""
+        if options.explicit_defaults_for_timestamp is not None:
+            return options.explicit_defaults_for_timestamp
+        return version_of(options, self) >= self.explicit_defaults_since
+
+    def keeps_int_display_width(self, options: Options) -> bool:
+        if self.int_display_width_dropped_since is None:
+            return True
+        return version_of(options, self) < self.int_display_width_dropped_since
+
+
+MYSQL = DialectRules(
+    name="mysql", collation_column="mysql", server_charset="utf8mb4",
+    server_collation="utf8mb4_0900_ai_ci", explicit_defaults_since=(8, 0, 2),
+    int_display_width_dropped_since=(8, 0, 19), json_as_longtext=False,
+    no_implicit_null_default=frozenset({TypeFamily.TEXT, TypeFamily.BLOB, TypeFamily.JSON,
+                                        TypeFamily.GEOMETRY}),
+    check_name_pattern="{table}_chk_{n}", column_check_named_after_column=False,
+)
+
+MARIADB = DialectRules(
+    name="mariadb", collation_column="mariadb", server_charset="latin1",
+    server_collation="latin1_swedish_ci", explicit_defaults_since=(10, 10, 0),
+    int_display_width_dropped_since=None, json_as_longtext=True,
+    no_implicit_null_default=frozenset(), check_name_pattern="CONSTRAINT_{n}",
+    column_check_named_after_column=True, quoted_column_default=True,
+    drop_column_in_multi_unique_is_error=True,
+)
+
+# Oracle reuses the MySQL machinery until its own listeners need different rows.
+ORACLE = dataclasses.replace(MYSQL, name="oracle")
+
+RULES: dict[Dialect, DialectRules] = {Dialect.MYSQL: MYSQL, Dialect.MARIADB: MARIADB,
+                                      Dialect.ORACLE: ORACLE}
+
+# A MariaDB dialect with a MySQL-looking server_version (the Options default is 8.0.40) means
+# "no version given": treat it as the version we target.
+_MARIADB_ASSUMED = (10, 11, 0)
+
+
+def version_of(options: Options, rules: DialectRules) -> tuple[int, int, int]:
+    v = options.server_version
+    if rules is MARIADB and v[0] < 10:
+        return _MARIADB_ASSUMED
+    return v
+
+
+def rules_for(options: Options) -> DialectRules:
+    return RULES[options.dialect]

@@ -1,0 +1,317 @@
+"""From what a statement said (:mod:`.spec`) to what the server makes of it (:mod:`.column`).
+
+Every rule here is MySQL's documented behaviour; where MariaDB differs the rule reads a field of
+:class:`~.dialects.DialectRules` instead of branching on the dialect name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..errors import DdlSemanticError
+from ..options import Options
+from . import charsets, literals
+from . import types as T
+from .column import Column, Default, DefaultKind, Generated, GeneratedKind
+from .dialects import DialectRules, rules_for
+from .ids import TableId
+from .spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, KeySpec
+from .table import Check, ForeignKey, Index, IndexKind, IndexPart, TableEditor
+from .types import TypeFamily
+
+F = TypeFamily
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Context:
+    """What resolving a column needs to know about its statement and table."""
+
+    options: Options
+    rules: DialectRules
+    table: str
+    charset: str
+    collation: str
+    explicit_defaults_for_timestamp: bool
+    sql_mode: frozenset[str]
+
+    @classmethod
+    def make(cls, options: Options, table: str, charset: str, collation: str, *,
+             explicit_defaults_for_timestamp: bool, sql_mode: frozenset[str]) -> Context:
+        return cls(options, rules_for(options), table, charset, collation,
+                   explicit_defaults_for_timestamp, sql_mode)
+
+    @property
+    def no_backslash_escapes(self) -> bool:
+        return "NO_BACKSLASH_ESCAPES" in self.sql_mode
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ResolvedColumn:
+    """A resolved column plus what its definition adds to the table: an inline (or SERIAL-implied)
+    ``unique`` key, an inline ``primary`` key, and ``checks``."""
+
+    column: Column
+    unique: bool = False
+    primary: bool = False
+    checks: tuple[Check, ...] = ()
+
+
+def text_value(literal: str | None, ctx: Context) -> str | None:
+    """A COMMENT-like literal's value (unquoted if quoted); None stays None."""
+    if literal is None:
+        return None
+    v = literals.string_value(literal, ctx.no_backslash_escapes)
+    return v if v is not None else literal
+
+
+def _declared(t: DataTypeSpec) -> str:
+    if t.text:
+        return t.text
+    s = T.normalise_spelling(t.name)
+    if t.values:
+        s += "(" + ",".join(t.values) + ")"
+    elif t.length is not None:
+        s += f"({t.length},{t.scale})" if t.scale is not None else f"({t.length})"
+    return s + (" UNSIGNED" if t.unsigned else "") + (" ZEROFILL" if t.zerofill else "")
+
+
+def resolve_type(t: DataTypeSpec, ctx: Context) -> tuple[dict, T.Synonym]:
+    """Column fields for a data type (type_name, length, scale, fsp, unsigned, zerofill, charset,
+    collation, values) and the synonym used (for SERIAL's implied attributes)."""
+    spelling = T.normalise_spelling(t.name)
+    syn = T.SYNONYMS.get(spelling)
+    if syn is None:
+        name = spelling.lower()
+        if name not in T.FAMILIES:
+            raise DdlSemanticError(f"Unknown data type '{t.name}'")
+        syn = T.Synonym(name)
+    name = syn.name
+    if spelling == "REAL" and "REAL_AS_FLOAT" in ctx.sql_mode:
+        name = "float"
+    length, scale = t.length, t.scale
+    if syn.float_precision and length is not None and scale is None:
+        # FLOAT(p): 0..24 -> FLOAT, 25..53 -> DOUBLE, no (M,D) kept (MySQL manual 13.1.4).
+        if length > 53:
+            raise DdlSemanticError(f"Too-big precision {length} specified for '{t.name}'")
+        name, length = ("float" if length <= 24 else "double"), None
+    if syn.length is not None and length is None:
+        length = syn.length
+    fam = T.FAMILIES[name]
+    unsigned = t.unsigned or t.zerofill or syn.unsigned
+    zerofill = t.zerofill
+    out = {"type_name": name, "length": None, "scale": None, "fsp": None, "unsigned": False,
+           "zerofill": False, "charset": None, "collation": None, "values": ()}
+    cs, coll = None, None
+    if fam in T.CHARACTER_FAMILIES:
+        explicit_cs = t.charset
+        if syn.national and explicit_cs is None:
+            explicit_cs = T.NATIONAL_CHARSET
+        if explicit_cs is not None and charsets.canonical_charset(explicit_cs) == "binary":
+            # CHARACTER SET binary turns character types into their binary twins (manual 10.3.5).
+            name = {"char": "binary", "varchar": "varbinary", "tinytext": "tinyblob", "text": "blob",
+                    "mediumtext": "mediumblob", "longtext": "longblob"}.get(name, name)
+            fam = T.FAMILIES[name]
+        else:
+            cs, coll = charsets.resolve_pair(explicit_cs, t.collation, (ctx.charset, ctx.collation),
+                                             ctx.rules.collation_column)
+            if t.binary:
+                cs = charsets.canonical_charset(explicit_cs) if explicit_cs else (
+                    charsets.charset_of_collation(t.collation) if t.collation else ctx.charset)
+                coll = charsets.binary_collation(cs)
+    elif fam is F.JSON and ctx.rules.json_as_longtext:
+        name, fam = "longtext", F.TEXT
+        cs, coll = "utf8mb4", "utf8mb4_bin"
+    if fam in (F.TEXT, F.BLOB) and length is not None and name in ("text", "blob"):
+        # TEXT(n)/BLOB(n): the smallest type holding n characters (bytes for BLOB).
+        if fam is F.TEXT:
+            name = T.smallest_size(T.TEXT_SIZES, length * charsets.maxlen(cs))
+        else:
+            name = T.smallest_size(T.BLOB_SIZES, length)
+        length = None
+    out.update(type_name=name, charset=cs, collation=coll)
+    if fam is F.INTEGER:
+        keep = ctx.rules.keeps_int_display_width(ctx.options)
+        width = length if length is not None else T.INT_DISPLAY_WIDTH[name][1 if unsigned else 0]
+        if keep or zerofill or (name == "tinyint" and length == 1):
+            out["length"] = width
+        out.update(unsigned=unsigned, zerofill=zerofill)
+    elif fam is F.DECIMAL:
+        p, s = T.IMPLIED_LENGTH["decimal"]
+        out.update(length=length if length is not None else p,
+                   scale=scale if scale is not None else (0 if length is not None else s),
+                   unsigned=unsigned, zerofill=zerofill)
+    elif fam is F.FLOAT:
+        out.update(length=length if scale is not None else None,
+                   scale=scale, unsigned=unsigned, zerofill=zerofill)
+    elif fam in T.FSP_FAMILIES:
+        out["fsp"] = length or 0
+    elif fam is F.YEAR:
+        out["length"] = 4 if ctx.rules.keeps_int_display_width(ctx.options) else None
+    elif fam in (F.ENUM, F.SET):
+        out["values"] = tuple(_member(v, ctx) for v in t.values)
+    elif fam in (F.TEXT, F.BLOB, F.JSON, F.GEOMETRY, F.DATE, F.INET4, F.INET6, F.UUID, F.UNKNOWN):
+        pass
+    else:  # BIT, CHAR, VARCHAR, BINARY, VARBINARY, VECTOR
+        implied = T.IMPLIED_LENGTH.get(name)
+        out["length"] = length if length is not None else (implied[0] if implied else None)
+    return out, syn
+
+
+def _member(v: str, ctx: Context) -> str:
+    s = literals.string_value(v, ctx.no_backslash_escapes)
+    # ENUM/SET members lose trailing spaces (manual 13.3.5: "trailing spaces are stripped").
+    return (s if s is not None else v).rstrip(" ")
+
+
+def resolve_column(spec: ColumnSpec, ctx: Context, *, first_timestamp: bool) -> ResolvedColumn:
+    """Resolve one column definition. ``first_timestamp``: no TIMESTAMP column precedes this one in
+    the resulting table (the explicit_defaults_for_timestamp=OFF auto-initialisation rule)."""
+    fields, syn = resolve_type(spec.type, ctx)
+    fam = T.FAMILIES[fields["type_name"]]
+    nullable = spec.nullable
+    if syn.not_null and nullable is None:
+        nullable = False
+    auto_inc = spec.auto_increment or syn.auto_increment
+    nbe = ctx.no_backslash_escapes
+    default = None
+    if spec.default is not None:
+        default = literals.normalise_default(
+            literals.classify(spec.default, nbe), fam, scale=fields["scale"], fsp=fields["fsp"] or 0,
+            values=fields["values"], type_name=fields["type_name"], length=fields["length"])
+    on_update = None
+    if spec.on_update is not None:
+        raw = literals.classify(spec.on_update, nbe)
+        if raw.kind != "now":
+            raise DdlSemanticError(f"Invalid ON UPDATE clause for '{spec.name}' column")
+        on_update = Default.current_timestamp(raw.fsp)
+    legacy_ts = fam is F.TIMESTAMP and not ctx.explicit_defaults_for_timestamp
+    if nullable is None:
+        # Implicit NULL-ability: nullable, except TIMESTAMP under explicit_defaults_for_timestamp
+        # OFF (manual 5.1.8, explicit_defaults_for_timestamp).
+        nullable = not legacy_ts
+    if spec.nullable is None and default is not None and default.kind is DefaultKind.NULL and legacy_ts:
+        nullable = True   # TIMESTAMP DEFAULT NULL is nullable even with the variable OFF
+    generated = None
+    if spec.generated is not None:
+        generated = Generated(GeneratedKind.STORED if spec.stored else GeneratedKind.VIRTUAL,
+                              spec.generated)
+    if legacy_ts and not nullable and default is None:
+        fsp = fields["fsp"] or 0
+        if first_timestamp and on_update is None:
+            default = Default.current_timestamp(fsp)
+            on_update = Default.current_timestamp(fsp)
+        else:
+            default = Default.literal("0000-00-00 00:00:00" + ("." + "0" * fsp if fsp else ""))
+    if default is None and nullable and not auto_inc and generated is None \
+            and fam not in ctx.rules.no_implicit_null_default:
+        default = Default.null()
+    if not nullable and default is not None and default.kind is DefaultKind.NULL:
+        raise DdlSemanticError(f"Invalid default value for '{spec.name}'")
+    if generated is not None:
+        default = None
+    column = Column(
+        name=spec.name, declared_type=_declared(spec.type), nullable=nullable, default=default,
+        on_update=on_update, auto_increment=auto_inc, generated=generated, srid=spec.srid,
+        comment=text_value(spec.comment, ctx), visible=spec.visible, **fields)
+    checks = []
+    if spec.type.name.strip().upper() == "JSON" and ctx.rules.json_as_longtext:
+        checks.append(Check(spec.name, f"json_valid(`{spec.name}`)", column=spec.name))
+    if spec.check is not None:
+        checks.append(_column_check(spec, ctx))
+    return ResolvedColumn(column, unique=spec.unique or syn.unique, primary=spec.primary_key,
+                          checks=tuple(checks))
+
+
+def _column_check(spec: ColumnSpec, ctx: Context) -> Check:
+    if ctx.rules.column_check_named_after_column:
+        return Check(spec.check_name or spec.name, spec.check, column=spec.name)
+    return Check(spec.check_name or "", spec.check)  # named by add_check_spec
+
+
+def first_timestamp_before(columns, index: int) -> bool:
+    """True when no TIMESTAMP column is in ``columns[:index]``."""
+    return not any(c.type_name == "timestamp" for c in columns[:index])
+
+
+def add_column_extras(ed: TableEditor, rc: ResolvedColumn, ctx: Context) -> None:
+    """Add the keys and checks an inline column definition implies."""
+    name = rc.column.name
+    if rc.primary:
+        ed.add_index(Index(IndexKind.PRIMARY, "PRIMARY", (IndexPart(name),)))
+    if rc.unique:
+        ed.add_index(Index(IndexKind.UNIQUE, ed.unique_index_name(name), (IndexPart(name),)))
+    for chk in rc.checks:
+        if chk.name:
+            ed.add_check(chk)
+        else:
+            add_check_spec(ed, CheckSpec(chk.expression), ctx)
+
+
+def add_key_spec(ed: TableEditor, spec: KeySpec, ctx: Context) -> Index:
+    """Name a key the way the server does (its name, else its CONSTRAINT name, else its first
+    column, made unique with _2, _3...) and add it."""
+    comment = text_value(spec.comment, ctx)
+    if spec.kind is IndexKind.PRIMARY:
+        ix = Index(IndexKind.PRIMARY, "PRIMARY", spec.parts, spec.using, comment, spec.visible)
+    else:
+        name = spec.name or spec.constraint_name
+        if name is None:
+            first = spec.parts[0]
+            name = ed.unique_index_name(first.column if first.column else "functional_index")
+        ix = Index(spec.kind, name, spec.parts, spec.using, comment, spec.visible)
+    ed.add_index(ix)
+    return ix
+
+
+def add_foreign_key_spec(ed: TableEditor, spec: ForeignKeySpec, ctx: Context) -> ForeignKey:
+    """Add a foreign key and, when no existing key starts with its columns, the index InnoDB
+    creates for it (named after the CONSTRAINT symbol, else the FOREIGN KEY index name, else the
+    first column; MariaDB 10.11 checked)."""
+    name = spec.name
+    if name is None:
+        used = {fk.name.lower() for fk in ed.foreign_keys}
+        n = 1
+        while ctx.rules.fk_name_pattern.format(table=ed.id.name, n=n).lower() in used:
+            n += 1
+        name = ctx.rules.fk_name_pattern.format(table=ed.id.name, n=n)
+    ref = spec.ref_table if spec.ref_table.database is not None else TableId(ed.id.database,
+                                                                             spec.ref_table.name)
+    fk = ForeignKey(name, tuple(spec.columns), ref, tuple(spec.ref_columns), spec.on_delete,
+                    spec.on_update, spec.match)
+    ed.add_foreign_key(fk)
+    want = [c.lower() for c in spec.columns]
+    covered = any([c.lower() for c in ix.columns][:len(want)] == want for ix in ed.all_keys())
+    if not covered:
+        base = spec.name or spec.index_name or spec.columns[0]
+        ed.add_index(Index(IndexKind.INDEX, ed.unique_index_name(base),
+                           tuple(IndexPart(c) for c in spec.columns)))
+    return fk
+
+
+def add_check_spec(ed: TableEditor, spec: CheckSpec, ctx: Context) -> Check:
+    name = spec.name
+    if name is None:
+        used = {c.name.lower() for c in ed.checks}
+        n = 1
+        while ctx.rules.check_name_pattern.format(table=ed.id.name, n=n).lower() in used:
+            n += 1
+        name = ctx.rules.check_name_pattern.format(table=ed.id.name, n=n)
+    chk = Check(name, spec.expression, spec.enforced)
+    ed.add_check(chk)
+    return chk
+
+
+def convert_column_charset(c: Column, charset: str, collation: str) -> Column:
+    """ALTER TABLE ... CONVERT TO CHARACTER SET: a character column takes the new charset and
+    collation; a TEXT column is promoted to the smallest TEXT type that still holds as many
+    characters (MySQL manual 13.1.9, "Changing the Character Set")."""
+    if c.family not in T.CHARACTER_FAMILIES:
+        return c
+    name = c.type_name
+    if c.family is F.TEXT:
+        cap = T.capacity(name)
+        chars = cap // charsets.maxlen(c.charset)
+        need = chars * charsets.maxlen(charset)
+        if need > cap:
+            name = T.smallest_size(T.TEXT_SIZES, need)
+    return c.replace(type_name=name, charset=charset, collation=collation)
