@@ -1,0 +1,459 @@
+"""The binlog reader: sources, framing, checksums, typed events with positions.
+
+Framing (sql/log_event.h, libs/mysql/binlog/event/binlog_event.h; MySQL internals manual "Binary
+Log Overview" / "Event Structure")::
+
+    file:  [ fe 'b' 'i' 'n' ][ FDE ][ event ][ event ] ...
+    event: [ common header (19, or 13 in v1) ][ post-header ][ body ][ CRC32 (4, if the FDE says) ]
+                                               \____ fenced body: what a decoder may read ___/
+
+- The FDE (or START_EVENT_V3 in v1/v3 files) is the first event; it gives the common header
+  length, each type's post-header length and the checksum algorithm.
+- CRC32 (zlib polynomial, ``my_checksum``) covers the whole event except the CRC itself. The FDE's
+  CRC is computed with LOG_EVENT_BINLOG_IN_USE_F cleared (the server sets that flag in place while
+  the file is open, after computing the CRC).
+- Events inside a TRANSACTION_PAYLOAD carry no CRC and are yielded right after the payload event.
+- A type without a decoder: flagged LOG_EVENT_IGNORABLE_F it is skipped by size (an
+  :class:`IgnoredEvent` keeps it visible); otherwise it is kept opaque with its bytes.
+
+Memory stays flat: files are read sequentially through a buffer, one event at a time (plus one
+decompressed payload), never whole.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import glob as _glob
+import gzip
+import os
+import re
+import struct
+import zlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ..errors import BinlogError, CorruptEventError, NotABinlogError, TruncatedError
+from ..options import DEFAULT, Options
+from .events._cursor import Cursor
+from .events.context import DecodeContext
+from .events.format_description import FormatDescriptionEvent
+from .events.payload import TransactionPayloadEvent
+from .events.registry import DEFAULT_REGISTRY, Registry
+from .events.table_map import TableMapCache, TableMapEvent
+from .events.types import (BINLOG_MAGIC, CHECKSUM_LEN, LOG_EVENT_BINLOG_IN_USE_F, LOG_EVENT_IGNORABLE_F,
+                           V1_HEADER_LEN, V4_HEADER_LEN, Event, EventHeader, EventType, IgnoredEvent,
+                           type_name)
+
+#: Larger than any event a server writes (max_allowed_packet tops at 1 GiB); a header announcing
+#: more is corrupt, and we refuse before allocating.
+MAX_EVENT_SIZE = (1 << 30) + (1 << 20)
+
+_UNEXPECTED = (ValueError, IndexError, KeyError, struct.error, UnicodeError, OverflowError,
+               zlib.error, TypeError, AttributeError)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, order=True)
+class Position:
+    """A place in a binlog: ``file`` (the path as given/resolved) and byte offset ``pos``."""
+
+    file: str
+    pos: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.pos}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TruncatedTail:
+    """Where reading stopped in ``stop_at_truncated_tail`` mode: the incomplete event starts at
+    ``pos`` (= the end of the last complete event), ``needed`` bytes were announced,
+    ``available`` were there."""
+
+    file: str
+    pos: int
+    needed: int
+    available: int
+
+
+# ------------------------------------------------------------------------------------------ sources
+
+_SEQ = re.compile(r"^(.*)\.(\d+)$")
+
+
+def _seq_key(p: Path):
+    m = _SEQ.match(p.name)
+    return (m.group(1), int(m.group(2)), p.name) if m else (p.name, -1, p.name)
+
+
+def _read_index(index: Path) -> list[Path]:
+    """A server .index file: one binlog path per line, in order (relative to the index's
+    directory; MySQL writes ``./binlog.000001``)."""
+    out = []
+    try:
+        text = index.read_text("utf-8", "surrogateescape")
+    except OSError as e:
+        raise BinlogError(f"cannot read index file: {e.strerror or e}", file=str(index)) from None
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        p = Path(line)
+        if not p.is_absolute():
+            p = index.parent / p
+        if not p.exists() and (index.parent / p.name).exists():
+            p = index.parent / p.name     # an index copied away from the server's datadir
+        out.append(p)
+    return out
+
+
+def resolve_sources(source) -> list[Path]:
+    """Expand a source into the ordered list of files to read.
+
+    ``source`` is a path (file, directory, ``*.index`` file), a glob pattern, or an iterable of
+    those. A directory is read through its single ``.index`` file when it has one, else every
+    ``name.NNNNNN`` file in it, ordered by base name then sequence number; a glob is ordered the
+    same way.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        s = os.fspath(source)
+        p = Path(s)
+        if p.is_dir():
+            idx = sorted(p.glob("*.index"))
+            if len(idx) == 1:
+                return _read_index(idx[0])
+            files = [f for f in p.iterdir() if f.is_file() and _SEQ.match(f.name)]
+            if not files:
+                raise BinlogError("directory holds no binlog files (name.NNNNNN) and no .index file",
+                                  file=s)
+            return sorted(files, key=_seq_key)
+        if p.is_file():
+            return _read_index(p) if p.suffix == ".index" else [p]
+        if any(ch in s for ch in "*?["):
+            files = [Path(f) for f in _glob.glob(s) if Path(f).is_file()]
+            if not files:
+                raise BinlogError("glob matches no files", file=s)
+            return sorted(files, key=_seq_key)
+        raise BinlogError("no such file or directory", file=s)
+    if isinstance(source, Iterable):
+        out: list[Path] = []
+        for item in source:
+            out.extend(resolve_sources(item))
+        return out
+    raise TypeError(f"binlog source must be a path, a glob or a list of them, not {type(source).__name__}")
+
+
+# --------------------------------------------------------------------------------------- the reader
+
+
+class _Stream:
+    """Sequential reads from a file (plain or gzip) with the absolute offset tracked."""
+
+    __slots__ = ("f", "offset", "size")
+
+    def __init__(self, path: Path):
+        if path.name.endswith(".gz"):
+            self.f = gzip.open(path, "rb")
+            self.size = None
+        else:
+            self.f = open(path, "rb", buffering=1 << 20)  # noqa: SIM115 -- closed by BinlogReader
+            self.size = os.fstat(self.f.fileno()).st_size
+        self.offset = 0
+
+    def read(self, n: int) -> bytes:
+        try:
+            b = self.f.read(n)
+        except (OSError, EOFError, zlib.error) as e:   # gzip.BadGzipFile is an OSError
+            raise CorruptEventError(f"cannot read the file: {e}", offset=self.offset) from None
+        self.offset += len(b)
+        return b
+
+    def seek(self, pos: int) -> None:
+        try:
+            self.f.seek(pos)
+        except (OSError, EOFError, zlib.error) as e:
+            raise CorruptEventError(f"cannot seek to {pos}: {e}", offset=self.offset) from None
+        self.offset = pos
+
+    def available(self, n: int) -> int:
+        """How many of the next ``n`` bytes exist, when the size is known (else ``n``)."""
+        return n if self.size is None else max(0, min(n, self.size - self.offset))
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def _parse_header(raw: bytes, header_len: int) -> EventHeader:
+    if header_len == V1_HEADER_LEN:
+        ts, t, sid, size = struct.unpack_from("<IBII", raw)
+        return EventHeader(ts, t, sid, size, 0, 0, V1_HEADER_LEN)
+    ts, t, sid, size, log_pos, flags = struct.unpack_from("<IBIIIH", raw)
+    return EventHeader(ts, t, sid, size, log_pos, flags, header_len)
+
+
+class BinlogReader:
+    """Iterate typed events over one or more binlog files.
+
+    ``source``: see :func:`resolve_sources`. ``start``: a byte offset in the first file, or a
+    :class:`Position` / ``(file, pos)`` naming the file to start in (files before it are skipped).
+    ``stop``: a byte offset (in the last file) or a position; events starting at or after it are
+    not read. ``registry``: the ``{type: decoder}`` map (default :data:`DEFAULT_REGISTRY`).
+
+    While iterating: ``position`` is where the next event starts, ``fde`` the format description
+    in force (``fde.created_at`` the file's creation time), ``truncated`` the
+    :class:`TruncatedTail` when ``options.stop_at_truncated_tail`` ended the reading early.
+    """
+
+    def __init__(self, source, *, options: Options = DEFAULT, start=None, stop=None,
+                 registry: Registry | None = None):
+        self.files = resolve_sources(source)
+        if not self.files:
+            raise BinlogError("no binlog files to read")
+        self.options = options
+        self.registry = registry if registry is not None else DEFAULT_REGISTRY
+        self.start = self._norm_pos(start, first=True)
+        self.stop = self._norm_pos(stop, first=False)
+        self.tables = TableMapCache(options)
+        self.fde: FormatDescriptionEvent | None = None
+        self.position: Position | None = None
+        self.truncated: TruncatedTail | None = None
+        self.events_read = 0
+
+    def _norm_pos(self, p, *, first: bool):
+        if p is None:
+            return None
+        if isinstance(p, int):
+            return Position(str(self.files[0 if first else -1]), p)
+        if isinstance(p, Position):
+            f, pos = p.file, p.pos
+        else:
+            f, pos = p
+        for cand in self.files:
+            if str(cand) == str(f) or cand.name == Path(f).name:
+                return Position(str(cand), int(pos))
+        raise BinlogError(f"position {f}:{pos} names a file that is not among the sources", file=str(f))
+
+    @property
+    def created_at(self) -> int | None:
+        return self.fde.created_at if self.fde is not None else None
+
+    def __iter__(self) -> Iterator[Event]:
+        started = self.start is None
+        for path in self.files:
+            name = str(path)
+            if not started:
+                if name != self.start.file:
+                    continue
+                started = True
+                start = self.start.pos
+            else:
+                start = None
+            stop = self.stop.pos if self.stop is not None and self.stop.file == name else None
+            yield from self._read_file(path, start, stop)
+            if self.truncated is not None:
+                return
+            if self.stop is not None and self.stop.file == name:
+                return
+
+    # -- one file ---------------------------------------------------------------------------------
+    def _read_file(self, path: Path, start: int | None, stop: int | None) -> Iterator[Event]:
+        name = str(path)
+        try:
+            stream = _Stream(path)
+        except OSError as e:
+            raise BinlogError(f"cannot open: {e.strerror or e}", file=name) from None
+        self.tables.clear()
+        self.fde = None
+        try:
+            magic = stream.read(4)
+            if magic != BINLOG_MAGIC:
+                if len(magic) < 4 and BINLOG_MAGIC.startswith(magic) and magic:
+                    raise self._truncated(name, 0, 4, len(magic), "file ends inside the magic number")
+                raise NotABinlogError(f"not a binlog: the file starts with {magic.hex(' ') or 'nothing'}, "
+                                      f"not the magic number {BINLOG_MAGIC.hex(' ')}",
+                                      file=name, offset=0)
+            offset = 4
+            header_len = self._detect_header_len(stream, name)
+            first = True
+            while True:
+                if stop is not None and offset >= stop:
+                    return
+                if not first and start is not None and offset < start:
+                    stream.seek(start)
+                    offset = start
+                    continue
+                self.position = Position(name, offset)
+                got = self._read_event(stream, name, offset, header_len)
+                if got is None:
+                    return
+                header, data = got
+                ev = self._decode(name, offset, header, data)
+                if first and not isinstance(ev, FormatDescriptionEvent):
+                    raise CorruptEventError(f"the first event is {header.type_name}, not a "
+                                            "FORMAT_DESCRIPTION_EVENT", file=name, log_pos=offset,
+                                            event_type=header.type_name, offset=offset)
+                offset += header.event_size
+                self.position = Position(name, offset)
+                skip_yield = first and start is not None and start > 4
+                first = False
+                if isinstance(ev, FormatDescriptionEvent):
+                    self.fde = ev
+                    header_len = ev.common_header_len
+                elif isinstance(ev, TableMapEvent):
+                    self.tables.add(ev)
+                if not skip_yield:
+                    self.events_read += 1
+                    yield ev
+                if isinstance(ev, TransactionPayloadEvent):
+                    yield from self._payload_events(name, ev)
+        finally:
+            stream.close()
+
+    def _detect_header_len(self, stream: _Stream, name: str) -> int:
+        """v4 files start with an FDE (19-byte header); v1/v3 with START_EVENT_V3, whose body
+        starts with the binlog version (1 => 13-byte header)."""
+        peek_at = stream.offset
+        raw = stream.read(V4_HEADER_LEN + 2)
+        stream.seek(peek_at)
+        if len(raw) >= 5 and raw[4] == EventType.START_V3:
+            if len(raw) >= V4_HEADER_LEN + 2 and int.from_bytes(raw[19:21], "little") == 3:
+                return V4_HEADER_LEN
+            if len(raw) >= V1_HEADER_LEN + 2 and int.from_bytes(raw[13:15], "little") == 1:
+                return V1_HEADER_LEN
+        return V4_HEADER_LEN
+
+    def _truncated(self, name, offset, needed, available, what) -> TruncatedError:
+        return TruncatedError(f"{what}: needs {needed} bytes, {available} remain", needed=needed,
+                              available=available, file=name, log_pos=offset, offset=offset + available)
+
+    def _read_event(self, stream: _Stream, name: str, offset: int, header_len: int):
+        raw = stream.read(header_len)
+        if not raw:
+            return None
+        if len(raw) < header_len:
+            return self._tail(name, offset, header_len, len(raw), "file ends inside an event header")
+        header = _parse_header(raw, header_len)
+        crc = self._crc_len(header)
+        if header.event_size < header_len + crc or header.event_size > MAX_EVENT_SIZE:
+            raise CorruptEventError(f"event size {header.event_size} is impossible (header {header_len} "
+                                    f"bytes{', CRC 4' if crc else ''}; at most {MAX_EVENT_SIZE})",
+                                    file=name, log_pos=offset, event_type=header.type_name,
+                                    offset=offset + 9)
+        want = header.event_size - header_len
+        if stream.available(want) < want:
+            return self._tail(name, offset, header.event_size, header_len + stream.available(want),
+                              "file ends inside an event", header)
+        rest = stream.read(want)
+        if len(rest) < want:
+            return self._tail(name, offset, header.event_size, header_len + len(rest),
+                              "file ends inside an event", header)
+        return header, raw + rest
+
+    def _tail(self, name, offset, needed, available, what, header=None):
+        err = self._truncated(name, offset, needed, available, what)
+        if header is not None:
+            err.event_type = header.type_name
+        if self.options.stop_at_truncated_tail:
+            self.truncated = TruncatedTail(name, offset, needed, available)
+            return None
+        raise err
+
+    def _crc_len(self, header: EventHeader) -> int:
+        if header.type_code == EventType.FORMAT_DESCRIPTION or self.fde is None:
+            return 0      # the FDE's own CRC is handled after its body says which algorithm
+        return CHECKSUM_LEN if self.fde.uses_crc32 else 0
+
+    def _decode(self, name: str, offset: int, header: EventHeader, data: bytes) -> Event:
+        crc = self._crc_len(header)
+        if crc and self.options.verify_checksums:
+            self._verify_crc(name, offset, header, data, data)
+        end = len(data) - crc
+        ctx = DecodeContext(file=name, pos=offset, next_pos=offset + header.event_size,
+                            fde=self.fde if self.fde is not None else _BOOT_FDE, options=self.options,
+                            registry=self.registry, tables=self.tables)
+        ev = self._run_decoder(header, Cursor(data, header.header_len, end, offset), ctx,
+                               name, offset, offset)
+        if isinstance(ev, FormatDescriptionEvent) and ev.uses_crc32 and self.options.verify_checksums \
+                and header.type_code == EventType.FORMAT_DESCRIPTION:
+            # LOG_EVENT_BINLOG_IN_USE_F is set after the CRC was computed: clear it to verify.
+            fixed = bytearray(data)
+            fixed[17] &= ~LOG_EVENT_BINLOG_IN_USE_F & 0xFF
+            self._verify_crc(name, offset, header, bytes(fixed), data)
+        return ev
+
+    def _verify_crc(self, name, offset, header, covered: bytes, data: bytes) -> None:
+        stored = int.from_bytes(data[-4:], "little")
+        actual = zlib.crc32(memoryview(covered)[:-4]) & 0xFFFFFFFF
+        if stored != actual:
+            from ..errors import ChecksumError
+            raise ChecksumError(f"CRC32 mismatch: stored 0x{stored:08x}, computed 0x{actual:08x}",
+                                file=name, log_pos=offset, event_type=header.type_name,
+                                offset=offset + len(data) - 4)
+
+    def _run_decoder(self, header, cur: Cursor, ctx: DecodeContext, name, log_pos, err_offset) -> Event:
+        decoder = self.registry.get(header.type_code)
+        try:
+            if decoder is None:
+                if header.flags & LOG_EVENT_IGNORABLE_F:
+                    cur.pos = cur.end
+                    return IgnoredEvent(**ctx.base(header))
+                decoder = self.registry.default
+            ev = decoder(header, cur, ctx)
+            if cur.pos != cur.end:
+                raise CorruptEventError(f"{cur.end - cur.pos} bytes of the event body were not consumed",
+                                        offset=cur.abs())
+            return ev
+        except BinlogError as e:
+            raise e.with_context(file=name, log_pos=log_pos, event_type=header.type_name,
+                                 offset=err_offset)
+        except _UNEXPECTED as e:
+            raise CorruptEventError(f"undecodable {header.type_name} body ({type(e).__name__}: {e})",
+                                    file=name, log_pos=log_pos, event_type=header.type_name,
+                                    offset=cur.abs()) from e
+
+    # -- TRANSACTION_PAYLOAD ------------------------------------------------------------------------
+    def _payload_events(self, name: str, outer: TransactionPayloadEvent) -> Iterator[Event]:
+        data = outer.payload
+        off = 0
+        while off < len(data):
+            try:
+                if len(data) - off < V4_HEADER_LEN:
+                    raise CorruptEventError(f"payload ends inside an event header ({len(data) - off} of "
+                                            f"{V4_HEADER_LEN} bytes)")
+                header = _parse_header(data[off:off + V4_HEADER_LEN], V4_HEADER_LEN)
+                if header.event_size < V4_HEADER_LEN or header.event_size > len(data) - off:
+                    raise CorruptEventError(f"inner event size {header.event_size} does not fit the "
+                                            f"{len(data) - off} bytes left in the payload")
+                if header.type_code in (EventType.TRANSACTION_PAYLOAD, EventType.FORMAT_DESCRIPTION):
+                    raise CorruptEventError(f"{header.type_name} cannot appear inside a payload")
+                raw = data[off:off + header.event_size]
+                ctx = DecodeContext(file=name, pos=outer.pos, next_pos=outer.next_pos, fde=self.fde,
+                                    options=self.options, registry=self.registry, tables=self.tables,
+                                    payload_offset=off)
+                ev = self._run_decoder(header, Cursor(raw, V4_HEADER_LEN, len(raw), 0), ctx,
+                                       name, outer.pos, None)
+            except BinlogError as e:
+                inner = e.offset
+                e.offset = outer.pos
+                e.message += (f" (inside the TRANSACTION_PAYLOAD, event at payload offset {off}"
+                              + (f", byte {off + inner} of the payload)" if inner is not None else ")"))
+                raise e.with_context(file=name, log_pos=outer.pos)
+            if isinstance(ev, TableMapEvent):
+                self.tables.add(ev)
+            self.events_read += 1
+            yield ev
+            off += header.event_size
+
+
+# The format assumed while decoding the very first event (only an FDE or START_V3 decoder runs
+# then, and neither reads post-header lengths).
+_BOOT_FDE = FormatDescriptionEvent(header=EventHeader(0, 15, 0, 0, 0, 0), file=None, pos=0, next_pos=0,
+                                   binlog_version=4, server_version="", create_timestamp=0,
+                                   common_header_len=V4_HEADER_LEN, post_header_lengths=())
+
+
+def read_events(source, **kw) -> Iterator[Event]:
+    """Shorthand: ``for ev in read_events(path): ...``."""
+    return iter(BinlogReader(source, **kw))
+
+
+__all__ = ["BinlogReader", "Position", "TruncatedTail", "read_events", "resolve_sources", "type_name"]
