@@ -1,0 +1,301 @@
+"""The schema history: which table definition is in force at each binlog position.
+
+Append-only and keyed by position, never by "the current schema". A DDL takes effect at the *end*
+position of its Query event: a row event at position p sees every DDL recorded at a position
+<= p. Positions compare as integer tuples ``(file_seq, pos)`` (``file_seq`` is the numeric suffix
+of the binlog file name), never as strings: ``mysql-bin.000010`` sorts after ``mysql-bin.000009``
+and ``mysql-bin.1000000`` after ``mysql-bin.999999``.
+
+Storage is per table: each record keeps the DDL, its commands and the new versions of the tables it
+changed (None for a dropped table), so answering ``table_at`` is a binary search in that table's
+version list, and the JSON Lines file does not repeat the catalog for every DDL.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import json
+import re
+import warnings
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .commands import Command
+from .errors import ConfigError, DdlError, DdlSemanticError
+from .model import codec
+from .model.catalog import Catalog, Database, Session
+from .model.ids import TableId, lookup_name, table_key
+from .model.table import Table
+from .options import DEFAULT, ErrorPolicy, Options
+
+_SUFFIX = re.compile(r"\.(\d+)$")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BinlogPosition:
+    """A binlog position. Ordering and equality use ``(file_seq, pos)`` only; ``file`` and
+    ``gtid`` are carried along (``gtid`` None when unknown)."""
+
+    file_seq: int
+    pos: int
+    file: str = ""
+    gtid: str | None = None
+
+    @classmethod
+    def of(cls, file: str, pos: int, gtid: str | None = None) -> BinlogPosition:
+        """From a binlog file name (``mysql-bin.000042``) and a position in it."""
+        m = _SUFFIX.search(file)
+        if not m:
+            raise ConfigError(f"binlog file name has no numeric suffix: {file!r}")
+        return cls(int(m.group(1)), int(pos), file, gtid)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.file_seq, self.pos)
+
+    def __lt__(self, other: BinlogPosition) -> bool:
+        return self.key < other.key
+
+    def __le__(self, other: BinlogPosition) -> bool:
+        return self.key <= other.key
+
+    def __gt__(self, other: BinlogPosition) -> bool:
+        return self.key > other.key
+
+    def __ge__(self, other: BinlogPosition) -> bool:
+        return self.key >= other.key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BinlogPosition) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __str__(self) -> str:
+        return f"{self.file or self.file_seq}:{self.pos}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HistoryRecord:
+    """One recorded DDL: ``position`` (end of its event), ``default_db`` (None when the event had
+    none), ``ddl`` text, ``commands``, the resulting ``tables`` versions as (id, table or None for
+    dropped), and ``errors`` (messages of commands skipped under a non-strict policy)."""
+
+    position: BinlogPosition
+    default_db: str | None
+    ddl: str
+    commands: tuple[Command, ...]
+    tables: tuple[tuple[TableId, Table | None], ...] = ()
+    errors: tuple[str, ...] = ()
+
+
+class SchemaHistory:
+    """Append-only schema history.
+
+    ``record(position, default_db, ddl_text, commands)`` applies the commands to the catalog in
+    force and stores the tables they changed; ``table_at`` / ``catalog_at`` answer for any
+    position. Under ``ErrorPolicy.RAISE`` (default) a failing command raises a DdlError that names
+    the position and the DDL and records nothing; under COLLECT/WARN/SKIP the failing commands are
+    skipped, counted in :attr:`skipped` and listed in :attr:`errors` (WARN also warns).
+    """
+
+    def __init__(self, options: Options = DEFAULT, baseline: Catalog | None = None):
+        self.options = options
+        self.records: list[HistoryRecord] = []
+        self.errors: list[tuple[BinlogPosition, str, str]] = []  # (position, ddl, message)
+        self._catalog = baseline if baseline is not None else Catalog.empty(options)
+        self._base = self._catalog
+        # table key -> (positions, versions) with versions[i] in force from positions[i]
+        self._versions: dict[TableId, tuple[list[tuple[int, int]], list[Table | None]]] = {}
+        self._dbs: tuple[list[tuple[int, int]], list[Any]] = ([], [])
+
+    def _key(self, tid: TableId) -> TableId:
+        return table_key(tid, self._catalog.lower_case_table_names)
+
+    # ------------------------------------------------------------------ recording
+    @property
+    def catalog(self) -> Catalog:
+        """The catalog after the last record."""
+        return self._catalog
+
+    @property
+    def skipped(self) -> int:
+        return len(self.errors)
+
+    @property
+    def last_position(self) -> BinlogPosition | None:
+        return self.records[-1].position if self.records else None
+
+    def record(self, position: BinlogPosition, default_db: str | None, ddl_text: str,
+               commands: Sequence[Command], options: Options | None = None) -> HistoryRecord:
+        opts = options or self.options
+        last = self.last_position
+        if last is not None and position < last:
+            raise ConfigError(f"history is append-only: {position} is before {last}")
+        cat = self._catalog
+        if default_db != cat.session.database:
+            cat = dataclasses.replace(cat, session=cat.session.replace(database=default_db))
+        start = cat
+        touched: dict[TableId, TableId] = {}
+        errs: list[str] = []
+        for cmd in commands:
+            try:
+                cat = cmd.apply(cat, opts)
+            except DdlError as e:
+                if opts.error_policy is ErrorPolicy.RAISE:
+                    if isinstance(e, DdlSemanticError) and e.statement is None:
+                        raise DdlSemanticError(f"at {position}: {e.message}", statement=ddl_text,
+                                               source=str(position)) from e
+                    raise
+                errs.append(f"{type(cmd).__name__}: {e.message}")
+                self.errors.append((position, ddl_text, e.message))
+                if opts.error_policy is ErrorPolicy.WARN:
+                    warnings.warn(f"{position}: skipped {type(cmd).__name__}: {e.message}", stacklevel=2)
+                continue
+            for tid in cat.changed:
+                touched[cat.key(tid)] = tid
+        tables = []
+        for key, tid in touched.items():
+            t = cat.tables.get(key)
+            before = start.tables.get(key)
+            if t is before and t is not None:
+                continue  # temporary table, TRUNCATE, IF NOT EXISTS no-op...
+            if t is None and before is None and key not in self._versions:
+                continue
+            tables.append((t.id if t is not None else tid, t))
+        rec = HistoryRecord(position, default_db, ddl_text, tuple(commands), tuple(tables), tuple(errs))
+        self._add(rec, cat.databases if cat.databases is not start.databases else None)
+        self._catalog = cat
+        return rec
+
+    def _add(self, rec: HistoryRecord, databases) -> None:
+        k = rec.position.key
+        for tid, t in rec.tables:
+            key = self._key(tid)
+            poss, vers = self._versions.setdefault(key, ([], []))
+            if poss and poss[-1] == k:
+                vers[-1] = t
+            else:
+                poss.append(k)
+                vers.append(t)
+        if databases is not None:
+            if self._dbs[0] and self._dbs[0][-1] == k:
+                self._dbs[1][-1] = databases
+            else:
+                self._dbs[0].append(k)
+                self._dbs[1].append(databases)
+        self.records.append(rec)
+
+    # ------------------------------------------------------------------ queries
+    def table_at(self, table_id: TableId, position: BinlogPosition) -> Table | None:
+        """The definition of ``table_id`` (fully qualified) in force at ``position``, or None when
+        it did not exist there."""
+        key = self._key(table_id)
+        entry = self._versions.get(key)
+        if entry is not None:
+            i = bisect.bisect_right(entry[0], position.key) - 1
+            if i >= 0:
+                return entry[1][i]
+        return self._base.tables.get(key)
+
+    def catalog_at(self, position: BinlogPosition) -> Catalog:
+        """The catalog (databases and base tables) in force at ``position``."""
+        k = position.key
+        tables = dict(self._base.tables)
+        for key, (poss, vers) in self._versions.items():
+            i = bisect.bisect_right(poss, k) - 1
+            if i >= 0:
+                if vers[i] is None:
+                    tables.pop(key, None)
+                else:
+                    tables[key] = vers[i]
+        dbs = self._base.databases
+        i = bisect.bisect_right(self._dbs[0], k) - 1
+        if i >= 0:
+            dbs = self._dbs[1][i]
+        n = bisect.bisect_right([r.position.key for r in self.records], k)
+        return dataclasses.replace(self._base, tables=MappingProxyType(tables),
+                                   databases=MappingProxyType(dict(dbs)), version=n, changed=())
+
+    def versions(self, table_id: TableId) -> list[tuple[tuple[int, int], Table | None]]:
+        """Every recorded version of a table as ((file_seq, pos), table or None)."""
+        key = self._key(table_id)
+        poss, vers = self._versions.get(key, ([], []))
+        return list(zip(poss, vers, strict=True))
+
+    # ------------------------------------------------------------------ persistence
+    def record_to_data(self, rec: HistoryRecord, databases=None) -> dict[str, Any]:
+        d = {"position": codec.to_data(rec.position), "default_db": rec.default_db, "ddl": rec.ddl,
+             "commands": [c.to_data() for c in rec.commands],
+             "tables": [{"id": codec.to_data(tid), "table": codec.to_data(t) if t is not None else None}
+                        for tid, t in rec.tables]}
+        if rec.errors:
+            d["errors"] = list(rec.errors)
+        if databases is not None:
+            d["databases"] = [codec.to_data(db) for db in databases.values()]
+        return d
+
+    def lines(self) -> Iterable[str]:
+        """The history as JSON Lines: a header, then one line per record."""
+        yield json.dumps({"mysqlddl_history": 1, "lower_case_table_names":
+                          self._catalog.lower_case_table_names,
+                          "baseline": [codec.to_data(t) for t in self._base.tables.values()],
+                          "baseline_databases": [codec.to_data(d) for d in self._base.databases.values()]},
+                         sort_keys=True, ensure_ascii=False)
+        dbs_at = dict(zip(self._dbs[0], self._dbs[1], strict=True))
+        for rec in self.records:
+            dbs = dbs_at.get(rec.position.key)
+            # only the last record at a position carries the databases stored for it
+            same = [r for r in self.records if r.position.key == rec.position.key]
+            yield json.dumps(self.record_to_data(rec, dbs if rec is same[-1] else None),
+                             sort_keys=True, ensure_ascii=False)
+
+    def save(self, path: str | Path) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            for line in self.lines():
+                f.write(line + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path, options: Options = DEFAULT) -> SchemaHistory:
+        """Reload a saved history: the stored table versions are used as they are (commands are
+        not re-applied), so the answers are the ones that were recorded."""
+        with open(path, encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        if not rows or rows[0].get("mysqlddl_history") != 1:
+            raise ConfigError(f"{path}: not a mysqlddl schema history")
+        head = rows[0]
+        lc = head.get("lower_case_table_names", options.lower_case_table_names)
+        base = Catalog(lower_case_table_names=lc)
+        base = base.evolve(put=[codec.from_data(t, Table) for t in head.get("baseline", [])],
+                           databases={lookup_name(d["name"], lc): codec.from_data(d, Database)
+                                      for d in head.get("baseline_databases", [])})
+        base = dataclasses.replace(base, version=0, changed=())
+        h = cls(options.replace(lower_case_table_names=lc), baseline=base)
+        cat = base
+        for row in rows[1:]:
+            pos = codec.from_data(row["position"], BinlogPosition)
+            tables = tuple((codec.from_data(x["id"], TableId),
+                            codec.from_data(x["table"], Table) if x["table"] is not None else None)
+                           for x in row["tables"])
+            rec = HistoryRecord(pos, row.get("default_db"), row["ddl"],
+                                tuple(Command.from_data(c) for c in row["commands"]), tables,
+                                tuple(row.get("errors", ())))
+            dbs = None
+            if "databases" in row:
+                dbs = {lookup_name(d["name"], lc): codec.from_data(d, Database) for d in row["databases"]}
+            h._catalog = cat
+            h._add(rec, dbs)
+            for e in rec.errors:
+                h.errors.append((pos, rec.ddl, e))
+            put = [t for _, t in tables if t is not None]
+            rm = [tid for tid, t in tables if t is None]
+            cat = cat.evolve(put=put, remove=rm, databases=dbs,
+                             session=cat.session.replace(database=rec.default_db))
+        h._catalog = cat
+        return h
+
+
+__all__ = ["BinlogPosition", "HistoryRecord", "SchemaHistory", "Session"]

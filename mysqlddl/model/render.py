@@ -1,0 +1,256 @@
+"""Renderings of the model: deterministic JSON (``mysqlddl schema --format json``), canonical
+CREATE TABLE text (``--format sql``, in the server's SHOW CREATE TABLE layout) and the
+information_schema.COLUMNS presentation of a column (for consumers and the server comparison).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..options import DEFAULT, Options
+from .catalog import Catalog
+from .column import Column, DefaultKind, GeneratedKind, quote_string
+from .dialects import DialectRules, rules_for
+from .table import Index, IndexKind, Table
+from .types import NUMERIC_FAMILIES, TypeFamily
+
+
+def quote_identifier(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+# ------------------------------------------------------------------------------ JSON
+
+
+def _default_json(c: Column) -> dict[str, Any] | None:
+    if c.default is None:
+        return None
+    d: dict[str, Any] = {"kind": c.default.kind.value}
+    if c.default.value is not None:
+        d["value"] = c.default.value
+    if c.default.fsp is not None:
+        d["fsp"] = c.default.fsp
+    return d
+
+
+def column_json(c: Column) -> dict[str, Any]:
+    """One column as a JSON-ready dict with a fixed key set (None where not applicable)."""
+    return {
+        "name": c.name, "position": c.position, "type": c.column_type, "type_name": c.type_name,
+        "family": c.family.value, "length": c.length, "scale": c.scale, "fsp": c.fsp,
+        "unsigned": c.unsigned, "zerofill": c.zerofill, "charset": c.charset,
+        "collation": c.collation, "nullable": c.nullable, "default": _default_json(c),
+        "on_update": _default_json(c.replace(default=c.on_update)) if c.on_update else None,
+        "auto_increment": c.auto_increment,
+        "generated": ({"kind": c.generated.kind.value, "expression": c.generated.expression}
+                      if c.generated else None),
+        "values": list(c.values) if c.values else None, "srid": c.srid, "comment": c.comment,
+        "visible": c.visible,
+    }
+
+
+def key_json(ix: Index) -> dict[str, Any]:
+    return {"name": ix.name, "kind": ix.kind.value,
+            "parts": [{"column": p.column, "expression": p.expression, "length": p.length,
+                       "descending": p.descending} for p in ix.parts],
+            "using": ix.using, "comment": ix.comment, "visible": ix.visible}
+
+
+def table_json(t: Table) -> dict[str, Any]:
+    """One table as a JSON-ready dict: database, name, columns, keys (server order), foreign keys,
+    checks and table options."""
+    return {
+        "database": t.database, "name": t.name, "temporary": t.temporary,
+        "columns": [column_json(c) for c in t.columns],
+        "keys": [key_json(k) for k in t.keys()],
+        "foreign_keys": [{"name": f.name, "columns": list(f.columns),
+                          "ref_database": f.ref_table.database, "ref_table": f.ref_table.name,
+                          "ref_columns": list(f.ref_columns), "on_delete": f.on_delete,
+                          "on_update": f.on_update} for f in t.foreign_keys],
+        "checks": [{"name": c.name, "expression": c.expression, "enforced": c.enforced,
+                    "column": c.column} for c in t.checks],
+        "charset": t.charset, "collation": t.collation, "engine": t.engine, "comment": t.comment,
+        "options": {k: v for k, v in t.options},
+        "partitioning": ({"method": t.partitioning.method, "expression": t.partitioning.expression,
+                          "count": t.partitioning.count, "names": list(t.partitioning.names)}
+                         if t.partitioning else None),
+    }
+
+
+def catalog_json(catalog: Catalog) -> dict[str, Any]:
+    """``{"tables": [...]}``, base tables sorted by (database, name)."""
+    return {"tables": [table_json(t) for t in catalog.all_tables()]}
+
+
+def dumps(obj: Any) -> str:
+    """Deterministic JSON text (sorted keys, no ASCII escaping)."""
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2)
+
+
+# ------------------------------------------------------------------------------ information_schema
+
+
+def column_default_text(c: Column, rules: DialectRules) -> str | None:
+    """``information_schema.COLUMNS.COLUMN_DEFAULT``. MariaDB (10.2.7+) quotes string and temporal
+    literals and says 'NULL' for DEFAULT NULL; MySQL gives the bare value and SQL NULL."""
+    d = c.default
+    if d is None:
+        return None
+    if d.kind is DefaultKind.NULL:
+        return "NULL" if rules.quoted_column_default else None
+    if d.kind is DefaultKind.CURRENT_TIMESTAMP:
+        if rules.quoted_column_default:
+            return f"current_timestamp({d.fsp})" if d.fsp else "current_timestamp()"
+        return f"CURRENT_TIMESTAMP({d.fsp})" if d.fsp else "CURRENT_TIMESTAMP"
+    if d.kind is DefaultKind.EXPRESSION:
+        return d.value
+    if not rules.quoted_column_default:
+        return d.value
+    if c.family in NUMERIC_FAMILIES or c.family is TypeFamily.BIT and d.value.startswith("b'"):
+        return d.value
+    return "'" + d.value.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def column_extra_text(c: Column, rules: DialectRules) -> str:
+    """``information_schema.COLUMNS.EXTRA`` (the parts the model knows)."""
+    parts = []
+    if c.auto_increment:
+        parts.append("auto_increment")
+    if c.on_update is not None:
+        f = c.on_update.fsp
+        parts.append(f"on update current_timestamp({f or ''})" if rules.quoted_column_default
+                     else f"on update CURRENT_TIMESTAMP{f'({f})' if f else ''}")
+    if c.generated is not None:
+        parts.append("VIRTUAL GENERATED" if c.generated.kind is GeneratedKind.VIRTUAL else "STORED GENERATED")
+    if not c.visible:
+        parts.append("INVISIBLE")
+    return " ".join(parts)
+
+
+def information_schema_column(c: Column, options: Options = DEFAULT) -> dict[str, Any]:
+    """The COLUMNS row the server would show for ``c`` (the fields the model determines)."""
+    rules = rules_for(options)
+    return {
+        "COLUMN_NAME": c.name, "ORDINAL_POSITION": c.position, "COLUMN_TYPE": c.column_type,
+        "DATA_TYPE": c.type_name, "IS_NULLABLE": "YES" if c.nullable else "NO",
+        "COLUMN_DEFAULT": column_default_text(c, rules), "CHARACTER_SET_NAME": c.charset,
+        "COLLATION_NAME": c.collation, "EXTRA": column_extra_text(c, rules),
+        "COLUMN_COMMENT": c.comment or "",
+    }
+
+
+# ------------------------------------------------------------------------------ CREATE TABLE
+
+
+def _column_sql(c: Column, t: Table, rules: DialectRules) -> str:
+    s = [quote_identifier(c.name), c.column_type]
+    if c.charset is not None:
+        if c.charset != t.charset:
+            s.append(f"CHARACTER SET {c.charset} COLLATE {c.collation}")
+        elif c.collation != t.collation:
+            s.append(f"COLLATE {c.collation}")
+    if c.generated is not None:
+        s.append(f"GENERATED ALWAYS AS ({c.generated.expression}) "
+                 + ("VIRTUAL" if c.generated.kind is GeneratedKind.VIRTUAL else "STORED"))
+    if not c.nullable:
+        s.append("NOT NULL")
+    elif c.family is TypeFamily.TIMESTAMP:
+        s.append("NULL")
+    if c.default is not None:
+        s.append("DEFAULT " + c.default.sql(c.family))
+    if c.auto_increment:
+        s.append("AUTO_INCREMENT")
+    if c.on_update is not None:
+        s.append("ON UPDATE " + c.on_update.sql())
+    if not c.visible:
+        s.append("INVISIBLE")
+    if c.comment:
+        s.append("COMMENT " + quote_string(c.comment))
+    for chk in t.checks:
+        if chk.column is not None and chk.column.lower() == c.name.lower():
+            s.append(f"CHECK ({chk.expression})")
+    return " ".join(s)
+
+
+def _key_sql(ix: Index) -> str:
+    parts = []
+    for p in ix.parts:
+        x = quote_identifier(p.column) if p.column is not None else f"({p.expression})"
+        if p.length is not None:
+            x += f"({p.length})"
+        if p.descending:
+            x += " DESC"
+        parts.append(x)
+    cols = "(" + ",".join(parts) + ")"
+    head = {IndexKind.PRIMARY: "PRIMARY KEY", IndexKind.UNIQUE: "UNIQUE KEY", IndexKind.INDEX: "KEY",
+            IndexKind.FULLTEXT: "FULLTEXT KEY", IndexKind.SPATIAL: "SPATIAL KEY"}[ix.kind]
+    s = f"{head} {cols}" if ix.kind is IndexKind.PRIMARY else f"{head} {quote_identifier(ix.name)} {cols}"
+    if ix.using:
+        s += f" USING {ix.using}"
+    if ix.comment:
+        s += f" COMMENT {quote_string(ix.comment)}"
+    if not ix.visible:
+        s += " INVISIBLE"
+    return s
+
+
+def create_table_sql(t: Table, options: Options = DEFAULT) -> str:
+    """Canonical CREATE TABLE text in the layout of the server's SHOW CREATE TABLE."""
+    rules = rules_for(options)
+    lines = [_column_sql(c, t, rules) for c in t.columns]
+    lines += [_key_sql(k) for k in t.keys()]
+    for fk in t.foreign_keys:
+        ref = quote_identifier(fk.ref_table.name)
+        if fk.ref_table.database and fk.ref_table.database != t.database:
+            ref = quote_identifier(fk.ref_table.database) + "." + ref
+        s = (f"CONSTRAINT {quote_identifier(fk.name)} FOREIGN KEY ("
+             + ", ".join(quote_identifier(c) for c in fk.columns) + f") REFERENCES {ref} ("
+             + ", ".join(quote_identifier(c) for c in fk.ref_columns) + ")")
+        if fk.on_delete:
+            s += f" ON DELETE {fk.on_delete}"
+        if fk.on_update:
+            s += f" ON UPDATE {fk.on_update}"
+        lines.append(s)
+    for chk in t.checks:
+        if chk.column is None:
+            lines.append(f"CONSTRAINT {quote_identifier(chk.name)} CHECK ({chk.expression})")
+    head = "CREATE TEMPORARY TABLE" if t.temporary else "CREATE TABLE"
+    tail = []
+    if t.engine:
+        tail.append(f"ENGINE={t.engine}")
+    if t.charset:
+        tail.append(f"DEFAULT CHARSET={t.charset}")
+        if rules.quoted_column_default or t.collation != _default_collation(t.charset, rules):
+            tail.append(f"COLLATE={t.collation}")
+    for k, v in t.options:
+        tail.append(f"{k}={v}")
+    if t.comment:
+        tail.append(f"COMMENT={quote_string(t.comment)}")
+    body = ",\n".join("  " + x for x in lines)
+    sql = f"{head} {quote_identifier(t.name)} (\n{body}\n)"
+    if tail:
+        sql += " " + " ".join(tail)
+    if t.partitioning is not None:
+        p = t.partitioning
+        sql += f"\n PARTITION BY {p.method}" + (f" ({p.expression})" if p.expression else "")
+        if p.count is not None and not p.names:
+            sql += f"\nPARTITIONS {p.count}"
+    return sql
+
+
+def _default_collation(charset: str, rules: DialectRules) -> str | None:
+    from .charsets import default_collation
+    try:
+        return default_collation(charset, rules.collation_column)
+    except Exception:  # noqa: BLE001 - unknown charset: always print the collation
+        return None
+
+
+def catalog_sql(catalog: Catalog, options: Options = DEFAULT) -> str:
+    """Every base table's CREATE TABLE, sorted by (database, name), each preceded by a
+    ``-- db.table`` line and ended with ``;``."""
+    out = []
+    for t in catalog.all_tables():
+        out.append(f"-- {t.database}.{t.name}\n{create_table_sql(t, options)};\n")
+    return "\n".join(out)
