@@ -1,4 +1,4 @@
-"""The binlog reader: sources, framing, checksums, typed events with positions.
+r"""The binlog reader: sources, framing, checksums, typed events with positions.
 
 Framing (sql/log_event.h, libs/mysql/binlog/event/binlog_event.h; MySQL internals manual "Binary
 Log Overview" / "Event Structure")::

@@ -107,11 +107,12 @@ class RowsEvent(Event):
         return self.rows_end - self.rows_start
 
     def _ctx(self, e: BinlogError) -> BinlogError:
-        if e.offset is not None and getattr(e, "_mysqlddl_abs", False) is False:
-            e.offset = self.body_offset + e.offset if self.body_offset is not None else self.pos
-            e._mysqlddl_abs = True
+        # decode_rows reports offsets as base + index; with no file offset for the body
+        # (decompressed images) the event's own position is the best place to point at.
+        if e.offset is not None and self.body_offset is None:
+            e.offset = self.pos
         return e.with_context(file=self.file, log_pos=self.pos, event_type=self.type_name,
-                              table=self.table)
+                              table=self.table, offset=self.pos)
 
     def plan(self):
         if self.table_map is None or self.plan_source is None:
@@ -125,13 +126,13 @@ class RowsEvent(Event):
 
     def rows(self) -> list:
         """Decoded row images: tuples, or (before, after) pairs for updates (absent columns are
-        ``rows.ABSENT``)."""
+        ``rows.ABSENT``). Errors carry the absolute file offset of the failing value."""
         from .. import rows as rows_mod
 
         plan = self.plan()
         try:
             return rows_mod.decode_rows(plan, self.body, self.rows_start, self.rows_end,
-                                        self.present1, self.present2)
+                                        self.present1, self.present2, base=self.body_offset or 0)
         except BinlogError as e:
             raise self._ctx(e)
 

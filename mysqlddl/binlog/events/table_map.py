@@ -110,6 +110,30 @@ class TableMapEvent(Event):
     def qualified_name(self) -> str:
         return f"{self.database}.{self.table}"
 
+    @property
+    def charsets(self) -> tuple[int, ...] | None:
+        """One collation id per character column (string/blob types, ENUM/SET excluded), from
+        COLUMN_CHARSET, or expanded from DEFAULT_CHARSET's default plus its exceptions; None when
+        the map carries neither. Needs the real types behind STRING (``rows.string_real_type``)."""
+        if self.column_charsets is not None:
+            return self.column_charsets
+        if self.default_charset is None or self.column_metadata is None:
+            return None
+        from ..coltypes import CHARACTER_TYPES, ColumnType
+        from ..rows import string_real_type
+
+        n = 0
+        for t, m in zip(self.column_types, self.column_metadata):
+            if t in (ColumnType.STRING, ColumnType.VAR_STRING):
+                t = string_real_type(m)[0] if string_real_type(m)[0] in (ColumnType.ENUM, ColumnType.SET) else t
+            n += t in CHARACTER_TYPES
+        default, exceptions = self.default_charset
+        out = [default] * n
+        for idx, coll in exceptions:
+            if idx < n:
+                out[idx] = coll
+        return tuple(out)
+
     def nullable(self, column: int) -> bool:
         return bool(self.null_bitmap[column // 8] & (1 << (column % 8)))
 
@@ -215,8 +239,8 @@ def decode_table_map(header, cur, ctx) -> TableMapEvent:
         try:
             column_metadata = tuple(rows.parse_column_metadata(types, meta_raw))
         except BinlogError as e:
-            if e.offset is not None:
-                e.offset += meta_at
+            # parse_column_metadata sees only the block: its offsets (if any) are block-relative.
+            e.offset = meta_at if e.offset is None else meta_at + e.offset
             raise e.with_context(table=f"{db}.{table}")
     return TableMapEvent(**ctx.base(header), table_id=table_id, flags=flags, database=db, table=table,
                          column_count=ncols, column_types=types, column_metadata_raw=meta_raw,
