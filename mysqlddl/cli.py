@@ -37,12 +37,43 @@ def _cmd_version(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_events(args: argparse.Namespace) -> int:
+    from .binlog.events.jsonable import event_to_dict
+    from .binlog.reader import BinlogReader
+    from .options import Options
+
+    opts = Options(verify_checksums=not args.no_verify_checksums,
+                   stop_at_truncated_tail=args.stop_at_truncated_tail)
+    reader = BinlogReader(args.binlogs, options=opts, start=args.start_position, stop=args.stop_position)
+    types = {t.upper() for t in args.type} if args.type else None
+    for ev in reader:
+        if types is None or ev.type_name in types:
+            sys.stdout.write(json.dumps(event_to_dict(ev, rows=args.rows), ensure_ascii=True) + "\n")
+    if reader.truncated is not None:
+        t = reader.truncated
+        print(f"mysqlddl events: {t.file}: stopped at {t.pos}, the last complete event's end "
+              f"(the event there needs {t.needed} bytes, {t.available} are written)", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mysqlddl", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     sp = sub.add_parser("version", help="package, ANTLR runtime, grammar stamp and speedups status")
     sp.set_defaults(func=_cmd_version)
+
+    sp = sub.add_parser("events", help="binlog events as JSON Lines (one object per event)")
+    sp.add_argument("binlogs", nargs="+", metavar="BINLOG",
+                    help="binlog file, directory, .index file or glob (in order)")
+    sp.add_argument("--start-position", type=int, help="byte offset in the first file to start at")
+    sp.add_argument("--stop-position", type=int, help="byte offset in the last file to stop before")
+    sp.add_argument("--type", action="append", metavar="TYPE", help="only events of this type (repeatable)")
+    sp.add_argument("--rows", action="store_true", help="decode the row images of rows events")
+    sp.add_argument("--no-verify-checksums", action="store_true", help="do not verify CRC32")
+    sp.add_argument("--stop-at-truncated-tail", action="store_true",
+                    help="end cleanly at the last complete event of a file still being written")
+    sp.set_defaults(func=_cmd_events)
 
     return p
 
