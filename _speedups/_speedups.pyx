@@ -38,3 +38,5 @@ def read_lenenc_int(const unsigned char[::1] buf, Py_ssize_t offset):
     if first == 254:
         return cur_uint_le(&c, 8, "length-encoded integer (8 bytes)"), c.p - c.base
     raise CorruptEventError("length-encoded integer with first byte 0xff", offset=offset)
+
+include "rows.pxi"

@@ -187,3 +187,9 @@ class EncryptedBinlogError(UnsupportedError):
 
 class SchemaMismatchError(BinlogError):
     """A TABLE_MAP does not agree with the table version in force at its position."""
+
+
+class RowImageOverrunError(CorruptEventError, TruncatedError):
+    """A row image runs past the end of its rows event body: the event's length and its row
+    contents disagree. Both a CorruptEventError (the event is inconsistent) and a TruncatedError
+    (``needed``/``available`` say by how much)."""

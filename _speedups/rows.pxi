@@ -1,0 +1,613 @@
+# Row images: the compiled twin of mysqlddl/binlog/_twin.py decode_rows (STYLE.md 8, 10, 11).
+#
+# compile_plan() turns the ColumnMeta tuple built by mysqlddl.binlog.rows.build_plan into a C array
+# of steps; decode_rows() walks the row images through the bounded cursor (cursor.pxi) with no
+# per-value Python slicing. Frequent types are decoded inline here; rare ones (JSON, GEOMETRY,
+# VECTOR, MariaDB COMPRESSED and pre-10.1 hires temporals, SET names, CHAR padding, pre-5.0
+# DECIMAL) call the pure decoder of mysqlddl.binlog.values on a view fenced at the body end, so
+# both twins return identical values by construction. The byte layouts are documented (with the
+# server symbols they come from) next to the pure decoders; the comments here only name them.
+
+from libc.stdint cimport int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING
+from cpython.unicode cimport PyUnicode_DecodeUTF8, PyUnicode_DecodeASCII
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.datetime cimport import_datetime, date_new, datetime_new, timedelta_new
+
+cdef extern from "Python.h":
+    object PyUnicode_DecodeCharmap(const char *s, Py_ssize_t size, object mapping, const char *errors)
+    object PyUnicode_Decode(const char *s, Py_ssize_t size, const char *encoding, const char *errors)
+
+import datetime as _datetime
+from decimal import Decimal as _Decimal
+from mysqlddl.errors import BinlogError, RowImageOverrunError
+from mysqlddl.binlog.values import decoder_for as _decoder_for
+from mysqlddl.binlog.values import charsets as _charsets
+from mysqlddl.binlog.values.temporal import invalid_text as _invalid_text
+
+import_datetime()
+cdef object _UTC = _datetime.timezone.utc
+cdef object _LATIN1_TABLE = _charsets.LATIN1_TABLE
+cdef object _ABSENT = None   # set on first use (mysqlddl.binlog.rows imports speedups)
+
+# step kinds
+DEF K_PY = 0
+DEF K_NULL = 1
+DEF K_INT = 2
+DEF K_FLOAT = 3
+DEF K_DOUBLE = 4
+DEF K_NEWDEC = 5
+DEF K_YEAR = 6
+DEF K_DATE = 7
+DEF K_TIME2 = 8
+DEF K_DATETIME2 = 9
+DEF K_TIMESTAMP2 = 10
+DEF K_TIMESTAMP = 11
+DEF K_DATETIME = 12
+DEF K_TIME = 13
+DEF K_STR = 14
+DEF K_ENUM = 15
+DEF K_SET = 16
+DEF K_BIT = 17
+
+# text modes of K_STR
+DEF S_BYTES = 0
+DEF S_UTF8 = 1
+DEF S_CHARMAP = 2
+DEF S_CODEC = 3
+
+cdef struct Step:
+    int kind
+    int a          # size / fsp / len_bytes / precision
+    int b          # unsigned / scale / max length (-1: none)
+    int c          # decimal size / text mode
+    int d          # decimal as str / BINARY pad length
+    const char *enc
+    const char *errors
+
+
+cdef class CompiledPlan:
+    """C steps of a DecodePlan (one per column), plus the Python objects some steps need."""
+    cdef Step *steps
+    cdef Py_ssize_t ncols
+    cdef list metas
+    cdef list decoders
+    cdef list names
+    cdef list keep
+    cdef bint has_py
+
+    def __cinit__(self):
+        self.steps = NULL
+
+    def __dealloc__(self):
+        if self.steps != NULL:
+            free(self.steps)
+
+    def __len__(self):
+        return self.ncols
+
+
+cdef int _fsp_of(object m):
+    return 0 if m.fsp is None else <int>m.fsp
+
+
+def compile_plan(columns):
+    """ColumnMeta tuple -> CompiledPlan (the C form of the plan)."""
+    cdef CompiledPlan p = CompiledPlan()
+    cdef Py_ssize_t i, n = len(columns)
+    cdef Step *s
+    p.ncols = n
+    p.steps = <Step *>malloc(sizeof(Step) * (n if n else 1))
+    if p.steps == NULL:
+        raise MemoryError()
+    memset(p.steps, 0, sizeof(Step) * (n if n else 1))
+    p.metas = list(columns)
+    p.decoders = [_decoder_for(m.type) for m in columns]
+    p.names = [m.names for m in columns]
+    p.keep = []
+    p.has_py = False
+    for i in range(n):
+        m = columns[i]
+        s = &p.steps[i]
+        t = m.type
+        s.kind = K_PY
+        if t in (1, 2, 9, 3, 8):
+            s.kind = K_INT
+            s.a = {1: 1, 2: 2, 9: 3, 3: 4, 8: 8}[t]
+            s.b = 1 if m.unsigned else 0
+        elif t == 6:
+            s.kind = K_NULL
+        elif t == 4:
+            s.kind = K_FLOAT
+        elif t == 5:
+            s.kind = K_DOUBLE
+        elif t == 246:
+            s.kind = K_NEWDEC
+            s.a = m.precision
+            s.b = m.scale
+            s.c = m.length
+            s.d = 1 if m.decimal_as_str else 0
+        elif t == 13:
+            s.kind = K_YEAR
+        elif t in (10, 14):
+            s.kind = K_DATE
+        elif t == 19:
+            s.kind = K_TIME2
+            s.a = _fsp_of(m)
+        elif t == 18:
+            s.kind = K_DATETIME2
+            s.a = _fsp_of(m)
+        elif t == 17:
+            s.kind = K_TIMESTAMP2
+            s.a = _fsp_of(m)
+        elif t == 7 and _fsp_of(m) == 0:
+            s.kind = K_TIMESTAMP
+        elif t == 12 and _fsp_of(m) == 0:
+            s.kind = K_DATETIME
+        elif t == 11 and _fsp_of(m) == 0:
+            s.kind = K_TIME
+        elif t in (254, 253, 15, 249, 250, 251, 252) and not m.pad_chars:
+            s.kind = K_STR
+            s.a = m.len_bytes
+            s.b = m.length if t in (254, 253, 15) else -1
+            s.d = m.pad_bytes
+            if m.encoding is None:
+                s.c = S_BYTES
+            else:
+                if m.encoding == "utf-8":
+                    s.c = S_UTF8
+                elif m.encoding == _charsets.MYSQL_LATIN1:
+                    s.c = S_CHARMAP
+                else:
+                    s.c = S_CODEC
+                    enc = m.encoding.encode("ascii")
+                    p.keep.append(enc)
+                    s.enc = PyBytes_AS_STRING(enc)
+                errs = m.errors.encode("ascii")
+                p.keep.append(errs)
+                s.errors = PyBytes_AS_STRING(errs)
+        elif t == 247:
+            s.kind = K_ENUM
+            s.a = m.length
+        elif t == 248 and m.names is None:
+            s.kind = K_SET
+            s.a = m.length
+        elif t == 16:
+            s.kind = K_BIT
+            s.a = m.length
+        if s.kind == K_PY:
+            p.has_py = True
+    return p
+
+
+# ----------------------------------------------------------------------------------- primitives
+
+cdef inline uint64_t _be(const uint8_t *p, int n):
+    cdef uint64_t v = 0
+    cdef int i
+    for i in range(n):
+        v = (v << 8) | p[i]
+    return v
+
+
+cdef inline uint64_t _le(const uint8_t *p, int n):
+    cdef uint64_t v = 0
+    cdef int i
+    for i in range(n):
+        v |= (<uint64_t>p[i]) << (8 * i)
+    return v
+
+
+cdef int _DAYS_IN_MONTH[14]
+_DAYS_IN_MONTH[:] = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 0]
+
+
+cdef inline bint _valid_date(int64_t y, int64_t mo, int64_t d):
+    cdef int dim
+    if y < 1 or y > 9999 or mo < 1 or mo > 12 or d < 1:
+        return False
+    dim = _DAYS_IN_MONTH[mo]
+    if mo == 2 and (y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)):
+        dim = 29
+    return d <= dim
+
+
+cdef inline bint _valid_time(int64_t h, int64_t mi, int64_t s, int64_t us):
+    return 0 <= h < 24 and 0 <= mi < 60 and 0 <= s < 60 and 0 <= us < 1000000
+
+
+cdef object _datetime_or_text(object meta, int64_t y, int64_t mo, int64_t d, int64_t h, int64_t mi,
+                              int64_t s, int64_t us):
+    if _valid_date(y, mo, d) and _valid_time(h, mi, s, us):
+        return datetime_new(<int>y, <int>mo, <int>d, <int>h, <int>mi, <int>s, <int>us, None)
+    return _invalid_text(meta, y, mo, d, h, mi, s, us)
+
+
+cdef object _timestamp(object meta, uint64_t secs, int64_t us):
+    """UTC datetime of epoch seconds; 0 is the zero TIMESTAMP (see values/temporal.py)."""
+    cdef int64_t z, era, doe, yoe, y, doy, mp, d, m, rem
+    if secs == 0:
+        return _invalid_text(meta, 0, 0, 0, 0, 0, 0, 0)
+    if us >= 1000000:
+        raise CorruptEventError(f"TIMESTAMP fraction {us} is not below one second")
+    # civil date of a day count since 1970-01-01 (proleptic Gregorian, 400-year eras)
+    z = <int64_t>(secs // 86400)
+    rem = <int64_t>(secs % 86400)
+    z += 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    if m <= 2:
+        y += 1
+    if y > 9999:
+        return _datetime.datetime(1970, 1, 1, tzinfo=_UTC) + _datetime.timedelta(seconds=secs, microseconds=us)
+    return datetime_new(<int>y, <int>m, <int>d, <int>(rem // 3600), <int>(rem // 60 % 60), <int>(rem % 60),
+                        <int>us, _UTC)
+
+
+cdef inline object _time(bint negative, int64_t secs, int64_t us):
+    if negative:
+        return timedelta_new(0, <int>-secs, <int>-us)
+    return timedelta_new(0, <int>secs, <int>us)
+
+
+cdef int _FRAC_BYTES[7]
+_FRAC_BYTES[:] = [0, 1, 1, 2, 2, 3, 3]
+cdef int _FRAC_MULT[7]
+_FRAC_MULT[:] = [1, 10000, 10000, 100, 100, 1, 1]
+cdef int _DIG2BYTES[10]
+_DIG2BYTES[:] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4]
+cdef uint32_t _POW10[10]
+_POW10[:] = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000]
+
+
+cdef int _digits(char *out, uint32_t v, int width):
+    """v as exactly `width` decimal digits (zero-padded) at out."""
+    cdef int i
+    for i in range(width - 1, -1, -1):
+        out[i] = <char>(48 + v % 10)
+        v //= 10
+    return width
+
+
+cdef object _newdecimal(Step *s, Cursor *c):
+    """strings/decimal.c bin2decimal (layout: mysqlddl/binlog/values/numeric.py)."""
+    cdef uint8_t b[80]
+    cdef char text[160]
+    cdef int size = s.c, prec = s.a, scale = s.b
+    cdef int intg = prec - scale, i, k, pos = 0, t = 0, lead, tail, first
+    cdef uint32_t v
+    cdef bint negative
+    cur_need(c, size, "DECIMAL")
+    memcpy(b, c.p, size)
+    negative = not (b[0] & 0x80)
+    b[0] ^= 0x80
+    if negative:
+        for i in range(size):
+            b[i] ^= 0xFF
+    if negative:
+        text[t] = 45  # '-'
+        t += 1
+    first = t
+    lead = intg % 9
+    if lead:
+        k = _DIG2BYTES[lead]
+        v = <uint32_t>_be(b + pos, k)
+        pos += k
+        if v >= _POW10[lead]:
+            raise CorruptEventError(f"DECIMAL({prec},{scale}) digit group {v} has more than {lead} digits")
+        t += _digits(text + t, v, lead)
+    for i in range(intg // 9):
+        v = <uint32_t>_be(b + pos, 4)
+        pos += 4
+        if v >= 1000000000:
+            raise CorruptEventError(f"DECIMAL({prec},{scale}) digit group {v} has more than 9 digits")
+        t += _digits(text + t, v, 9)
+    # strip leading zeros of the integer part, keep one
+    k = first
+    while k < t - 1 and text[k] == 48:
+        k += 1
+    if k > first:
+        memcpy(text + first, text + k, t - k)
+        t -= k - first
+    if t == first:
+        text[t] = 48
+        t += 1
+    if scale:
+        text[t] = 46  # '.'
+        t += 1
+        for i in range(scale // 9):
+            v = <uint32_t>_be(b + pos, 4)
+            pos += 4
+            if v >= 1000000000:
+                raise CorruptEventError(f"DECIMAL({prec},{scale}) digit group {v} has more than 9 digits")
+            t += _digits(text + t, v, 9)
+        tail = scale % 9
+        if tail:
+            k = _DIG2BYTES[tail]
+            v = <uint32_t>_be(b + pos, k)
+            pos += k
+            if v >= _POW10[tail]:
+                raise CorruptEventError(f"DECIMAL({prec},{scale}) digit group {v} has more than {tail} digits")
+            t += _digits(text + t, v, tail)
+    c.p += size
+    out = PyUnicode_DecodeASCII(text, t, NULL)
+    return out if s.d else _Decimal(out)
+
+
+cdef object _text(Step *s, const uint8_t *p, Py_ssize_t n):
+    cdef object out
+    if s.c == S_BYTES:
+        if s.d > n:
+            out = PyBytes_FromStringAndSize(NULL, s.d)
+            memcpy(PyBytes_AS_STRING(out), p, n)
+            memset(PyBytes_AS_STRING(out) + n, 0, s.d - n)
+            return out
+        return PyBytes_FromStringAndSize(<const char *>p, n)
+    try:
+        if s.c == S_UTF8:
+            return PyUnicode_DecodeUTF8(<const char *>p, n, s.errors)
+        if s.c == S_CHARMAP:
+            return PyUnicode_DecodeCharmap(<const char *>p, n, _LATIN1_TABLE, s.errors)
+        return PyUnicode_Decode(<const char *>p, n, s.enc, s.errors)
+    except UnicodeDecodeError as e:
+        raise CorruptEventError(f"text not valid in {'utf-8' if s.c == S_UTF8 else (s.enc or b'').decode() or _charsets.MYSQL_LATIN1}: "
+                                f"{e.reason} at byte {e.start}") from None
+
+
+cdef object _value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
+    cdef Step *s = &plan.steps[i]
+    cdef const uint8_t *p
+    cdef uint64_t u
+    cdef int64_t v, intpart, frac, packed, a, hms, y, mo, d
+    cdef Py_ssize_t n
+    cdef int k, fsp
+    cdef uint32_t u32
+    cdef float f
+    cdef double dbl
+    cdef int kind = s.kind
+    if kind == K_INT:
+        u = cur_uint_le(c, s.a, "integer")
+        if s.b:
+            return u
+        if s.a < 8 and (u >> (8 * s.a - 1)) & 1:
+            return <int64_t>u - (<int64_t>1 << (8 * s.a))
+        return <int64_t>u
+    if kind == K_STR:
+        n = <Py_ssize_t>cur_uint_le(c, s.a, "string length")
+        if s.b >= 0 and n > s.b:
+            raise CorruptEventError(f"string of {n} bytes exceeds the column maximum of {s.b}")
+        cur_need(c, n, "string")
+        p = c.p
+        c.p += n
+        return _text(s, p, n)
+    if kind == K_NEWDEC:
+        return _newdecimal(s, c)
+    if kind == K_DATETIME2:
+        fsp = s.a
+        n = 5 + _FRAC_BYTES[fsp]
+        cur_need(c, n, "DATETIME2")
+        u = _be(c.p, 5)
+        if not (u & 0x8000000000):
+            raise CorruptEventError("DATETIME2 with the sign bit cleared (negative datetime)")
+        frac = <int64_t>_be(c.p + 5, _FRAC_BYTES[fsp]) * _FRAC_MULT[fsp]
+        c.p += n
+        a = <int64_t>((u >> 17) & 0x3FFFFF)    # year*13+month << 5 | day
+        hms = <int64_t>(u & 0x1FFFF)
+        y = (a >> 5) // 13
+        mo = (a >> 5) % 13
+        return _datetime_or_text(plan.metas[i], y, mo, a & 31, hms >> 12, (hms >> 6) & 63, hms & 63, frac)
+    if kind == K_DOUBLE:
+        u = cur_uint_le(c, 8, "DOUBLE")
+        memcpy(&dbl, &u, 8)
+        return dbl
+    if kind == K_FLOAT:
+        u32 = <uint32_t>cur_uint_le(c, 4, "FLOAT")
+        memcpy(&f, &u32, 4)
+        return <double>f
+    if kind == K_TIMESTAMP2:
+        fsp = s.a
+        n = 4 + _FRAC_BYTES[fsp]
+        cur_need(c, n, "TIMESTAMP2")
+        u = _be(c.p, 4)
+        frac = <int64_t>_be(c.p + 4, _FRAC_BYTES[fsp]) * _FRAC_MULT[fsp]
+        c.p += n
+        return _timestamp(plan.metas[i], u, frac)
+    if kind == K_TIME2:
+        fsp = s.a
+        n = 3 + _FRAC_BYTES[fsp]
+        cur_need(c, n, "TIME2")
+        if fsp >= 5:
+            packed = <int64_t>_be(c.p, 6) - <int64_t>0x800000000000
+        else:
+            intpart = <int64_t>_be(c.p, 3) - 0x800000
+            frac = 0
+            if fsp:
+                k = _FRAC_BYTES[fsp]
+                frac = <int64_t>_be(c.p + 3, k)
+                if intpart < 0 and frac:
+                    intpart += 1
+                    frac -= (<int64_t>1) << (8 * k)
+                frac *= _FRAC_MULT[fsp]
+            packed = intpart * (<int64_t>1 << 24) + frac
+        c.p += n
+        a = -packed if packed < 0 else packed
+        hms = a >> 24
+        return _time(packed < 0, (((hms >> 12) & 1023) * 60 + ((hms >> 6) & 63)) * 60 + (hms & 63), a & 0xFFFFFF)
+    if kind == K_DATE:
+        u = cur_uint_le(c, 3, "DATE")
+        y = <int64_t>(u >> 9)
+        mo = <int64_t>((u >> 5) & 15)
+        d = <int64_t>(u & 31)
+        if _valid_date(y, mo, d):
+            return date_new(<int>y, <int>mo, <int>d)
+        return _invalid_text(plan.metas[i], y, mo, d)
+    if kind == K_YEAR:
+        u = cur_uint_le(c, 1, "YEAR")
+        return <int64_t>(1900 + u) if u else 0
+    if kind == K_ENUM:
+        u = cur_uint_le(c, s.a, "ENUM")
+        names = plan.names[i]
+        if names is None:
+            return u
+        if u == 0:
+            return ""
+        if u > <uint64_t>len(names):
+            raise CorruptEventError(f"ENUM index {u} beyond its {len(names)} members")
+        return names[u - 1]
+    if kind == K_SET:
+        return cur_uint_le(c, s.a, "SET")
+    if kind == K_BIT:
+        cur_need(c, s.a, "BIT")
+        u = _be(c.p, s.a)
+        c.p += s.a
+        return u
+    if kind == K_NULL:
+        return None
+    if kind == K_TIMESTAMP:
+        return _timestamp(plan.metas[i], cur_uint_le(c, 4, "TIMESTAMP"), 0)
+    if kind == K_DATETIME:
+        u = cur_uint_le(c, 8, "DATETIME")
+        a = <int64_t>(u // 1000000)
+        v = <int64_t>(u % 1000000)
+        return _datetime_or_text(plan.metas[i], a // 10000, (a // 100) % 100, a % 100,
+                                 v // 10000, (v // 100) % 100, v % 100, 0)
+    if kind == K_TIME:
+        u = cur_uint_le(c, 3, "TIME")
+        v = <int64_t>u
+        if v & 0x800000:
+            v -= 0x1000000
+        a = -v if v < 0 else v
+        return _time(v < 0, (a // 10000) * 3600 + ((a // 100) % 100) * 60 + a % 100, 0)
+    # K_PY: the pure decoder on the fenced view
+    start = c.p - c.base
+    value, new = plan.decoders[i](fenced, start, plan.metas[i])
+    if new < start or new > c.end - c.base:
+        raise CorruptEventError(f"decoder for column {i} moved to {new}, outside {start}..{c.end - c.base}")
+    c.p = c.base + <Py_ssize_t>new
+    return value
+
+
+cdef struct ErrAt:
+    Py_ssize_t column
+    Py_ssize_t value_start
+
+
+cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object fenced, ErrAt *at):
+    cdef Py_ssize_t nb = (n + 7) >> 3, j, i
+    cdef const uint8_t *nulls
+    cdef tuple row = PyTuple_New(plan.ncols)
+    cdef object v
+    at.column = cols[0] if n else -1
+    at.value_start = c.p - c.base
+    cur_need(c, nb, "null bitmap")
+    nulls = c.p
+    c.p += nb
+    for i in range(plan.ncols):
+        Py_INCREF(_ABSENT)
+        PyTuple_SET_ITEM(row, i, _ABSENT)
+    for j in range(n):
+        i = cols[j]
+        at.column = i
+        at.value_start = c.p - c.base
+        if (nulls[j >> 3] >> (j & 7)) & 1:
+            v = None
+        else:
+            v = _value(plan, i, c, fenced)
+        # replace the ABSENT placeholder (its reference is dropped by the tuple slot overwrite)
+        Py_INCREF(v)
+        _swap_item(row, i, v)
+    return row
+
+
+cdef extern from *:
+    """
+    static CYTHON_INLINE void __mysqlddl_swap_item(PyObject *t, Py_ssize_t i, PyObject *v) {
+        PyObject *old = PyTuple_GET_ITEM(t, i);
+        PyTuple_SET_ITEM(t, i, v);
+        Py_DECREF(old);
+    }
+    """
+    void _swap_item "__mysqlddl_swap_item"(object t, Py_ssize_t i, object v)
+
+
+cdef int _present(const unsigned char[::1] bitmap, Py_ssize_t ncols, int *out):
+    cdef Py_ssize_t i
+    cdef int n = 0
+    for i in range(ncols):
+        if (bitmap[i >> 3] >> (i & 7)) & 1:
+            out[n] = <int>i
+            n += 1
+    return n
+
+
+def decode_rows(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, present1, present2,
+                Py_ssize_t base=0):
+    """See mysqlddl.binlog.rows.decode_rows."""
+    global _ABSENT
+    cdef const unsigned char[::1] mv = buf
+    cdef const unsigned char[::1] p1 = present1
+    cdef const unsigned char[::1] p2
+    cdef Cursor c
+    cdef ErrAt at
+    cdef int *cols1 = NULL
+    cdef int *cols2 = NULL
+    cdef int n1, n2 = 0
+    cdef bint update = present2 is not None
+    cdef list rows = []
+    if _ABSENT is None:
+        from mysqlddl.binlog.rows import ABSENT
+        _ABSENT = ABSENT
+    if start < 0 or end > mv.shape[0] or start > end:
+        raise CorruptEventError(f"row range {start}..{end} outside a buffer of {mv.shape[0]} bytes")
+    fenced = None
+    if plan.has_py:
+        fenced = buf if end == mv.shape[0] else memoryview(buf)[:end]
+    c.base = &mv[0] if mv.shape[0] else NULL
+    c.p = c.base + start
+    c.end = c.base + end
+    at.column = -1
+    at.value_start = start
+    cols1 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
+    cols2 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
+    if cols1 == NULL or cols2 == NULL:
+        free(cols1)
+        free(cols2)
+        raise MemoryError()
+    try:
+        n1 = _present(p1, plan.ncols, cols1)
+        if update:
+            p2 = present2
+            n2 = _present(p2, plan.ncols, cols2)
+        if start < end and n1 == 0 and n2 == 0:
+            raise CorruptEventError(f"{end - start} bytes of rows but no column is present in either image",
+                                    offset=base + start)
+        try:
+            while c.p < c.end:
+                before = _image(plan, &c, cols1, n1, fenced, &at)
+                if update:
+                    rows.append((before, _image(plan, &c, cols2, n2, fenced, &at)))
+                else:
+                    rows.append(before)
+        except TruncatedError as e:
+            raise RowImageOverrunError(f"row image runs past the end of the rows event: {e.message}",
+                                       needed=e.needed, available=e.available,
+                                       offset=base + (e.offset if e.offset is not None else at.value_start),
+                                       column=at.column if at.column >= 0 else None) from None
+        except BinlogError as e:
+            if e.offset is None:
+                e.offset = at.value_start
+            e.offset += base
+            raise e.with_context(column=at.column if at.column >= 0 else None)
+    finally:
+        free(cols1)
+        free(cols2)
+    return rows

@@ -1,0 +1,255 @@
+"""MySQL binary JSON (type 245) -> Python objects or canonical JSON text.
+
+Row image: length in ``meta.len_bytes`` bytes (LE), then the binary document (sql/json_binary.cc,
+header comment "JSON binary format"; ``json_binary::parse_binary``)::
+
+    doc     ::= type value
+    type    ::= 0x00 small object | 0x01 large object | 0x02 small array | 0x03 large array
+              | 0x04 literal | 0x05 int16 | 0x06 uint16 | 0x07 int32 | 0x08 uint32
+              | 0x09 int64 | 0x0a uint64 | 0x0b double | 0x0c utf8mb4 string | 0x0f opaque
+    object  ::= count size key-entry* value-entry* key* value*      (count/size: 2 bytes small,
+    array   ::= count size value-entry* value*                        4 bytes large, LE)
+    key-entry   ::= key-offset (2|4) key-length (2)
+    value-entry ::= type offset-or-inlined-value (2|4)
+    string  ::= data-length utf8mb4-data        data-length: 7 bits per byte, LSB first, high bit
+    opaque  ::= field-type data-length binary-data                   set on all but the last byte
+    literal ::= 0x00 null | 0x01 true | 0x02 false
+
+Offsets are from the first byte after the container's type byte. Literals and int16/uint16 are
+inlined in the value entry (and int32/uint32 too in large containers). An empty value (length 0)
+is the JSON null (sql/field.cc ``Field_json::val_json``).
+
+Opaque values carry a MySQL column type: NEWDECIMAL -> Decimal (precision byte, scale byte, binary
+decimal: strings/decimal.c ``bin2decimal``); DATE/TIME/DATETIME/TIMESTAMP -> date/timedelta/datetime
+from the 8-byte little-endian packed form (sql-common/my_time.c ``TIME_from_longlong_packed``);
+anything else -> JsonOpaque(field_type, data), rendered as text the way MySQL does
+("base64:type<N>:<base64>").
+
+Every length and offset is checked against the enclosing container; a violation is a
+CorruptEventError (the value itself was already fenced by its declared length).
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import json
+import struct
+from decimal import Decimal
+from typing import NamedTuple
+
+from ...errors import CorruptEventError
+from ._common import length_prefixed
+from .numeric import decimal_size, decimal_text
+
+MAX_DEPTH = 150  # the server refuses documents deeper than 100 (JSON_DOCUMENT_MAX_DEPTH)
+
+_DOUBLE = struct.Struct("<d")
+
+
+class JsonOpaque(NamedTuple):
+    """A JSON opaque value of a MySQL type without a JSON counterpart (BLOB, BIT, GEOMETRY...)."""
+
+    field_type: int
+    data: bytes
+
+
+def _bad(msg: str):
+    raise CorruptEventError(f"binary JSON: {msg}")
+
+
+class _Parser:
+    __slots__ = ("data", "decimal_as_str")
+
+    def __init__(self, data: bytes, decimal_as_str: bool):
+        self.data = data
+        self.decimal_as_str = decimal_as_str
+
+    def uint(self, pos: int, n: int, end: int) -> int:
+        if pos + n > end:
+            _bad(f"{n}-byte field at {pos} runs past its container end {end}")
+        return int.from_bytes(self.data[pos:pos + n], "little")
+
+    def varlen(self, pos: int, end: int):
+        """data-length: up to 5 bytes of 7 bits (sql/json_binary.cc ``read_variable_length``)."""
+        n = 0
+        for i in range(5):
+            if pos + i >= end:
+                _bad("variable-length integer runs past its container")
+            b = self.data[pos + i]
+            n |= (b & 0x7F) << (7 * i)
+            if not b & 0x80:
+                if n > 0xFFFFFFFF:
+                    _bad("variable-length integer above 2^32")
+                return n, pos + i + 1
+        _bad("variable-length integer longer than 5 bytes")
+
+    def value(self, t: int, pos: int, end: int, depth: int):
+        """The value of type ``t`` whose bytes start at ``pos`` and may extend to ``end``."""
+        if t <= 0x03:
+            if depth > MAX_DEPTH:
+                _bad(f"nesting deeper than {MAX_DEPTH}")
+            return self.container(t, pos, end, depth + 1)
+        if t == 0x04:
+            return self.literal(self.uint(pos, 1, end))
+        if t in _INTS:
+            n, signed = _INTS[t]
+            if pos + n > end:
+                _bad(f"integer at {pos} runs past its container")
+            return int.from_bytes(self.data[pos:pos + n], "little", signed=signed)
+        if t == 0x0B:
+            if pos + 8 > end:
+                _bad(f"double at {pos} runs past its container")
+            return _DOUBLE.unpack_from(self.data, pos)[0]
+        if t == 0x0C:
+            n, start = self.varlen(pos, end)
+            if start + n > end:
+                _bad("string runs past its container")
+            try:
+                return bytes(self.data[start:start + n]).decode("utf-8")
+            except UnicodeDecodeError:
+                _bad("string is not valid utf8mb4")
+        if t == 0x0F:
+            field_type = self.uint(pos, 1, end)
+            n, start = self.varlen(pos + 1, end)
+            if start + n > end:
+                _bad("opaque value runs past its container")
+            return self.opaque(field_type, bytes(self.data[start:start + n]))
+        _bad(f"unknown value type {t:#04x}")
+
+    @staticmethod
+    def literal(v: int):
+        if v == 0:
+            return None
+        if v == 1:
+            return True
+        if v == 2:
+            return False
+        _bad(f"unknown literal {v:#04x}")
+
+    def container(self, t: int, base: int, end: int, depth: int):
+        large = t in (0x01, 0x03)
+        w = 4 if large else 2
+        count = self.uint(base, w, end)
+        size = self.uint(base + w, w, end)
+        if size > end - base:
+            _bad(f"container size {size} exceeds the {end - base} bytes available")
+        end = base + size
+        is_object = t in (0x00, 0x01)
+        pos = base + 2 * w
+        key_entries = pos
+        if is_object:
+            pos += count * (w + 2)
+        value_entries = pos
+        if value_entries + count * (1 + w) > end:
+            _bad(f"{count} entries do not fit a container of {size} bytes")
+        values = []
+        for i in range(count):
+            e = value_entries + i * (1 + w)
+            vt = self.data[e]
+            if vt == 0x04 or vt in (0x05, 0x06) or (large and vt in (0x07, 0x08)):
+                values.append(self.value(vt, e + 1, e + 1 + w, depth))  # inlined
+            else:
+                off = self.uint(e + 1, w, end)
+                if off >= size:
+                    _bad(f"value offset {off} outside a container of {size} bytes")
+                values.append(self.value(vt, base + off, end, depth))
+        if not is_object:
+            return values
+        out = {}
+        for i in range(count):
+            k = key_entries + i * (w + 2)
+            off = self.uint(k, w, end)
+            n = self.uint(k + w, 2, end)
+            if off + n > size:
+                _bad("key runs past its container")
+            try:
+                key = bytes(self.data[base + off:base + off + n]).decode("utf-8")
+            except UnicodeDecodeError:
+                _bad("key is not valid utf8mb4")
+            out[key] = values[i]
+        return out
+
+    def opaque(self, field_type: int, data: bytes):
+        if field_type == 246:  # NEWDECIMAL: precision, scale, bin2decimal bytes
+            if len(data) < 2:
+                _bad("opaque DECIMAL without precision and scale")
+            p, s = data[0], data[1]
+            if not (1 <= p <= 65 and s <= p) or len(data) != 2 + decimal_size(p, s):
+                _bad(f"opaque DECIMAL({p},{s}) of {len(data)} bytes")
+            text = decimal_text(data[2:], p, s)
+            return text if self.decimal_as_str else Decimal(text)
+        if field_type in (10, 11, 12, 7, 14, 17, 18, 19):
+            if len(data) != 8:
+                _bad(f"opaque temporal value of {len(data)} bytes, not 8")
+            return _packed_temporal(field_type, int.from_bytes(data, "little", signed=True))
+        return JsonOpaque(field_type, data)
+
+
+_INTS = {0x05: (2, True), 0x06: (2, False), 0x07: (4, True), 0x08: (4, False), 0x09: (8, True),
+         0x0A: (8, False)}
+
+
+def _packed_temporal(field_type: int, packed: int):
+    """sql-common/my_time.c ``TIME_from_longlong_datetime_packed`` / ``_time_packed`` /
+    ``_date_packed``: packed = (ymd << 41 | hms << 24) + microseconds, negative for negative TIME::
+
+        ymd = (year*13 + month) << 5 | day       hms = hour << 12 | minute << 6 | second
+    """
+    negative = packed < 0
+    a = -packed if negative else packed
+    us = a & 0xFFFFFF
+    ymdhms = a >> 24
+    hms = ymdhms & 0x1FFFF
+    h, mi, s = hms >> 12, (hms >> 6) & 63, hms & 63
+    if field_type in (11, 19):  # TIME
+        td = datetime.timedelta(hours=(h & 1023), minutes=mi, seconds=s, microseconds=us)
+        return -td if negative else td
+    ymd = ymdhms >> 17
+    y, mo, d = (ymd >> 5) // 13, (ymd >> 5) % 13, ymd & 31
+    try:
+        if field_type in (10, 14):
+            return datetime.date(y, mo, d)
+        return datetime.datetime(y, mo, d, h, mi, s, us)
+    except ValueError:
+        _bad(f"opaque temporal value {y:04d}-{mo:02d}-{d:02d} {h:02d}:{mi:02d}:{s:02d} is not a valid date")
+
+
+def parse(data, decimal_as_str: bool = False):
+    """A binary JSON document -> Python value (dict, list, str, int, float, bool, None, Decimal,
+    date, datetime, timedelta, JsonOpaque)."""
+    if len(data) == 0:
+        return None
+    return _Parser(data, decimal_as_str).value(data[0], 1, len(data), 0)
+
+
+def to_text(value) -> str:
+    """Canonical JSON text of a parsed document, spaced as MySQL prints JSON (``", "``, ``": "``),
+    keys in stored order, temporal values quoted as MySQL renders them inside JSON."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {to_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(to_text(v) for v in value) + "]"
+    if isinstance(value, JsonOpaque):
+        return '"base64:type%d:%s"' % (value.field_type, base64.b64encode(value.data).decode("ascii"))
+    if isinstance(value, datetime.datetime):
+        return '"' + value.strftime("%Y-%m-%d %H:%M:%S.%f") + '"'
+    if isinstance(value, datetime.date):
+        return '"' + value.isoformat() + '"'
+    if isinstance(value, datetime.timedelta):
+        neg = value < datetime.timedelta(0)
+        a = -value if neg else value
+        secs = a.days * 86400 + a.seconds
+        return '"%s%02d:%02d:%02d.%06d"' % ("-" if neg else "", secs // 3600, secs // 60 % 60, secs % 60,
+                                            a.microseconds)
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+        _bad("double is not finite")
+    return json.dumps(value, ensure_ascii=False)
+
+
+def decode_json(buf, offset, meta):
+    start, end = length_prefixed(buf, offset, meta.len_bytes, None, "JSON")
+    doc = parse(bytes(buf[start:end]), meta.decimal_as_str)
+    return (to_text(doc) if meta.json_as_text else doc), end
