@@ -1,0 +1,215 @@
+"""The parse engine: one statement in, a parse tree or positioned syntax errors out.
+
+Speed measures (shared/ANTLR-NOTES.md):
+
+- one lexer and one parser per engine, reused for every statement; the prediction DFA lives on
+  the generated classes, so it stays warm across statements and engines;
+- two-stage prediction: first SLL with :class:`BailErrorStrategy` (fast, stops at the first
+  problem); only when that fails, the statement is parsed again with full LL and the normal
+  recovering strategy, so every syntax error of the statement is collected with its position.
+  The number of SLL->LL fallbacks is counted (``Engine.fallbacks``); on valid input it should be 0;
+- the console error listeners are removed; ours collects :class:`DdlSyntaxError` objects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from antlr4 import CommonTokenStream, InputStream
+from antlr4.error.ErrorListener import ErrorListener
+from antlr4.error.ErrorStrategy import BailErrorStrategy, DefaultErrorStrategy
+from antlr4.error.Errors import ParseCancellationException
+from antlr4.atn.PredictionMode import PredictionMode
+from antlr4.Token import Token
+
+from .._generated.mysql.MySqlLexer import MySqlLexer
+from .._generated.mysql.MySqlParser import MySqlParser
+from ..errors import DdlSyntaxError
+from ..options import DEFAULT, Options
+from . import lexing
+
+# Token types that make up the parser's `identifier` rule, folded into one word in "expected".
+_IDENT_TYPES = frozenset(
+    t for t in range(1, len(MySqlParser.symbolicNames))
+    if MySqlParser.symbolicNames[t] in ("ID", "BACKTICK_ID", "DQ_IDENT")
+)
+
+
+def _keyword_identifier_types() -> frozenset[int]:
+    # The alternatives of keywordAsIdentifier, read from the ATN so grammar and code cannot drift.
+    atn = MySqlParser.atn
+    start = atn.ruleToStartState[MySqlParser.RULE_keywordAsIdentifier]
+    types: set[int] = set()
+    for t in atn.nextTokens(start):
+        types.add(t)
+    return frozenset(types)
+
+
+_KEYWORD_IDENT_TYPES = _keyword_identifier_types()
+
+
+def describe_expected(types) -> str:
+    """A readable summary of an expected-token set: keywords and symbols by name, all the
+    identifier-capable tokens folded into ``identifier``."""
+    names: list[str] = []
+    has_ident = False
+    for t in sorted(types):
+        if t in _IDENT_TYPES or t in _KEYWORD_IDENT_TYPES:
+            has_ident = True
+            continue
+        if t == Token.EOF:
+            names.append("<EOF>")
+            continue
+        lit = MySqlParser.literalNames[t] if t < len(MySqlParser.literalNames) else "<INVALID>"
+        if lit != "<INVALID>":
+            names.append(lit)
+        elif t < len(MySqlParser.symbolicNames):
+            names.append(MySqlParser.symbolicNames[t])
+    if has_ident:
+        names.insert(0, "identifier")
+    if len(names) > 15:
+        names = names[:15] + [f"... ({len(names) - 15} more)"]
+    return ", ".join(names)
+
+
+def token_display(token) -> str:
+    if token is None:
+        return "<unknown>"
+    if token.type == Token.EOF:
+        return "<EOF>"
+    text = token.text
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class _CollectingErrorListener(ErrorListener):
+    def __init__(self):
+        self.errors: list[DdlSyntaxError] = []
+        self.statement: str | None = None
+        self.statement_index: int | None = None
+        self.source: str | None = None
+
+    def reset(self, statement: str, statement_index: int | None, source: str | None) -> None:
+        self.errors = []
+        self.statement = statement
+        self.statement_index = statement_index
+        self.source = source
+
+    def syntaxError(self, recognizer, offendingSymbol, line, column, msg, e):
+        expected = None
+        try:
+            if e is not None and e.getExpectedTokens() is not None:
+                expected = describe_expected(_interval_types(e.getExpectedTokens()))
+            else:
+                expected = describe_expected(_interval_types(recognizer.getExpectedTokens()))
+        except Exception:  # noqa: BLE001 - expected tokens are a courtesy, the error stands
+            expected = None
+        tok = token_display(offendingSymbol)
+        offset = offendingSymbol.start if offendingSymbol is not None and offendingSymbol.start >= 0 else None
+        if offendingSymbol is not None and offendingSymbol.type == Token.EOF:
+            message = "unexpected end of statement"
+        else:
+            message = f"unexpected {tok!r}"
+        if expected:
+            message += f", expected {expected}"
+        self.errors.append(DdlSyntaxError(
+            message, line=line, column=column, offset=offset, statement=self.statement,
+            statement_index=self.statement_index, source=self.source, token=tok, expected=expected,
+        ))
+
+
+def _interval_types(intervals) -> list[int]:
+    out: list[int] = []
+    if intervals is None or intervals.intervals is None:
+        return out
+    for r in intervals.intervals:
+        out.extend(r)
+    return out
+
+
+@dataclasses.dataclass(slots=True)
+class ParseResult:
+    """The outcome of parsing one statement.
+
+    ``tree`` is the ``singleStatement`` context (``None`` when there were syntax errors);
+    ``errors`` every syntax error found (empty when the statement is valid); ``fallback`` whether
+    the statement needed the second, full-LL stage; ``tokens`` the token stream (token offsets
+    refer to ``text``, the original statement).
+    """
+
+    text: str
+    tree: MySqlParser.SingleStatementContext | None
+    errors: list[DdlSyntaxError]
+    fallback: bool
+    tokens: CommonTokenStream | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def error(self) -> DdlSyntaxError:
+        """One error carrying all of them (``.errors``); only valid when not ``ok``."""
+        first = self.errors[0]
+        if len(self.errors) > 1:
+            first.errors = list(self.errors)
+        return first
+
+
+class Engine:
+    """Parses statements one at a time, reusing one lexer and one parser.
+
+    Not thread-safe: use one engine per thread (the DFA cache is shared between them anyway).
+    """
+
+    def __init__(self, options: Options = DEFAULT):
+        self.options = options
+        self.lexer = MySqlLexer(InputStream(""))
+        self.lexer.removeErrorListeners()
+        self.parser = MySqlParser(CommonTokenStream(self.lexer))
+        self.parser.removeErrorListeners()
+        self._listener = _CollectingErrorListener()
+        self._bail = BailErrorStrategy()
+        self._recover = DefaultErrorStrategy()
+        self.statements = 0
+        self.fallbacks = 0
+
+    def tokenize(self, sql: str, options: Options | None = None) -> CommonTokenStream:
+        """The filtered token stream of ``sql`` (all channels), positions in ``sql``."""
+        options = options or self.options
+        prepared = lexing.prepare_text(sql, options)
+        self.lexer.inputStream = InputStream(prepared)
+        stream = CommonTokenStream(self.lexer)
+        stream.fill()
+        lexing.retype_tokens(stream.tokens, options, MySqlLexer.DQ_STRING, MySqlLexer.DQ_IDENT)
+        lexing.restore_texts(stream.tokens, sql, prepared)
+        return stream
+
+    def parse(self, sql: str, options: Options | None = None, *, statement_index: int | None = None,
+              source: str | None = None) -> ParseResult:
+        """Parse one statement (an optional trailing ``;`` is allowed). Never raises on bad SQL:
+        the errors are in the result."""
+        stream = self.tokenize(sql, options)
+        parser = self.parser
+        self.statements += 1
+        # Stage 1: SLL, bail out at the first error.
+        parser.setTokenStream(stream)
+        parser._errHandler = self._bail
+        parser._interp.predictionMode = PredictionMode.SLL
+        try:
+            tree = parser.singleStatement()
+            return ParseResult(sql, tree, [], False, stream)
+        except ParseCancellationException:
+            pass
+        # Stage 2: full LL with recovery, collecting every error.
+        self.fallbacks += 1
+        stream.seek(0)
+        parser.setTokenStream(stream)
+        parser._errHandler = self._recover
+        parser._interp.predictionMode = PredictionMode.LL
+        self._listener.reset(sql, statement_index, source)
+        parser.addErrorListener(self._listener)
+        try:
+            tree = parser.singleStatement()
+        finally:
+            parser.removeErrorListener(self._listener)
+        errors = self._listener.errors
+        return ParseResult(sql, None if errors else tree, errors, True, stream)

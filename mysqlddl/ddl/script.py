@@ -1,0 +1,127 @@
+"""Split SQL scripts (mysqldump output, migration files, binlog-derived text) into statements.
+
+Follows what the ``mysql`` command-line client does (MySQL 8.4 manual 6.5.1.2 "mysql Client
+Commands" and 27.1 "Defining Stored Programs"):
+
+- a statement ends at the current delimiter (``;`` unless changed) outside quotes and comments;
+- ``DELIMITER xx`` at the start of a statement changes the delimiter (mysqldump writes
+  ``DELIMITER ;;`` around triggers and routines); the command itself is not a statement;
+- ``'...'``, ``"..."`` and backtick runs may contain the delimiter; ``\\`` escapes inside strings
+  unless NO_BACKSLASH_ESCAPES is in force;
+- ``# ...``, ``-- ...`` and ``/* ... */`` comments may contain the delimiter. Comments *between*
+  statements are dropped; versioned comments ``/*!...*/`` are statement text (mysqldump's
+  ``/*!40101 SET ... */;`` lines are statements).
+
+Every statement keeps its position in the script: 1-based ``line``, 0-based ``column`` and the
+character ``offset`` of its first character.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+from ..errors import ScriptError
+from ..options import DEFAULT, Options
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Statement:
+    """One statement of a script: its text (without the delimiter) and where it starts."""
+
+    index: int
+    text: str
+    line: int
+    column: int
+    offset: int
+    delimiter: str = ";"
+
+
+_WS = re.compile(r"\s*")
+_DELIMITER_CMD = re.compile(r"delimiter[ \t]+(\S+)[^\n]*(?:\n|\Z)", re.I)
+# A plain comment between statements (not a versioned /*! or /*M! one, which is executable).
+_LEADING_COMMENT = re.compile(r"(?:\#|--(?:[ \t\r\n]|\Z))[^\n]*|/\*(?!M?!).*?\*/", re.S)
+
+_STRING_BS = r"""'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*\""""
+_STRING_NOBS = r"""'(?:[^']|'')*'|"(?:[^"]|"")*\""""
+_REST = r"""|`(?:[^`]|``)*`|(?:\#|--(?:[ \t\r\n]|\Z))[^\n]*|/\*.*?\*/"""
+_OPENERS = r"""|(?P<open>['"`]|/\*)"""
+
+_scanners: dict[tuple[str, bool], re.Pattern] = {}
+
+
+def _scanner(delimiter: str, nobs: bool) -> re.Pattern:
+    key = (delimiter, nobs)
+    pat = _scanners.get(key)
+    if pat is None:
+        # Skipped runs first (complete quotes and comments), then the delimiter, then an opener
+        # that did not complete (an unterminated quote or comment).
+        pat = re.compile(
+            "(?:" + (_STRING_NOBS if nobs else _STRING_BS) + _REST + ")"
+            + "|(?P<delim>" + re.escape(delimiter) + ")" + _OPENERS,
+            re.S,
+        )
+        _scanners[key] = pat
+    return pat
+
+
+def _line_col(text: str, offset: int, line_starts: list[int]) -> tuple[int, int]:
+    import bisect
+
+    i = bisect.bisect_right(line_starts, offset) - 1
+    return i + 1, offset - line_starts[i]
+
+
+def split_script(script: str, options: Options = DEFAULT, *, source: str | None = None) -> Iterator[Statement]:
+    """Yield the statements of ``script`` in order. Raises :class:`ScriptError` for an unterminated
+    quote or comment (with its position) and for a DELIMITER command without a delimiter."""
+    line_starts = [0] + [m.end() for m in re.finditer(r"\n", script)]
+    n = len(script)
+    pos = 0
+    delimiter = ";"
+    index = 0
+    nobs = options.no_backslash_escapes
+    while pos < n:
+        pos = _WS.match(script, pos).end()
+        if pos >= n:
+            break
+        m = _DELIMITER_CMD.match(script, pos)
+        if m:
+            delimiter = m.group(1)
+            pos = m.end()
+            continue
+        if script.startswith(("delimiter", "DELIMITER", "Delimiter"), pos) and \
+                script[pos + 9:pos + 10] in ("", "\n", "\r"):
+            line, col = _line_col(script, pos, line_starts)
+            raise ScriptError("DELIMITER command without a delimiter", line=line, column=col,
+                              offset=pos, source=source)
+        m = _LEADING_COMMENT.match(script, pos)
+        if m:
+            pos = m.end()
+            continue
+        start = pos
+        scan = _scanner(delimiter, nobs)
+        end = None
+        while True:
+            m = scan.search(script, pos)
+            if m is None:
+                break
+            if m.group("delim") is not None:
+                end = m.start()
+                pos = m.end()
+                break
+            if m.group("open") is not None:
+                line, col = _line_col(script, m.start(), line_starts)
+                what = "comment" if m.group("open") == "/*" else f"quote {m.group('open')}"
+                raise ScriptError(f"unterminated {what}", line=line, column=col, offset=m.start(),
+                                  statement=script[start:], statement_index=index, source=source)
+            pos = m.end()
+        if end is None:
+            end = n
+            pos = n
+        text = script[start:end].rstrip()
+        if text:
+            line, col = _line_col(script, start, line_starts)
+            yield Statement(index, text, line, col, start, delimiter)
+            index += 1
