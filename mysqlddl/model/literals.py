@@ -145,6 +145,8 @@ def _fsp_suffix(frac: str, fsp: int) -> str:
 
 
 def _datetime_text(s: str, fsp: int, with_time: bool) -> str:
+    if re.fullmatch(r"\s*0+(?:\.0*)?\s*", s):  # DEFAULT 0: the zero date
+        s = "0000-00-00 00:00:00"
     m = re.fullmatch(r"\s*(\d{2,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2})(?::(\d{1,2}))?(?::(\d{1,2}))?"
                      r"(?:\.(\d*))?)?\s*", s)
     if not m:

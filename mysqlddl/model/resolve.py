@@ -263,10 +263,11 @@ def add_key_spec(ed: TableEditor, spec: KeySpec, ctx: Context) -> Index:
     return ix
 
 
-def add_foreign_key_spec(ed: TableEditor, spec: ForeignKeySpec, ctx: Context) -> ForeignKey:
+def add_foreign_key_spec(ed: TableEditor, spec: ForeignKeySpec, ctx: Context) -> str | None:
     """Add a foreign key and, when no existing key starts with its columns, the index InnoDB
-    creates for it (named after the CONSTRAINT symbol, else the FOREIGN KEY index name, else the
-    first column; MariaDB 10.11 checked)."""
+    creates for it, named after the CONSTRAINT symbol, else the FOREIGN KEY index name, else the
+    first column (MariaDB 10.11 checked). Returns the generated index's name (or None): call
+    :func:`prune_generated_indexes` once the statement's keys are all in."""
     name = spec.name
     if name is None:
         used = {fk.name.lower() for fk in ed.foreign_keys}
@@ -279,13 +280,30 @@ def add_foreign_key_spec(ed: TableEditor, spec: ForeignKeySpec, ctx: Context) ->
     fk = ForeignKey(name, tuple(spec.columns), ref, tuple(spec.ref_columns), spec.on_delete,
                     spec.on_update, spec.match)
     ed.add_foreign_key(fk)
-    want = [c.lower() for c in spec.columns]
-    covered = any([c.lower() for c in ix.columns][:len(want)] == want for ix in ed.all_keys())
-    if not covered:
-        base = spec.name or spec.index_name or spec.columns[0]
-        ed.add_index(Index(IndexKind.INDEX, ed.unique_index_name(base),
-                           tuple(IndexPart(c) for c in spec.columns)))
-    return fk
+    if _covered(ed, spec.columns, None):
+        return None
+    base = spec.name or spec.index_name or spec.columns[0]
+    ix = Index(IndexKind.INDEX, ed.unique_index_name(base), tuple(IndexPart(c) for c in spec.columns))
+    ed.add_index(ix)
+    return ix.name
+
+
+def _covered(ed: TableEditor, columns, skip: str | None) -> bool:
+    want = [c.lower() for c in columns]
+    return any([c.lower() for c in ix.columns][:len(want)] == want
+               for ix in ed.all_keys() if skip is None or ix.name != skip)
+
+
+def prune_generated_indexes(ed: TableEditor, generated: list[str | None]) -> None:
+    """Drop a foreign-key index generated in this statement when another key now starts with its
+    columns (the server generates them all, then removes the redundant ones: ``FOREIGN KEY (a)``
+    next to ``FOREIGN KEY (a, b)`` leaves only the (a, b) index)."""
+    for name in generated:
+        if name is None:
+            continue
+        ix = next(i for i in ed.all_keys() if i.name == name)
+        if _covered(ed, ix.columns, name):
+            ed.drop_index(name)
 
 
 def add_check_spec(ed: TableEditor, spec: CheckSpec, ctx: Context) -> Check:
