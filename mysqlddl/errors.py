@@ -105,6 +105,11 @@ class ScriptError(DdlError):
     a DELIMITER line with no delimiter)."""
 
 
+class SchemaHistoryError(DdlError):
+    """A schema history cannot be used: a stored record or command is malformed, or a record was
+    offered at a position before the last one (the history is append-only)."""
+
+
 # ------------------------------------------------------------------------------------------ binlog
 
 

@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .commands import Command
-from .errors import ConfigError, DdlError, DdlSemanticError
+from .errors import ConfigError, DdlError, DdlSemanticError, SchemaHistoryError
 from .model import codec
 from .model.catalog import Catalog, Database, Session
 from .model.ids import TableId, lookup_name, table_key
@@ -134,7 +134,7 @@ class SchemaHistory:
         opts = options or self.options
         last = self.last_position
         if last is not None and position < last:
-            raise ConfigError(f"history is append-only: {position} is before {last}")
+            raise SchemaHistoryError(f"history is append-only: {position} is before {last}")
         cat = self._catalog
         if default_db != cat.session.database:
             cat = dataclasses.replace(cat, session=cat.session.replace(database=default_db))
@@ -265,7 +265,7 @@ class SchemaHistory:
         with open(path, encoding="utf-8") as f:
             rows = [json.loads(line) for line in f if line.strip()]
         if not rows or rows[0].get("mysqlddl_history") != 1:
-            raise ConfigError(f"{path}: not a mysqlddl schema history")
+            raise SchemaHistoryError(f"{path}: not a mysqlddl schema history")
         head = rows[0]
         lc = head.get("lower_case_table_names", options.lower_case_table_names)
         base = Catalog(lower_case_table_names=lc)

@@ -14,6 +14,8 @@ import types
 import typing
 from typing import Any
 
+from ..errors import SchemaHistoryError
+
 TAG = "@type"
 _REGISTRY: dict[str, type] = {}
 _HINTS: dict[type, dict[str, Any]] = {}
@@ -97,8 +99,11 @@ def from_data(data: Any, hint: Any) -> Any:
         if isinstance(data, dict) and isinstance(data.get(TAG), str) and data[TAG] in _REGISTRY:
             cls = _REGISTRY[data[TAG]]
             if not issubclass(cls, hint):
-                raise TypeError(f"{cls.__name__} is not a {hint.__name__}")
+                raise SchemaHistoryError(f"{cls.__name__} is not a {hint.__name__}")
             hint = cls
+        if not dataclasses.is_dataclass(hint) and not issubclass(hint, enum.Enum) and \
+                hint not in (str, int, float, bool):
+            raise SchemaHistoryError(f"cannot decode a {hint.__name__} from {str(data)[:80]!r}")
         if dataclasses.is_dataclass(hint):
             hs = _hints(hint)
             kwargs = {f.name: from_data(data[f.name], hs[f.name])
