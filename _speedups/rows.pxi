@@ -506,23 +506,32 @@ cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object 
     cdef const uint8_t *nulls
     cdef tuple row = PyTuple_New(plan.ncols)
     cdef object v
+    cdef bint full = n == plan.ncols
     at.column = cols[0] if n else -1
     at.value_start = c.p - c.base
+    if not full:
+        # MINIMAL/NOBLOB image: absent columns keep the ABSENT sentinel
+        for i in range(plan.ncols):
+            Py_INCREF(_ABSENT)
+            PyTuple_SET_ITEM(row, i, _ABSENT)
+    else:
+        # every slot gets a value below; None until then so an error mid-row frees a valid tuple
+        for i in range(plan.ncols):
+            Py_INCREF(None)
+            PyTuple_SET_ITEM(row, i, None)
     cur_need(c, nb, "null bitmap")
     nulls = c.p
     c.p += nb
-    for i in range(plan.ncols):
-        Py_INCREF(_ABSENT)
-        PyTuple_SET_ITEM(row, i, _ABSENT)
     for j in range(n):
         i = cols[j]
-        at.column = i
-        at.value_start = c.p - c.base
         if (nulls[j >> 3] >> (j & 7)) & 1:
+            if full:
+                continue          # already None
             v = None
         else:
+            at.column = i
+            at.value_start = c.p - c.base
             v = _value(plan, i, c, fenced)
-        # replace the ABSENT placeholder (its reference is dropped by the tuple slot overwrite)
         Py_INCREF(v)
         _swap_item(row, i, v)
     return row

@@ -232,6 +232,33 @@ def build_plan(table_map, options, columns=None) -> DecodePlan:
     """
     types = tuple(table_map.column_types)
     metas = tuple(table_map.column_metadata)
+    key = None
+    if columns is None:
+        # Servers repeat the same TABLE_MAP before every transaction on a table: reuse its plan
+        # (and the implementations' compiled forms) instead of resolving it again.
+        key = (types, metas, options, getattr(table_map, "database", None), getattr(table_map, "table", None),
+               *(getattr(table_map, a, None) for a in _OPTIONAL_FIELDS))
+        try:
+            plan = _PLAN_CACHE.get(key)
+        except TypeError:  # an unhashable optional field: no caching
+            key = plan = None
+        if plan is not None:
+            return plan
+    plan = _build_plan(table_map, options, columns, types, metas)
+    if key is not None:
+        if len(_PLAN_CACHE) >= _PLAN_CACHE_SIZE:
+            _PLAN_CACHE.clear()
+        _PLAN_CACHE[key] = plan
+    return plan
+
+
+_OPTIONAL_FIELDS = ("signedness", "column_charsets", "default_charset", "enum_values", "set_values",
+                    "enum_set_column_charsets", "enum_set_default_charset")
+_PLAN_CACHE: dict = {}
+_PLAN_CACHE_SIZE = 512
+
+
+def _build_plan(table_map, options, columns, types, metas) -> DecodePlan:
     ncols = len(types)
     if len(metas) != ncols:
         raise CorruptEventError(f"TABLE_MAP has {ncols} column types but {len(metas)} metadata entries")
