@@ -53,6 +53,10 @@ class DialectRules:
     # for DEFAULT NULL (MariaDB 10.2.7+); MySQL gives the bare value and SQL NULL.
     quoted_column_default: bool = False
     default_engine: str = "InnoDB"
+    # SHOW CREATE TABLE: MariaDB 10.11 prints "CHARACTER SET cs COLLATE c" for every column whose
+    # collation differs from the table's (checked on 10.11.19); MySQL prints CHARACTER SET only when
+    # the charset differs and COLLATE only when the collation is not the default one.
+    full_column_collation_clause: bool = False
 
     def collation_for(self, options: Options) -> str:  # pragma: no cover - trivial
         return self.collation_column
@@ -84,7 +88,7 @@ MARIADB = DialectRules(
     int_display_width_dropped_since=None, json_as_longtext=True,
     no_implicit_null_default=frozenset(), check_name_pattern="CONSTRAINT_{n}",
     column_check_named_after_column=True, quoted_column_default=True,
-    drop_column_in_multi_unique_is_error=True,
+    drop_column_in_multi_unique_is_error=True, full_column_collation_clause=True,
 )
 
 # Oracle reuses the MySQL machinery until its own listeners need different rows.

@@ -145,9 +145,14 @@ def information_schema_column(c: Column, options: Options = DEFAULT) -> dict[str
 
 def _column_sql(c: Column, t: Table, rules: DialectRules) -> str:
     s = [quote_identifier(c.name), c.column_type]
-    if c.charset is not None:
-        if c.charset != t.charset:
+    if c.charset is not None and rules.full_column_collation_clause:
+        if c.collation != t.collation:
             s.append(f"CHARACTER SET {c.charset} COLLATE {c.collation}")
+    elif c.charset is not None:
+        if c.charset != t.charset:
+            s.append(f"CHARACTER SET {c.charset}")
+            if c.collation != _default_collation(c.charset, rules):
+                s.append(f"COLLATE {c.collation}")
         elif c.collation != t.collation:
             s.append(f"COLLATE {c.collation}")
     if c.generated is not None:
