@@ -436,7 +436,7 @@ class BinlogReader:
                 e.offset = outer.pos
                 e.message += (f" (inside the TRANSACTION_PAYLOAD, event at payload offset {off}"
                               + (f", byte {off + inner} of the payload)" if inner is not None else ")"))
-                raise e.with_context(file=name, log_pos=outer.pos)
+                raise e.with_context(file=name, log_pos=outer.pos, event_type=outer.type_name)
             if isinstance(ev, TableMapEvent):
                 self.tables.add(ev)
             self.events_read += 1
