@@ -56,6 +56,31 @@ def _cmd_events(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from .commands import UseDatabase
+    from .ddl.api import run_script
+    from .model import Catalog, render
+    from .options import Options
+
+    opts = Options(dialect=args.dialect)
+    catalog = Catalog.empty(opts)
+    if args.database:
+        catalog = UseDatabase(args.database).apply(catalog, opts)
+    for path in args.files:
+        try:
+            with open(path, encoding="utf-8") as f:
+                sql = f.read()
+        except OSError as e:
+            print(f"mysqlddl schema: {path}: {e.strerror or e}", file=sys.stderr)
+            return 1
+        catalog = run_script(catalog, sql, opts, source=path).catalog
+    if args.format == "sql":
+        sys.stdout.write(render.catalog_sql(catalog, opts))
+    else:
+        sys.stdout.write(render.dumps(render.catalog_json(catalog)) + "\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mysqlddl", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -74,6 +99,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--stop-at-truncated-tail", action="store_true",
                     help="end cleanly at the last complete event of a file still being written")
     sp.set_defaults(func=_cmd_events)
+
+    sp = sub.add_parser("schema", help="apply DDL scripts in order and print the resulting catalog")
+    sp.add_argument("files", nargs="+", metavar="FILE.sql", help="DDL scripts, applied in order")
+    sp.add_argument("--dialect", choices=("mysql", "mariadb"), default="mysql",
+                    help="whose rules apply where the servers differ (default: mysql)")
+    sp.add_argument("--format", choices=("json", "sql"), default="json",
+                    help="json: deterministic {\"tables\": [...]}; sql: canonical CREATE TABLE text")
+    sp.add_argument("--database", default="test", metavar="DB",
+                    help="default database for unqualified names until a USE (default: test)")
+    sp.set_defaults(func=_cmd_schema)
 
     return p
 

@@ -1,0 +1,16 @@
+"""MySQL/MariaDB listeners: parse trees of :mod:`mysqlddl.ddl` in, schema-change commands out.
+
+One module per statement family, named after the grammar rule it handles (``create_table`` for
+``createTable``, ``alter_table`` for ``alterTable``...); shared sub-rules have their own modules
+(``column_definition``, ``data_type``, ``key_definition``, ``table_options``, ``identifiers``).
+:mod:`.dispatcher` holds the one table that maps a statement's rule to its builder and turns any
+failure inside a builder into a positioned :class:`~mysqlddl.errors.DdlError`.
+
+Builders never touch a catalog: they return commands, and only ``command.apply`` changes schema
+state (STYLE.md point 2).
+"""
+
+from .dispatcher import FAMILIES, build_commands
+from .source import StatementSource
+
+__all__ = ["FAMILIES", "StatementSource", "build_commands"]
