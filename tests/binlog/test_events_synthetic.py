@@ -352,6 +352,16 @@ def test_gtid_tagged(bl, build_binlog):
     assert (g.last_committed, g.sequence_number) == (4, 5)
     assert g.immediate_commit_timestamp == g.original_commit_timestamp == 1700000000000000
     assert g.transaction_length == 300 and g.immediate_server_version == 80400
+    # a field newer than us: skipped when ignorable (last non-ignorable id 9), refused otherwise
+    for last, ok in ((9, True), (13, False)):
+        rest = V(last) + fields + V(12) + V(7)
+        n = next(n for n in range(1, 10) if len(V(len(rest) + n)) == n)
+        b = bl.Builder().event(T.GTID_TAGGED, V(len(rest) + n) + rest)
+        if ok:
+            assert build_binlog(b)[0].gno == 5
+        else:
+            with pytest.raises(UnsupportedError, match="field 12"):
+                build_binlog(b)
 
 
 def test_previous_gtids_untagged_and_tagged(bl, build_binlog):

@@ -107,7 +107,8 @@ def decode_gtid(header, cur, ctx) -> GtidEvent:
 
 # Gtid_event::define_fields() order -> (name, reader)
 def _read_uuid(c):
-    # std::array<unsigned char, 16>: a fixed container, each element an integer field
+    # std::array<unsigned char, 16>: Serializer_array_tag, each element encoded as a field of
+    # default size, i.e. a varlen integer (Serializer_default::encode_field, array overload)
     return _uuid_str(bytes(c.varlen("sid byte") & 0xFF for _ in range(16)))
 
 
@@ -135,7 +136,8 @@ _TAGGED_FIELDS = (
 def decode_gtid_tagged(header, cur, ctx) -> GtidEvent:
     start = cur.pos
     size = cur.varlen("serializable size")
-    # The size covers the whole message (its own bytes included) -- it must end at the body end.
+    # The size covers the whole message, its own bytes included (Serializer_default::
+    # get_size_serializable adds the overhead of the size and of the last non-ignorable id).
     if size != cur.end - start:
         raise cur.corrupt(f"GTID_TAGGED message size {size} != body size {cur.end - start}", start)
     last_non_ignorable = cur.varlen("last non-ignorable field id")
@@ -148,7 +150,12 @@ def decode_gtid_tagged(header, cur, ctx) -> GtidEvent:
             raise cur.corrupt(f"GTID_TAGGED field ids out of order ({fid} after {prev})", fid_at)
         prev = fid
         if fid >= len(_TAGGED_FIELDS):
-            # Unknown fields carry no size in this format, so nothing after them can be read.
+            if last_non_ignorable <= len(_TAGGED_FIELDS):
+                # Newer but ignorable fields: the message size lets us skip them, as the server's
+                # decoder does (decode_serializable_metadata only rejects unknown non-ignorable).
+                cur.pos = cur.end
+                break
+            # Unknown non-ignorable fields: the server refuses the event, and so do we.
             raise UnsupportedError(f"GTID_TAGGED field {fid} is newer than this decoder "
                                    f"(last non-ignorable field {last_non_ignorable})",
                                    offset=cur.abs(fid_at))
