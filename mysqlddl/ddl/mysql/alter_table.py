@@ -15,7 +15,9 @@ from ...commands import (AddCheck, AddColumn, AddForeignKey, AddIndex, AlterColu
                          AlterColumnVisibility, AlterTable, ChangeColumn, ConvertCharset, DropCheck,
                          DropColumn, DropConstraint, DropForeignKey, DropKey, DropPrimaryKey,
                          ModifyColumn, PartitionOp, RenameColumn, RenameIndex, RenameTo, TableOptions)
+from ...model.spec import ColumnSpec
 from .column_definition import column_spec
+from .create_table import table_element
 from .identifiers import charset_name, name, table_id
 from .key_definition import KeyElement, index_definition, table_constraint
 from .source import StatementSource
@@ -55,8 +57,13 @@ def _add_column(c, src):
 
 
 def _add_columns(c, src):
+    """ADD [COLUMN] (col_def | key, ...): both servers take keys in the list too."""
     ine = _exists(c, "ifNotExists")
-    return [AddColumn(column_spec(d, src), if_not_exists=ine) for d in c.columnDefinition()]
+    out = []
+    for el in c.tableElement():
+        e = table_element(el, src)
+        out.append(AddColumn(e, if_not_exists=ine) if isinstance(e, ColumnSpec) else _key_element(e))
+    return out
 
 
 def _add_index(c, src):
@@ -112,7 +119,10 @@ def _drop_primary(c, src):
 
 
 def _drop_foreign(c, src):
-    return [DropForeignKey(name(c.identifier()), _exists(c, "ifExists"))]
+    ids = c.identifier()
+    ids = ids if isinstance(ids, list) else [ids]
+    # A qualified `db.fk` (accepted by the grammar) names the same constraint: the last part counts.
+    return [DropForeignKey(name(ids[-1]), _exists(c, "ifExists"))]
 
 
 def _rename_column(c, src):

@@ -18,31 +18,40 @@ from antlr4.tree.Tree import TerminalNode
 from ..._generated.mysql.MySqlParser import MySqlParser as P
 from ...commands import AsSelect, CreateTable, SelectItem
 from ...model.ids import TableId
+from ...model.spec import ColumnSpec
 from .column_definition import column_spec
 from .identifiers import name, string_value, table_id
-from .key_definition import index_definition, table_constraint
+from .key_definition import KeyElement, index_definition, table_constraint
 from .source import StatementSource
 from .table_options import partitioning, table_options
+
+
+def table_element(el: P.TableElementContext, src: StatementSource) -> ColumnSpec | KeyElement:
+    """One ``tableElement``: a column definition, or a key/constraint (also used by ALTER TABLE
+    ... ADD (element, ...))."""
+    child = el.getChild(0)
+    if isinstance(child, P.ColumnDefinitionContext):
+        return column_spec(child, src)
+    if isinstance(child, P.PeriodDefinitionContext):
+        raise src.error(child, "PERIOD FOR (MariaDB application-time periods) is not modelled")
+    if isinstance(child, P.IndexDefinitionContext):
+        return index_definition(child, src)
+    return table_constraint(child, src)
 
 
 def build(ctx: P.CreateTableContext, src: StatementSource) -> CreateTable:
     columns, keys, fks, checks = [], [], [], []
     elements = ctx.tableElementList()
     for el in (elements.tableElement() if elements is not None else ()):
-        child = el.getChild(0)
-        if isinstance(child, P.ColumnDefinitionContext):
-            columns.append(column_spec(child, src))
-            continue
-        if isinstance(child, P.PeriodDefinitionContext):
-            raise src.error(child, "PERIOD FOR (MariaDB application-time periods) is not modelled")
-        ke = index_definition(child, src) if isinstance(child, P.IndexDefinitionContext) \
-            else table_constraint(child, src)
-        if ke.key is not None:
-            keys.append(ke.key)
-        elif ke.foreign_key is not None:
-            fks.append(ke.foreign_key)
+        e = table_element(el, src)
+        if isinstance(e, ColumnSpec):
+            columns.append(e)
+        elif e.key is not None:
+            keys.append(e.key)
+        elif e.foreign_key is not None:
+            fks.append(e.foreign_key)
         else:
-            checks.append(ke.check)
+            checks.append(e.check)
     pc = ctx.partitionClause()
     sel = ctx.createTableSelect()
     return CreateTable(
