@@ -454,15 +454,7 @@ cdef object _value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
         u = cur_uint_le(c, 1, "YEAR")
         return <int64_t>(1900 + u) if u else 0
     if kind == K_ENUM:
-        u = cur_uint_le(c, s.a, "ENUM")
-        names = plan.names[i]
-        if names is None:
-            return u
-        if u == 0:
-            return ""
-        if u > <uint64_t>len(names):
-            raise CorruptEventError(f"ENUM index {u} beyond its {len(names)} members")
-        return names[u - 1]
+        return _enum(plan, i, cur_uint_le(c, s.a, "ENUM"))
     if kind == K_SET:
         return cur_uint_le(c, s.a, "SET")
     if kind == K_BIT:
@@ -487,7 +479,22 @@ cdef object _value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
             v -= 0x1000000
         a = -v if v < 0 else v
         return _time(v < 0, (a // 10000) * 3600 + ((a // 100) % 100) * 60 + a % 100, 0)
-    # K_PY: the pure decoder on the fenced view
+    return _py_value(plan, i, c, fenced)
+
+
+cdef object _enum(CompiledPlan plan, Py_ssize_t i, uint64_t u):
+    names = plan.names[i]
+    if names is None:
+        return u
+    if u == 0:
+        return ""
+    if u > <uint64_t>len(names):
+        raise CorruptEventError(f"ENUM index {u} beyond its {len(names)} members")
+    return names[u - 1]
+
+
+cdef object _py_value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
+    """K_PY: the pure decoder of mysqlddl.binlog.values on the view fenced at the body end."""
     start = c.p - c.base
     value, new = plan.decoders[i](fenced, start, plan.metas[i])
     if new < start or new > c.end - c.base:
@@ -504,48 +511,41 @@ cdef struct ErrAt:
 cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object fenced, ErrAt *at):
     cdef Py_ssize_t nb = (n + 7) >> 3, j, i
     cdef const uint8_t *nulls
-    cdef tuple row = PyTuple_New(plan.ncols)
+    cdef tuple row = PyTuple_New(plan.ncols)   # slots start NULL; a tuple frees NULL slots safely
     cdef object v
-    cdef bint full = n == plan.ncols
     at.column = cols[0] if n else -1
     at.value_start = c.p - c.base
-    if not full:
+    if n != plan.ncols:
         # MINIMAL/NOBLOB image: absent columns keep the ABSENT sentinel
         for i in range(plan.ncols):
             Py_INCREF(_ABSENT)
             PyTuple_SET_ITEM(row, i, _ABSENT)
-    else:
-        # every slot gets a value below; None until then so an error mid-row frees a valid tuple
-        for i in range(plan.ncols):
-            Py_INCREF(None)
-            PyTuple_SET_ITEM(row, i, None)
     cur_need(c, nb, "null bitmap")
     nulls = c.p
     c.p += nb
     for j in range(n):
         i = cols[j]
         if (nulls[j >> 3] >> (j & 7)) & 1:
-            if full:
-                continue          # already None
             v = None
         else:
             at.column = i
             at.value_start = c.p - c.base
             v = _value(plan, i, c, fenced)
         Py_INCREF(v)
-        _swap_item(row, i, v)
+        _put_item(row, i, v)
     return row
 
 
 cdef extern from *:
     """
-    static CYTHON_INLINE void __mysqlddl_swap_item(PyObject *t, Py_ssize_t i, PyObject *v) {
+    /* Store v (a new reference) in slot i, releasing what was there (NULL or ABSENT). */
+    static CYTHON_INLINE void __mysqlddl_put_item(PyObject *t, Py_ssize_t i, PyObject *v) {
         PyObject *old = PyTuple_GET_ITEM(t, i);
         PyTuple_SET_ITEM(t, i, v);
-        Py_DECREF(old);
+        Py_XDECREF(old);
     }
     """
-    void _swap_item "__mysqlddl_swap_item"(object t, Py_ssize_t i, object v)
+    void _put_item "__mysqlddl_put_item"(object t, Py_ssize_t i, object v)
 
 
 cdef int _present(const unsigned char[::1] bitmap, Py_ssize_t ncols, int *out):
