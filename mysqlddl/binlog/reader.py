@@ -28,12 +28,13 @@ import gzip
 import os
 import re
 import struct
+import warnings
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..errors import BinlogError, CorruptEventError, NotABinlogError, TruncatedError
-from ..options import DEFAULT, Options
+from ..errors import BinlogError, CorruptEventError, EncryptedBinlogError, NotABinlogError, TruncatedError
+from ..options import DEFAULT, ErrorPolicy, Options
 from .events._cursor import Cursor
 from .events.context import DecodeContext
 from .events.format_description import FormatDescriptionEvent
@@ -44,6 +45,21 @@ from .events.types import (BINLOG_MAGIC, CHECKSUM_LEN, LOG_EVENT_BINLOG_IN_USE_F
                            V1_HEADER_LEN, V4_HEADER_LEN, Event, EventHeader, EventType, IgnoredEvent,
                            type_name)
 
+class BinlogDecodeWarning(UserWarning):
+    """An event body could not be decoded and ``error_policy`` is WARN."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class UndecodableEvent(Event):
+    """An event whose body failed to decode (or whose CRC failed) while ``options.error_policy``
+    is COLLECT or WARN: the raw body (CRC included) and the positioned error. Framing errors
+    (truncation, impossible sizes) and encryption still stop the reading: nothing after them can
+    be trusted."""
+
+    body: bytes
+    error: BinlogError = dataclasses.field(compare=False)
+
+
 #: Larger than any event a server writes (max_allowed_packet tops at 1 GiB); a header announcing
 #: more is corrupt, and we refuse before allocating.
 MAX_EVENT_SIZE = (1 << 30) + (1 << 20)
@@ -52,12 +68,30 @@ _UNEXPECTED = (ValueError, IndexError, KeyError, struct.error, UnicodeError, Ove
                zlib.error, TypeError, AttributeError)
 
 
-@dataclasses.dataclass(frozen=True, slots=True, order=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Position:
-    """A place in a binlog: ``file`` (the path as given/resolved) and byte offset ``pos``."""
+    """A place in a binlog: ``file`` (the path as given/resolved) and byte offset ``pos``.
+
+    Positions order by :attr:`key`, ``(file sequence number, pos)`` as integers (DESIGN: never
+    compare positions as strings); files without a numeric suffix sort first, by name."""
 
     file: str
     pos: int
+
+    @property
+    def file_seq(self) -> int:
+        m = _SEQ.match(Path(self.file).name)
+        return int(m.group(2)) if m else -1
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.file_seq, self.pos)
+
+    def __lt__(self, other: Position) -> bool:
+        return (self.key, self.file) < (other.key, other.file)
+
+    def __le__(self, other: Position) -> bool:
+        return self == other or self < other
 
     def __str__(self) -> str:
         return f"{self.file}:{self.pos}"
@@ -201,6 +235,11 @@ class BinlogReader:
     While iterating: ``position`` is where the next event starts, ``fde`` the format description
     in force (``fde.created_at`` the file's creation time), ``truncated`` the
     :class:`TruncatedTail` when ``options.stop_at_truncated_tail`` ended the reading early.
+
+    ``options.error_policy``: RAISE (default) stops at the first bad event; COLLECT and WARN
+    yield an :class:`UndecodableEvent` for a bad body or CRC and go on (the errors also collect
+    in ``errors``; WARN warns with :class:`BinlogDecodeWarning`); SKIP drops such events (still
+    collected in ``errors``). Bad framing always raises.
     """
 
     def __init__(self, source, *, options: Options = DEFAULT, start=None, stop=None,
@@ -217,6 +256,7 @@ class BinlogReader:
         self.position: Position | None = None
         self.truncated: TruncatedTail | None = None
         self.events_read = 0
+        self.errors: list[BinlogError] = []
 
     def _norm_pos(self, p, *, first: bool):
         if p is None:
@@ -286,7 +326,15 @@ class BinlogReader:
                 if got is None:
                     return
                 header, data = got
-                ev = self._decode(name, offset, header, data)
+                try:
+                    ev = self._decode(name, offset, header, data)
+                except (EncryptedBinlogError, NotABinlogError):
+                    raise
+                except BinlogError as e:
+                    if first or self.options.error_policy == ErrorPolicy.RAISE:
+                        raise
+                    # The frame is intact (its size is known): report the body and go on.
+                    ev = self._undecodable(name, offset, header, data, e)
                 if first and not isinstance(ev, FormatDescriptionEvent):
                     raise CorruptEventError(f"the first event is {header.type_name}, not a "
                                             "FORMAT_DESCRIPTION_EVENT", file=name, log_pos=offset,
@@ -300,6 +348,8 @@ class BinlogReader:
                     header_len = ev.common_header_len
                 elif isinstance(ev, TableMapEvent):
                     self.tables.add(ev)
+                if isinstance(ev, UndecodableEvent) and self.options.error_policy == ErrorPolicy.SKIP:
+                    skip_yield = True
                 if not skip_yield:
                     self.events_read += 1
                     yield ev
@@ -307,6 +357,14 @@ class BinlogReader:
                     yield from self._payload_events(name, ev)
         finally:
             stream.close()
+
+    def _undecodable(self, name, offset, header, data, error) -> UndecodableEvent:
+        policy = self.options.error_policy
+        self.errors.append(error)
+        if policy == ErrorPolicy.WARN:
+            warnings.warn(str(error), BinlogDecodeWarning, stacklevel=4)
+        return UndecodableEvent(header=header, file=name, pos=offset, next_pos=offset + header.event_size,
+                                body=data[header.header_len:], error=error)
 
     def _detect_header_len(self, stream: _Stream, name: str) -> int:
         """v4 files start with an FDE (19-byte header); v1/v3 with START_EVENT_V3, whose body
@@ -456,4 +514,5 @@ def read_events(source, **kw) -> Iterator[Event]:
     return iter(BinlogReader(source, **kw))
 
 
-__all__ = ["BinlogReader", "Position", "TruncatedTail", "read_events", "resolve_sources", "type_name"]
+__all__ = ["BinlogDecodeWarning", "BinlogReader", "Position", "TruncatedTail", "UndecodableEvent", "read_events",
+           "resolve_sources", "type_name"]

@@ -130,3 +130,36 @@ def test_every_single_byte_flip_gives_a_typed_error_or_decodes(shared_path, tmp_
                 pass
         except BinlogError as e:
             assert e.file == str(p) and e.offset is not None
+
+
+@pytest.mark.parametrize("policy", ["collect", "warn", "skip"])
+def test_error_policy_keeps_going_past_a_bad_event(shared_path, tmp_path, policy):
+    from mysqlddl.binlog.reader import BinlogDecodeWarning, UndecodableEvent
+
+    src = shared_path / "binlogs/boxercrab/bin_files/binlog.bin"
+    data = bytearray(src.read_bytes())
+    spans = _boundaries(src)
+    start, end, tname = spans[5]
+    data[end - 1] ^= 0xFF                      # CRC of the 6th event
+    p = tmp_path / "p.bin"
+    p.write_bytes(bytes(data))
+    r = BinlogReader(p, options=Options(error_policy=policy))
+    if policy == "warn":
+        with pytest.warns(BinlogDecodeWarning, match="CRC32 mismatch"):
+            evs = list(r)
+    else:
+        evs = list(r)
+    assert len(r.errors) == 1 and isinstance(r.errors[0], ChecksumError) and r.errors[0].log_pos == start
+    bad = [e for e in evs if isinstance(e, UndecodableEvent)]
+    if policy == "skip":
+        assert bad == [] and len(evs) == len(spans) - 1
+    else:
+        assert [(e.pos, e.type_name) for e in bad] == [(start, tname)] and len(evs) == len(spans)
+    assert r.position.pos == len(data)
+
+
+def test_positions_order_by_file_number_then_offset():
+    from mysqlddl.binlog.reader import Position
+
+    a, b, c = Position("/x/bin.000009", 900), Position("/x/bin.000010", 4), Position("/x/bin.000010", 120)
+    assert sorted([c, b, a]) == [a, b, c] and a.key == (9, 900) and a < b <= b
