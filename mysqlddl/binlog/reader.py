@@ -41,9 +41,20 @@ from .events.format_description import FormatDescriptionEvent
 from .events.payload import TransactionPayloadEvent
 from .events.registry import DEFAULT_REGISTRY, Registry
 from .events.table_map import TableMapCache, TableMapEvent
-from .events.types import (BINLOG_MAGIC, CHECKSUM_LEN, LOG_EVENT_BINLOG_IN_USE_F, LOG_EVENT_IGNORABLE_F,
-                           V1_HEADER_LEN, V4_HEADER_LEN, Event, EventHeader, EventType, IgnoredEvent,
-                           type_name)
+from .events.types import (
+    BINLOG_MAGIC,
+    CHECKSUM_LEN,
+    LOG_EVENT_BINLOG_IN_USE_F,
+    LOG_EVENT_IGNORABLE_F,
+    V1_HEADER_LEN,
+    V4_HEADER_LEN,
+    Event,
+    EventHeader,
+    EventType,
+    IgnoredEvent,
+    type_name,
+)
+
 
 class BinlogDecodeWarning(UserWarning):
     """An event body could not be decoded and ``error_policy`` is WARN."""
@@ -461,8 +472,8 @@ class BinlogReader:
                                         offset=cur.abs())
             return ev
         except BinlogError as e:
-            raise e.with_context(file=name, log_pos=log_pos, event_type=header.type_name,
-                                 offset=err_offset)
+            e.with_context(file=name, log_pos=log_pos, event_type=header.type_name, offset=err_offset)
+            raise
         except _UNEXPECTED as e:
             raise CorruptEventError(f"undecodable {header.type_name} body ({type(e).__name__}: {e})",
                                     file=name, log_pos=log_pos, event_type=header.type_name,
@@ -494,7 +505,8 @@ class BinlogReader:
                 e.offset = outer.pos
                 e.message += (f" (inside the TRANSACTION_PAYLOAD, event at payload offset {off}"
                               + (f", byte {off + inner} of the payload)" if inner is not None else ")"))
-                raise e.with_context(file=name, log_pos=outer.pos, event_type=outer.type_name)
+                e.with_context(file=name, log_pos=outer.pos, event_type=outer.type_name)
+                raise
             if isinstance(ev, TableMapEvent):
                 self.tables.add(ev)
             self.events_read += 1

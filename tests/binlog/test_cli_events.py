@@ -31,7 +31,7 @@ def test_events_as_a_function(shared_path, capsys):
     tm = evs[5]
     assert tm["payload_offset"] == 76 and tm["table"] == "movies" and tm["database"] == "demo"
     assert tm["column_metadata_raw"] == bytes.fromhex(tm["column_metadata_raw"]).hex()  # bytes as hex
-    for a, b in zip(evs, evs[1:]):
+    for a, b in zip(evs, evs[1:], strict=False):
         if "payload_offset" not in b:
             assert b["pos"] == a["next_pos"]
     assert evs[-1]["next_file"] == "mysql-bin.000005"

@@ -10,9 +10,9 @@ import zlib
 import pytest
 import zstandard
 
-from mysqlddl.binlog.events import (DEFAULT_REGISTRY, EventType, IgnoredEvent, OpaqueEvent, XidEvent)
+from mysqlddl.binlog.events import DEFAULT_REGISTRY, EventType, IgnoredEvent, OpaqueEvent, XidEvent
 from mysqlddl.binlog.events._cursor import Cursor
-from mysqlddl.errors import (CorruptEventError, EncryptedBinlogError, TruncatedError, UnsupportedError)
+from mysqlddl.errors import CorruptEventError, EncryptedBinlogError, TruncatedError, UnsupportedError
 from mysqlddl.options import Options
 
 T = EventType
@@ -129,7 +129,8 @@ def test_small_control_events(bl, build_binlog):
     b.event(T.INCIDENT, struct.pack("<H", 1) + b"\x05lost!")                  # Incident_event
     b.event(T.HEARTBEAT, b"binlog.000007")                                     # Heartbeat_event
     # Heartbeat_event_v2 (codecs/binary.cpp): TLVs 1 filename, 2 position, 0 end
-    b.event(T.HEARTBEAT_V2, b"\x01" + bl.lenenc(13) + b"binlog.000007" + b"\x02" + bl.lenenc(len(bl.lenenc(70000))) + bl.lenenc(70000) + b"\x00")
+    pos = bl.lenenc(70000)
+    b.event(T.HEARTBEAT_V2, b"\x01" + bl.lenenc(13) + b"binlog.000007" + b"\x02" + bl.lenenc(len(pos)) + pos + b"\x00")
     b.event(T.XA_PREPARE, b"\x00" + struct.pack("<III", 1, 3, 2) + b"abcxy")  # XA_prepare_event
     b.event(T.ROTATE, struct.pack("<Q", 4) + b"binlog.000008")
     b.event(T.STOP, b"")
@@ -467,7 +468,7 @@ def test_binlog_v1_and_v3_start_events(tmp_path):
     for version, hlen in ((1, 13), (3, 19)):
         body = struct.pack("<H", version) + b"3.23.58-log".ljust(50, b"\0") + struct.pack("<I", 1000)
         q = struct.pack("<IIBH", 1, 0, 2, 0) + b"db\0" + b"DROP TABLE x"
-        def ev(t, b, pos):
+        def ev(t, b, pos, hlen=hlen):
             size = hlen + len(b)
             if hlen == 13:
                 return struct.pack("<IBII", 1000, t, 1, size) + b

@@ -50,6 +50,7 @@ def test_truncated_at_every_boundary_and_inside_every_event(shared_path, tmp_pat
             assert e.log_pos == start and e.file == str(cut_file)
             assert e.offset == cut and e.available == cut - start
             assert e.needed == (19 if cut - start < 19 else end - start)
+            assert e.event_type == (None if cut - start < 19 else tname)
             # Opt-in: stop cleanly after the last complete event and say where.
             r, evs = _events(cut_file, options=TAIL)
             assert len([e for e in evs if e.payload_offset is None]) == i
@@ -126,7 +127,7 @@ def test_every_single_byte_flip_gives_a_typed_error_or_decodes(shared_path, tmp_
         b[at] ^= 0x5A
         p.write_bytes(bytes(b))
         try:
-            for ev in BinlogReader(p, options=NOCK):
+            for _ev in BinlogReader(p, options=NOCK):
                 pass
         except BinlogError as e:
             assert e.file == str(p) and e.offset is not None

@@ -60,7 +60,7 @@ def test_matches_mysqlbinlog(shared_path, sub, n):
     events = [e for e in BinlogReader(path) if e.payload_offset is None]
     assert [(b["pos"], b["end"]) for b in blocks] == [(e.pos, e.next_pos) for e in events]
     session = {}
-    for b, ev in zip(blocks, events):
+    for b, ev in zip(blocks, events, strict=True):
         assert ev.header.server_id == b["sid"]
         if b["crc"] is not None:
             assert int.from_bytes(data[ev.next_pos - 4:ev.next_pos], "little") == b["crc"]

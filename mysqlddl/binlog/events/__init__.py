@@ -1,8 +1,18 @@
 """Binlog events: one decoder module per event type (or small family), a registry keyed by type
 code, frozen event dataclasses."""
 
-from .control import (HeartbeatEvent, IncidentEvent, IntvarEvent, RandEvent, RotateEvent,
-                      RowsQueryEvent, StopEvent, UserVarEvent, XaPrepareEvent, XidEvent)
+from .control import (
+                      HeartbeatEvent,
+                      IncidentEvent,
+                      IntvarEvent,
+                      RandEvent,
+                      RotateEvent,
+                      RowsQueryEvent,
+                      StopEvent,
+                      UserVarEvent,
+                      XaPrepareEvent,
+                      XidEvent,
+)
 from .format_description import FormatDescriptionEvent, StartV3Event
 from .gtid import GtidEvent, PreviousGtidsEvent
 from .mariadb import AnnotateRowsEvent, BinlogCheckpointEvent, GtidListEvent, MariadbGtidEvent

@@ -24,7 +24,7 @@ import dataclasses
 import re
 
 from ...errors import CorruptEventError
-from .types import CHECKSUM_CRC32, CHECKSUM_OFF, CHECKSUM_UNDEF, Event, EventType, V1_HEADER_LEN, V4_HEADER_LEN
+from .types import CHECKSUM_CRC32, CHECKSUM_OFF, CHECKSUM_UNDEF, V1_HEADER_LEN, V4_HEADER_LEN, Event, EventType
 
 ST_SERVER_VER_LEN = 50
 MYSQL_CHECKSUM_SPLIT = (5, 6, 1)

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from .types import Event, EventType
 from ._compress import mariadb_uncompress
+from .types import Event, EventType
 
 # Status variable codes: ``Query_event::Query_event_status_vars`` (statement_events.h) and
 # MariaDB's additions (sql/log_event.h, codes from 128).

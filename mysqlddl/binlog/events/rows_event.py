@@ -29,7 +29,8 @@ present1, present2)`` with the plan the reader caches per TABLE_MAP.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...errors import BinlogError, CorruptEventError
 from ._compress import mariadb_uncompress
@@ -122,7 +123,8 @@ class RowsEvent(Event):
         try:
             return self.plan_source()
         except BinlogError as e:
-            raise self._ctx(e)
+            self._ctx(e)
+            raise
 
     def rows(self) -> list:
         """Decoded row images: tuples, or (before, after) pairs for updates (absent columns are
@@ -134,7 +136,8 @@ class RowsEvent(Event):
             return rows_mod.decode_rows(plan, self.body, self.rows_start, self.rows_end,
                                         self.present1, self.present2, base=self.body_offset or 0)
         except BinlogError as e:
-            raise self._ctx(e)
+            self._ctx(e)
+            raise
 
 
 def _extra_info(c, kind) -> tuple:

@@ -123,7 +123,7 @@ class TableMapEvent(Event):
         from ..rows import string_real_type
 
         n = 0
-        for t, m in zip(self.column_types, self.column_metadata):
+        for t, m in zip(self.column_types, self.column_metadata, strict=True):
             if t in (ColumnType.STRING, ColumnType.VAR_STRING):
                 t = string_real_type(m)[0] if string_real_type(m)[0] in (ColumnType.ENUM, ColumnType.SET) else t
             n += t in CHARACTER_TYPES
@@ -241,7 +241,8 @@ def decode_table_map(header, cur, ctx) -> TableMapEvent:
         except BinlogError as e:
             # parse_column_metadata sees only the block: its offsets (if any) are block-relative.
             e.offset = meta_at if e.offset is None else meta_at + e.offset
-            raise e.with_context(table=f"{db}.{table}")
+            e.with_context(table=f"{db}.{table}")
+            raise
     return TableMapEvent(**ctx.base(header), table_id=table_id, flags=flags, database=db, table=table,
                          column_count=ncols, column_types=types, column_metadata_raw=meta_raw,
                          column_metadata=column_metadata, null_bitmap=null_bitmap, **optional)
