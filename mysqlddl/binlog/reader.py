@@ -242,6 +242,9 @@ class BinlogReader:
     :class:`Position` / ``(file, pos)`` naming the file to start in (files before it are skipped).
     ``stop``: a byte offset (in the last file) or a position; events starting at or after it are
     not read. ``registry``: the ``{type: decoder}`` map (default :data:`DEFAULT_REGISTRY`).
+    ``only_types``: names or codes of the event types to decode and yield; every other event is
+    skipped by its size (its CRC still checked) -- a cheap pre-scan for DDL and transaction
+    boundaries. Rows events then have no TABLE_MAP unless TABLE_MAP is listed too.
 
     While iterating: ``position`` is where the next event starts, ``fde`` the format description
     in force (``fde.created_at`` the file's creation time), ``truncated`` the
@@ -254,8 +257,13 @@ class BinlogReader:
     """
 
     def __init__(self, source, *, options: Options = DEFAULT, start=None, stop=None,
-                 registry: Registry | None = None):
+                 registry: Registry | None = None, only_types=None):
         self.files = resolve_sources(source)
+        # Types to decode and yield; the rest are skipped by size after framing (and CRC) checks,
+        # as a pre-scan that only wants DDL and boundaries does. FORMAT_DESCRIPTION and START_V3
+        # are always decoded (they define the framing).
+        self.only_types = None if only_types is None else frozenset(
+            int(EventType[t.upper()]) if isinstance(t, str) else int(t) for t in only_types)
         if not self.files:
             raise BinlogError("no binlog files to read")
         self.options = options
@@ -337,6 +345,14 @@ class BinlogReader:
                 if got is None:
                     return
                 header, data = got
+                if (self.only_types is not None and not first
+                        and header.type_code not in self.only_types
+                        and header.type_code not in (EventType.FORMAT_DESCRIPTION, EventType.START_V3)):
+                    if self._crc_len(header) and self.options.verify_checksums:
+                        self._verify_crc(name, offset, header, data, data)
+                    offset += header.event_size
+                    self.position = Position(name, offset)
+                    continue
                 try:
                     ev = self._decode(name, offset, header, data)
                 except (EncryptedBinlogError, NotABinlogError):

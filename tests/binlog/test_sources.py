@@ -94,3 +94,12 @@ def test_memory_stays_flat_across_files(shared_path):
     assert len(marks) == 4
     assert max(marks[1:]) - min(marks[1:]) < 64 * 1024   # no growth from file to file
     assert peak < 4 * 1024 * 1024                     # buffer + one event, not the 2.2 MB file
+
+
+def test_only_types_skips_the_rest_by_size(shared_path):
+    f = shared_path / FOLDER / "binlog.000693"
+    everything = [(e.pos, e.type_name) for e in BinlogReader(f)]
+    r = BinlogReader(f, only_types=["QUERY", "ROTATE", 33])
+    few = [(e.pos, e.type_name) for e in r]
+    assert few == [x for x in everything if x[1] in ("FORMAT_DESCRIPTION", "QUERY", "ROTATE", "GTID")]
+    assert len(few) == 663 + 1 and r.position.pos == f.stat().st_size
