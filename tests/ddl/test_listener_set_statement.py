@@ -45,3 +45,9 @@ def test_mysqldump_restore_of_saved_sql_mode_restores_the_starting_mode():
                                         "CREATE TABLE d.u (a VARCHAR(3) DEFAULT \"x\");")
     assert cat.table("d", "t") is not None
     assert cat.table("d", "u").column("a").default.value == "x"  # "x" is a string again
+
+
+def test_sql_mode_of_the_catalog_session_carries_over_between_scripts():
+    cat = apply_script(Catalog.empty(), "USE d;\nSET sql_mode = 'ANSI_QUOTES';")
+    cat = apply_script(cat, 'CREATE TABLE "t" ("a" INT)')
+    assert cat.table("d", "t").column_names == ("a",)
