@@ -6,6 +6,8 @@ files were made with the SQL named in each directory (02_query, 05_intvar, ...).
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from mysqlddl.binlog.reader import BinlogReader
@@ -29,7 +31,8 @@ GOLDEN = [
     ("14_user_var", "USER_VAR", 1, {"name": "val_i", "value_type": 2, "charset": 33,        # 162-165
                                     "value": 100}),
     ("14_user_var", "USER_VAR", 2, {"name": "val_d", "value_type": 4, "charset": 33,        # 181-184
-                                    "precision": 3, "scale": 2, "value": b"\x81\x00"}),
+                                    "precision": 3, "scale": 2,
+                                    "value": Decimal("1.00")}),                 # bytes 03 02 81 00
     ("15_format_desc", "FORMAT_DESCRIPTION", 0, {"binlog_version": 4,                       # 204-206
                                                  "server_version": "5.7.30-log",
                                                  "create_timestamp": 1596175634}),

@@ -20,6 +20,7 @@ Layouts (libs/mysql/binlog/event/control_events.h and statement_events.h; MySQL 
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import struct
 
 from .types import Event, EventType
@@ -111,8 +112,8 @@ USER_VAR_UNSIGNED_F = 0x01
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class UserVarEvent(Event):
     """``value`` is str for strings (decoded by charset when it is UTF-8/latin1, else bytes), float
-    for REAL, int for INT (unsigned per ``flags``), and for DECIMAL the raw binary-decimal bytes
-    with ``precision``/``scale`` (the row decoder's NEWDECIMAL reader turns them into Decimal)."""
+    for REAL, int for INT (unsigned per ``flags``), Decimal for DECIMAL (with its
+    ``precision``/``scale``)."""
 
     name: str
     is_null: bool
@@ -152,9 +153,16 @@ def decode_user_var(header, cur, ctx) -> UserVarEvent:
         unsigned = bool(flags and flags & USER_VAR_UNSIGNED_F)
         value = int.from_bytes(vcur.take(8), "little", signed=not unsigned)
     elif vtype == DECIMAL_RESULT:
+        # precision(1) scale(1) then the binary decimal (User_var_log_event::pack_info reads it
+        # with binary2my_decimal(val + 2, val[0], val[1])); the row decoder's reader decodes it.
+        from ..values.numeric import decimal_size, decimal_text
+
         precision = vcur.u8("decimal precision")
         scale = vcur.u8("decimal scale")
-        value = vcur.rest()
+        if scale > precision or precision > 65:
+            raise vcur.corrupt(f"USER_VAR DECIMAL({precision},{scale}) is impossible", vcur.pos - 2)
+        raw = vcur.take(decimal_size(precision, scale), f"DECIMAL({precision},{scale}) value")
+        value = decimal.Decimal(decimal_text(raw, precision, scale))
     else:
         raise cur.corrupt(f"USER_VAR has unknown value type {vtype}")
     vcur.expect_end("USER_VAR value")
