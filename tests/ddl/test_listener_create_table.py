@@ -45,6 +45,11 @@ def test_multiword_type_spellings():
     assert t.column("d").length == 7
 
 
+def test_decimal_number_as_length_keeps_its_integer_part():
+    t = table("CREATE TABLE t (a FLOAT(7.4), b FLOAT(30.2), c DECIMAL(6.2))")
+    assert [c.column_type for c in t.columns] == ["float", "double", "decimal(6,0)"]
+
+
 def test_charset_collate_and_binary_attribute():
     t = table("CREATE TABLE t (a VARCHAR(5) CHARACTER SET latin1, b TEXT COLLATE utf8mb4_bin, "
               "c CHAR(2) BINARY, d VARCHAR(3) ASCII) DEFAULT CHARSET=utf8mb4")

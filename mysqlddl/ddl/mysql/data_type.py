@@ -45,8 +45,13 @@ def data_type_spec(ctx: P.DataTypeContext, src: StatementSource) -> DataTypeSpec
             length = _int(child.DECIMAL_LITERAL())
         elif isinstance(child, P.PrecisionContext):
             nums = child.DECIMAL_LITERAL()
-            length = _int(nums[0])
-            scale = _int(nums[1]) if len(nums) > 1 else None
+            if nums:
+                length = _int(nums[0])
+                scale = _int(nums[1]) if len(nums) > 1 else None
+            else:
+                # FLOAT(7.4): the server reads a decimal number as a length and keeps its integer
+                # part (sql_yacc field_length accepts DECIMAL_NUM; checked on MariaDB 10.11).
+                length = int(child.REAL_LITERAL().getText().split(".")[0] or 0)
         elif isinstance(child, P.NumericAttributeContext):
             w = child.getText().upper()
             unsigned |= w == "UNSIGNED"
