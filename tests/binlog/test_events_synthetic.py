@@ -244,6 +244,9 @@ def test_rows_v2_extra_data_masks_and_update_bitmaps(bl, build_binlog):
     assert u.body[u.rows_start:u.rows_end] == row + b"\xfc" + struct.pack("<ii", 1, 3)
     assert u.body_offset == u.pos
     assert p.kind == "partial_update" and p.present2 == b"\x07"
+    with pytest.raises(UnsupportedError, match="PARTIAL_UPDATE_ROWS") as ei:
+        p.rows()                   # never decoded as if its after images were ordinary ones
+    assert ei.value.log_pos == p.pos and ei.value.table == "db.t"
     rows = u.rows()
     assert len(rows) == 1 and rows[0][0] == (1, 2, 3)
     assert rows[0][1][0] == 1 and rows[0][1][2] == 3

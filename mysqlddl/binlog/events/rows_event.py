@@ -32,7 +32,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from ...errors import BinlogError, CorruptEventError
+from ...errors import BinlogError, CorruptEventError, UnsupportedError
 from ._compress import mariadb_uncompress
 from .types import Event, EventType
 
@@ -132,9 +132,20 @@ class RowsEvent(Event):
         from .. import rows as rows_mod
 
         plan = self.plan()
+        decode = rows_mod.decode_rows
+        if self.kind == "partial_update":
+            # The after images start with value_options and, with PARTIAL_JSON_UPDATES, a
+            # partial-JSON bitmap and JSON diffs (Rows_log_event / Json_diff_vector): decoding them
+            # as ordinary images would silently mislabel values, so only a decoder that knows the
+            # format may run.
+            decode = getattr(rows_mod, "decode_partial_rows", None)
+            if decode is None:
+                raise UnsupportedError("PARTIAL_UPDATE_ROWS images (JSON partial updates) are not "
+                                       "decoded yet", file=self.file, log_pos=self.pos,
+                                       event_type=self.type_name, table=self.table)
         try:
-            return rows_mod.decode_rows(plan, self.body, self.rows_start, self.rows_end,
-                                        self.present1, self.present2, base=self.body_offset or 0)
+            return decode(plan, self.body, self.rows_start, self.rows_end,
+                          self.present1, self.present2, base=self.body_offset or 0)
         except BinlogError as e:
             self._ctx(e)
             raise
