@@ -47,6 +47,9 @@ ddlStatement
     | alterTablespace
     | dropTablespace
     | createServer
+    | createLogfileGroup
+    | alterLogfileGroup
+    | dropLogfileGroup
     | alterServer
     | dropServer
     ;
@@ -90,6 +93,7 @@ columnDefinition: columnName dataType columnAttribute*;
 
 columnAttribute
     : NOT? NULL                                                  # nullAttr
+    | NOT SECONDARY                                              # notSecondaryAttr
     | DEFAULT defaultValue                                       # defaultAttr
     | ON UPDATE (currentTimestamp | functionCall)                # onUpdateAttr
     | AUTO_INCREMENT                                             # autoIncrementAttr
@@ -218,7 +222,7 @@ tableOption
 
 charsetClause: (CHARACTER SET | CHAR SET | CHARSET) EQ? charsetName;
 
-optionValue: signedLiteral | identifier | DEFAULT;
+optionValue: signedLiteral | identifier | DEFAULT | ON;
 
 engineName: identifier | textLiteral;
 
@@ -438,6 +442,8 @@ dropTablespace: DROP UNDO? TABLESPACE identifier genericOption*;
 genericOption
     : (ADD | DROP | RENAME TO) (DATAFILE | identifier) textLiteral?
     | identifier EQ? optionValue
+    | WAIT
+    | NOWAIT
     | ENGINE EQ? engineName
     | COMMENT EQ? textLiteral
     | USE LOGFILE GROUP identifier
@@ -445,10 +451,16 @@ genericOption
     | ENCRYPTION EQ? textLiteral
     ;
 
+// manual 15.1.16 CREATE LOGFILE GROUP (NDB), recognised with generic options.
+createLogfileGroup: CREATE LOGFILE GROUP identifier genericOption*;
+alterLogfileGroup: ALTER LOGFILE GROUP identifier genericOption*;
+dropLogfileGroup: DROP LOGFILE GROUP identifier genericOption*;
+
 createServer: CREATE orReplace? SERVER ifNotExists? identifier FOREIGN DATA WRAPPER identifier serverOptions;
 alterServer: ALTER SERVER identifier serverOptions;
 dropServer: DROP SERVER ifExists? identifier;
-serverOptions: OPTIONS LPAREN identifier textLiteral (COMMA identifier textLiteral)* RPAREN;
+serverOptions: OPTIONS LPAREN serverOption (COMMA serverOption)* RPAREN;
+serverOption: (identifier | DATABASE | USER | PASSWORD | SOCKET | OWNER | PORT | HOST) (textLiteral | DECIMAL_LITERAL);
 
 // ============================================================================ data types
 // MySQL 8.4 manual chapter 13 "Data Types"; MariaDB INET4/INET6/UUID/VECTOR; 5.7-era
@@ -677,7 +689,7 @@ frameBound: CURRENT ROW | UNBOUNDED (PRECEDING | FOLLOWING) | expression (PRECED
 // ============================================================================ SELECT
 // MySQL 8.4 manual 15.2.13 "SELECT Statement", 15.2.18 UNION, 15.2.20 WITH, 15.2.19 VALUES.
 
-queryExpression: withClause? queryBody orderByClause? limitClause? lockingClause*;
+queryExpression: withClause? queryBody orderByClause? limitClause? (intoClause | lockingClause)*;
 
 withClause: WITH RECURSIVE? commonTableExpression (COMMA commonTableExpression)*;
 
@@ -755,7 +767,7 @@ indexHint: (USE | IGNORE | FORCE) (INDEX | KEY) (FOR (JOIN | ORDER BY | GROUP BY
 joinedTable
     : (INNER | CROSS)? JOIN tableFactor joinCondition?
     | STRAIGHT_JOIN tableFactor (ON expression)?
-    | (LEFT | RIGHT) OUTER? JOIN tableFactor joinCondition
+    | (LEFT | RIGHT) OUTER? JOIN tableReference joinCondition
     | NATURAL (INNER | (LEFT | RIGHT) OUTER?)? JOIN tableFactor
     ;
 
@@ -779,7 +791,7 @@ limitValue: DECIMAL_LITERAL | QUESTION | identifier | AT_ID;
 
 lockingClause
     : FOR (UPDATE | SHARE) (OF tableName (COMMA tableName)*)? (NOWAIT | SKIP_ LOCKED | WAIT DECIMAL_LITERAL)?
-    | LOCK IN SHARE MODE
+    | LOCK IN SHARE MODE waitOption?
     ;
 
 // ============================================================================ DML
@@ -865,7 +877,7 @@ transactionStatement
     | ROLLBACK WORK? TO SAVEPOINT? identifier                                             # rollbackToSavepoint
     | SAVEPOINT identifier                                                                # savepointStatement
     | RELEASE SAVEPOINT identifier                                                        # releaseSavepoint
-    | LOCK (TABLES | TABLE) lockTableItem (COMMA lockTableItem)*                          # lockTables
+    | LOCK (TABLES | TABLE) lockTableItem (COMMA lockTableItem)* waitOption?              # lockTables
     | UNLOCK (TABLES | TABLE)                                                             # unlockTables
     | LOCK INSTANCE FOR BACKUP                                                            # lockInstance
     | UNLOCK INSTANCE                                                                     # unlockInstance
@@ -910,9 +922,10 @@ userSpecification: userName authOption?;
 
 authOption
     : IDENTIFIED BY PASSWORD? textLiteral (REPLACE textLiteral)? (RETAIN CURRENT PASSWORD)?
-    | IDENTIFIED BY RANDOM PASSWORD
-    | IDENTIFIED (WITH | VIA) identifier ((BY | USING | AS) (textLiteral | RANDOM PASSWORD | PASSWORD LPAREN textLiteral RPAREN))?
-      (OR identifier ((BY | USING | AS) (textLiteral | PASSWORD LPAREN textLiteral RPAREN))?)*
+    | IDENTIFIED BY RANDOM PASSWORD (REPLACE textLiteral)? (RETAIN CURRENT PASSWORD)?
+    | IDENTIFIED (WITH | VIA) authPlugin ((BY | USING | AS) (textLiteral | RANDOM PASSWORD | PASSWORD LPAREN textLiteral RPAREN))?
+      (REPLACE textLiteral)? (RETAIN CURRENT PASSWORD)?
+      (OR authPlugin ((BY | USING | AS) (textLiteral | PASSWORD LPAREN textLiteral RPAREN))?)*
     | DISCARD OLD PASSWORD
     ;
 
@@ -929,6 +942,8 @@ userOption
     | ACCOUNT (LOCK | UNLOCK)
     | (COMMENT | ATTRIBUTE) textLiteral
     ;
+
+authPlugin: identifier | textLiteral;
 
 tlsOption: SSL | X509 | CIPHER textLiteral | ISSUER textLiteral | SUBJECT textLiteral;
 
@@ -950,7 +965,7 @@ privilege: privilegeWord+ columnList?;
 // Privilege names are keyword sequences (ALTER ROUTINE, CREATE TEMPORARY TABLES, ...) or dynamic
 // privilege identifiers (BACKUP_ADMIN); the list is closed by ON/TO, so a word loop is unambiguous.
 privilegeWord
-    : identifier | ALL | PRIVILEGES | SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ALTER | INDEX
+    : identifier | textLiteral | ALL | PRIVILEGES | SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ALTER | INDEX
     | GRANT | OPTION | SHOW | LOCK | TABLES | REFERENCES | EXECUTE | TRIGGER | EVENT | FILE | PROCESS
     | RELOAD | SHUTDOWN | SUPER | USAGE | REPLICATION | SLAVE | CLIENT | VIEW | ROUTINE | TEMPORARY
     | DATABASES | TABLESPACE | USER | ROLE | PROXY | DELETE | BINLOG | MONITOR | ADMIN | HISTORY
@@ -974,7 +989,14 @@ routineStatement
     | alterEvent
     | dropRoutine
     | compoundStatement
+    | signalStatement
+    | getDiagnostics
     ;
+
+// SIGNAL/RESIGNAL and GET DIAGNOSTICS are allowed outside stored programs too (manual 15.6.7).
+signalStatement: (SIGNAL | RESIGNAL) (SQLSTATE VALUE? textLiteral | identifier)? (SET signalItem (COMMA signalItem)*)?;
+
+getDiagnostics: GET (CURRENT | STACKED)? DIAGNOSTICS (CONDITION expression)? diagnosticsItem (COMMA diagnosticsItem)*;
 
 createProcedure
     : CREATE orReplace? definerClause? PROCEDURE ifNotExists? qualifiedName
@@ -983,7 +1005,8 @@ createProcedure
 
 createFunction
     : CREATE orReplace? definerClause? AGGREGATE? FUNCTION ifNotExists? qualifiedName
-      ( LPAREN (functionParameter (COMMA functionParameter)*)? RPAREN RETURNS dataType routineCharacteristic* routineBody
+      ( LPAREN (functionParameter (COMMA functionParameter)*)? RPAREN RETURNS dataType (charsetClause | COLLATE collationName)*
+        routineCharacteristic* routineBody
       | RETURNS (STRING_KW | INTEGER | REAL | DECIMAL) SONAME textLiteral
       )
     ;
@@ -1050,8 +1073,6 @@ procedureStatement
     | OPEN identifier
     | CLOSE identifier
     | FETCH (NEXT? FROM)? identifier INTO variableTarget (COMMA variableTarget)*
-    | (SIGNAL | RESIGNAL) (SQLSTATE VALUE? textLiteral | identifier)? (SET signalItem (COMMA signalItem)*)?
-    | GET (CURRENT | STACKED)? DIAGNOSTICS (CONDITION expression)? diagnosticsItem (COMMA diagnosticsItem)*
     | sqlStatement
     ;
 
@@ -1081,7 +1102,7 @@ handlerCondition: DECIMAL_LITERAL | SQLSTATE VALUE? textLiteral | identifier | S
 // 15.8 utility statements; replication statements as far as they appear in dumps.
 
 adminStatement
-    : (ANALYZE | OPTIMIZE | REPAIR | CHECK | CHECKSUM) (NO_WRITE_TO_BINLOG | LOCAL)? (TABLE | TABLES) tableName (COMMA tableName)* adminTail*   # tableMaintenance
+    : (ANALYZE | OPTIMIZE | REPAIR | CHECK | CHECKSUM) (NO_WRITE_TO_BINLOG | LOCAL)? (TABLE | TABLES) tableName (COMMA tableName)* waitOption? adminTail*  # tableMaintenance
     | FLUSH (NO_WRITE_TO_BINLOG | LOCAL)? flushOption (COMMA flushOption)*          # flushStatement
     | KILL (HARD | SOFT)? (CONNECTION | QUERY ID?)? expression                    # killStatement
     | KILL (HARD | SOFT)? USER userName                                             # killUser
@@ -1114,7 +1135,7 @@ flushOption
     | identifier
     ;
 
-resetOption: MASTER (TO DECIMAL_LITERAL)? | SLAVE ALL? | REPLICA ALL? | QUERY CACHE | identifier;
+resetOption: MASTER (TO DECIMAL_LITERAL)? | SLAVE ALL? | REPLICA ALL? | QUERY CACHE | BINARY LOGS AND GTIDS | identifier;
 
 replicationOption: identifier EQ (signedLiteral | identifier | LPAREN (expression (COMMA expression)*)? RPAREN);
 
@@ -1153,43 +1174,44 @@ useStatement: USE identifier;
 // "Keywords and Reserved Words"). One flat token set: single-token alternatives, no actions.
 
 keywordAsIdentifier
-    : ROW | JSON_TABLE | ACCOUNT | ACTION | ACTIVE | ADMIN | AFTER | AGAINST | AGGREGATE | ALGORITHM
-    | ALWAYS | ARRAY | ASCII | AT | ATOMIC | ATTRIBUTE | AUTO | AUTOEXTEND_SIZE | AUTO_INCREMENT
-    | AVG_ROW_LENGTH | BACKUP | BEGIN | BINLOG | BIT | BODY | BOOL | BOOLEAN | BTREE | BUCKETS | BYTE
-    | CACHE | CASCADED | CHAIN | CHANGED | CHANNEL | CHARSET | CHECKSUM | CIPHER | CLIENT | CLOSE
-    | CLUSTERING | COALESCE | COLUMNS | COLUMN_FORMAT | COMMENT | COMMIT | COMPLETION | COMPONENT
-    | COMPRESSED | COMPRESSION | CONCURRENT | CONNECTION | CONSISTENT | CONTAINS | COPY | CURRENT
-    | CYCLE | DATA | DATAFILE | DATE | DATETIME | DAY | DEALLOCATE | DEFINER | DELAY_KEY_WRITE
-    | DIAGNOSTICS | DIRECTORY | DISABLE | DISCARD | DISK | DO | DUMPFILE | DYNAMIC | EMPTY | ENABLE
-    | ENCRYPTED | ENCRYPTION | ENCRYPTION_KEY_ID | END | ENDS | ENFORCED | ENGINE | ENGINE_ATTRIBUTE
-    | ENUM | ERROR | ESCAPE | EVENT | EVERY | EXCHANGE | EXCLUSIVE | EXECUTE | EXPANSION | EXPIRE
-    | EXPORT | EXTENDED | FAILED_LOGIN_ATTEMPTS | FAST | FIELDS | FILE | FILTER | FIRST | FIXED | FLUSH
+    : ACCOUNT | ACTION | ACTIVE | ADMIN | AFTER | AGAINST | AGGREGATE | ALGORITHM | ALWAYS | ARRAY
+    | ASCII | AT | ATOMIC | ATTRIBUTE | AUTO | AUTOEXTEND_SIZE | AUTO_INCREMENT | AVG_ROW_LENGTH
+    | BACKUP | BEGIN | BINLOG | BIT | BODY | BOOL | BOOLEAN | BTREE | BUCKETS | BYTE | CACHE | CASCADED
+    | CAST | CHAIN | CHANGED | CHANNEL | CHARSET | CHECKSUM | CIPHER | CLIENT | CLOSE | CLUSTERING
+    | COALESCE | COLUMNS | COLUMN_FORMAT | COMMENT | COMMIT | COMPLETION | COMPONENT | COMPRESSED
+    | COMPRESSION | CONCURRENT | CONNECTION | CONSISTENT | CONTAINS | COPY | CURRENT | CYCLE | DATA
+    | DATAFILE | DATE | DATETIME | DAY | DEALLOCATE | DEFINER | DELAY_KEY_WRITE | DIAGNOSTICS
+    | DIRECTORY | DISABLE | DISCARD | DISK | DO | DUMPFILE | DYNAMIC | EMPTY | ENABLE | ENCRYPTED
+    | ENCRYPTION | ENCRYPTION_KEY_ID | END | ENDS | ENFORCED | ENGINE | ENGINE_ATTRIBUTE | ENUM | ERROR
+    | ESCAPE | EVENT | EVERY | EXCHANGE | EXCLUSIVE | EXECUTE | EXPANSION | EXPIRE | EXPORT | EXTENDED
+    | EXTRACT | FAILED_LOGIN_ATTEMPTS | FAST | FIELDS | FILE | FILTER | FIRST | FIXED | FLUSH
     | FOLLOWING | FOLLOWS | FOUND | FULL | GENERAL | GEOMCOLLECTION | GEOMETRY | GEOMETRYCOLLECTION
-    | GLOBAL | GROUP_REPLICATION | HANDLER | HARD | HASH | HELP | HISTOGRAM | HISTORY | HOUR
+    | GLOBAL | GROUP_REPLICATION | HANDLER | HARD | HASH | HELP | HISTOGRAM | HISTORY | HOST | HOUR
     | IDENTIFIED | IGNORED | IMPORT | INACTIVE | INCREMENT | INDEXES | INET4 | INET6 | INPLACE
     | INSERT_METHOD | INSTALL | INSTANCE | INSTANT | INVISIBLE | INVOKER | ISOLATION | ISSUER | JSON
-    | JSON_VALUE | KEY_BLOCK_SIZE | LANGUAGE | LAST | LEAVES | LESS | LEVEL | LINESTRING | LIST | LOCAL
-    | LOCKED | LOGFILE | LOGS | MASTER | MAX_CONNECTIONS_PER_HOUR | MAX_QUERIES_PER_HOUR | MAX_ROWS
-    | MAX_STATEMENT_TIME | MAX_UPDATES_PER_HOUR | MAX_USER_CONNECTIONS | MEDIUM | MEMBER | MEMORY
-    | MERGE | MICROSECOND | MIGRATE | MINUTE | MINVALUE | MIN_ROWS | MODE | MODIFY | MONITOR | MONTH
-    | MULTILINESTRING | MULTIPOINT | MULTIPOLYGON | NAME | NAMES | NATIONAL | NCHAR | NESTED | NEVER
-    | NEXT | NO | NOCACHE | NOCOPY | NOCYCLE | NODEGROUP | NOMAXVALUE | NOMINVALUE | NONE | NOWAIT
-    | NVARCHAR | OFFSET | OLD | ONE | ONLINE | ONLY | OPEN | OPTIONAL | OPTIONS | ORDINALITY | OVERLAPS
-    | PACKAGE | PACK_KEYS | PAGE_CHECKSUM | PAGE_COMPRESSED | PAGE_COMPRESSION_LEVEL | PARSER | PARTIAL
-    | PARTITIONING | PARTITIONS | PASSWORD | PASSWORD_LOCK_TIME | PATH | PERIOD | PERSIST | PERSIST_ONLY
-    | PERSISTENT | PHASE | PLUGIN | POINT | POLYGON | PRECEDES | PRECEDING | PREPARE | PRESERVE | PREV
-    | PREVIOUS | PRIVILEGES | PROCESS | PROXY | QUARTER | QUERY | QUICK | RANDOM | REBUILD | RECOVER
-    | REF_SYSTEM_ID | RELAY | RELOAD | REMOVE | REORGANIZE | REPAIR | REPEATABLE | REPLICA | REPLICAS
-    | REPLICATION | RESET | RESTART | RESUME | RETAIN | RETURNING | RETURNS | REUSE | ROLE | ROLLBACK
-    | ROLLUP | ROUTINE | ROW_FORMAT | RTREE | SAVEPOINT | SCHEDULE | SECOND | SECONDARY_ENGINE
-    | SECONDARY_ENGINE_ATTRIBUTE | SECURITY | SEQUENCE | SERIAL | SERIALIZABLE | SERVER | SESSION
-    | SHARE | SHARED | SHUTDOWN | SIGNED | SIMPLE | SLAVE | SLAVES | SLOW | SNAPSHOT | SOFT | SONAME
-    | SOUNDS | SOURCE | SQL_BUFFER_RESULT | SQL_CACHE | SQL_NO_CACHE | STACKED | START | STARTS
-    | STATEMENT | STATS_AUTO_RECALC | STATS_PERSISTENT | STATS_SAMPLE_PAGES | STOP | STORAGE | STRING_KW
-    | SUBJECT | SUBPARTITION | SUBPARTITIONS | SUPER | SUSPEND | SYSTEM | SYSTEM_TIME | TABLES
-    | TABLESPACE | TABLE_CHECKSUM | TEMPORARY | TEMPTABLE | TEXT | THAN | TIME | TIMESTAMP | TRANSACTION
-    | TRANSACTIONAL | TRUNCATE | TYPE | UNBOUNDED | UNCOMMITTED | UNDEFINED | UNICODE | UNINSTALL
-    | UNKNOWN | UPGRADE | USER | USE_FRM | UUID | VALIDATION | VALUE | VECTOR | VERSIONING | VIEW | VIA
+    | JSON_TABLE | JSON_VALUE | KEY_BLOCK_SIZE | LANGUAGE | LAST | LEAVES | LESS | LEVEL | LINESTRING
+    | LIST | LOCAL | LOCKED | LOGFILE | LOGS | MASTER | MAX_CONNECTIONS_PER_HOUR | MAX_QUERIES_PER_HOUR
+    | MAX_ROWS | MAX_STATEMENT_TIME | MAX_UPDATES_PER_HOUR | MAX_USER_CONNECTIONS | MEDIUM | MEMBER
+    | MEMORY | MERGE | MICROSECOND | MIGRATE | MINUTE | MINVALUE | MIN_ROWS | MODE | MODIFY | MONITOR
+    | MONTH | MULTILINESTRING | MULTIPOINT | MULTIPOLYGON | NAME | NAMES | NATIONAL | NCHAR | NESTED
+    | NEVER | NEXT | NO | NOCACHE | NOCOPY | NOCYCLE | NODEGROUP | NOMAXVALUE | NOMINVALUE | NONE
+    | NOWAIT | NVARCHAR | OFFSET | OLD | ONE | ONLINE | ONLY | OPEN | OPTIONAL | OPTIONS | ORDINALITY
+    | OVERLAPS | OWNER | PACKAGE | PACK_KEYS | PAGE_CHECKSUM | PAGE_COMPRESSED | PAGE_COMPRESSION_LEVEL
+    | PARSER | PARTIAL | PARTITIONING | PARTITIONS | PASSWORD | PASSWORD_LOCK_TIME | PATH | PERIOD
+    | PERSIST | PERSISTENT | PERSIST_ONLY | PHASE | PLUGIN | POINT | POLYGON | PORT | POSITION
+    | PRECEDES | PRECEDING | PREPARE | PRESERVE | PREV | PREVIOUS | PRIVILEGES | PROCESS | PROXY
+    | QUARTER | QUERY | QUICK | RANDOM | REBUILD | RECOVER | REF_SYSTEM_ID | RELAY | RELOAD | REMOVE
+    | REORGANIZE | REPAIR | REPEATABLE | REPLICA | REPLICAS | REPLICATION | RESET | RESTART | RESUME
+    | RETAIN | RETURNING | RETURNS | REUSE | ROLE | ROLLBACK | ROLLUP | ROUTINE | ROW | ROW_FORMAT
+    | RTREE | SAVEPOINT | SCHEDULE | SECOND | SECONDARY_ENGINE | SECONDARY_ENGINE_ATTRIBUTE | SECURITY
+    | SEQUENCE | SERIAL | SERIALIZABLE | SERVER | SESSION | SHARE | SHARED | SHUTDOWN | SIGNED | SIMPLE
+    | SLAVE | SLAVES | SLOW | SNAPSHOT | SOCKET | SOFT | SONAME | SOUNDS | SOURCE | SQL_BUFFER_RESULT
+    | SQL_CACHE | SQL_NO_CACHE | STACKED | START | STARTS | STATEMENT | STATS_AUTO_RECALC
+    | STATS_PERSISTENT | STATS_SAMPLE_PAGES | STOP | STORAGE | STRING_KW | SUBJECT | SUBPARTITION
+    | SUBPARTITIONS | SUBSTR | SUBSTRING | SUPER | SUSPEND | SYSTEM | SYSTEM_TIME | TABLES | TABLESPACE
+    | TABLE_CHECKSUM | TEMPORARY | TEMPTABLE | TEXT | THAN | TIME | TIMESTAMP | TRANSACTION
+    | TRANSACTIONAL | TRIM | TRUNCATE | TYPE | UNBOUNDED | UNCOMMITTED | UNDEFINED | UNICODE | UNINSTALL
+    | UNKNOWN | UPGRADE | USER | USE_FRM | UUID | VALIDATION | VALUE | VECTOR | VERSIONING | VIA | VIEW
     | VISIBLE | WAIT | WEEK | WEIGHT_STRING | WITHOUT | WORK | WRAPPER | X509 | XA | XID | XML | YEAR
-    | YES | EXTRACT | POSITION | SUBSTR | SUBSTRING | TRIM | CAST
+    | YES
     ;

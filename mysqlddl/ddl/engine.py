@@ -48,6 +48,18 @@ def _keyword_identifier_types() -> frozenset[int]:
 _KEYWORD_IDENT_TYPES = _keyword_identifier_types()
 
 
+def _keyword_types() -> frozenset[int]:
+    # Every token whose literal is a word ('SELECT', 'INT1', ...): the lexer's keyword rules.
+    out = set()
+    for t, lit in enumerate(MySqlLexer.literalNames):
+        if len(lit) > 2 and lit[0] == "'" and lit[1:-1].replace("_", "").isalnum() and lit[1].isalpha():
+            out.add(t)
+    return frozenset(out)
+
+
+_KEYWORD_TYPES = _keyword_types()
+
+
 def describe_expected(types) -> str:
     """A readable summary of an expected-token set: keywords and symbols by name, all the
     identifier-capable tokens folded into ``identifier``."""
@@ -181,6 +193,8 @@ class Engine:
         stream.fill()
         lexing.retype_tokens(stream.tokens, options, MySqlLexer.DQ_STRING, MySqlLexer.DQ_IDENT)
         lexing.restore_texts(stream.tokens, sql, prepared)
+        if "." in sql:
+            lexing.retype_qualified_keywords(stream.tokens, MySqlLexer.DOT, MySqlLexer.ID, _KEYWORD_TYPES)
         return stream
 
     def parse(self, sql: str, options: Options | None = None, *, statement_index: int | None = None,

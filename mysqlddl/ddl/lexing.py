@@ -145,6 +145,29 @@ def retype_tokens(tokens, options: Options, dq_string: int, dq_ident: int) -> No
                 t.type = dq_ident
 
 
+def retype_qualified_keywords(tokens, dot: int, ident: int, keyword_types: frozenset[int]) -> None:
+    """A keyword directly attached to a '.' in a qualified name is an identifier.
+
+    MySQL's lexer does not look a word up as a keyword when a '.' and an identifier character
+    follow it immediately, nor when it directly follows such a '.' (sql_lex.cc, MY_LEX_IDENT_SEP;
+    manual 11.2.2 "Identifier Qualifiers": "a word that follows a period in a qualified name must
+    be an identifier"). So ``default.task`` and ``t.order`` are plain names.
+    """
+    n = len(tokens)
+    for i in range(1, n - 1):
+        t = tokens[i]
+        if t.type != dot:
+            continue
+        nxt = tokens[i + 1]
+        if nxt.start != t.stop + 1:
+            continue
+        if nxt.type in keyword_types:
+            nxt.type = ident
+        prev = tokens[i - 1]
+        if prev.type in keyword_types and prev.stop + 1 == t.start:
+            prev.type = ident
+
+
 def restore_texts(tokens, original: str, prepared: str) -> None:
     """Give tokens whose characters were replaced by :func:`prepare_text` their original text."""
     if original is prepared:

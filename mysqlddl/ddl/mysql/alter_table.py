@@ -18,7 +18,7 @@ from ...commands import (AddCheck, AddColumn, AddForeignKey, AddIndex, AlterColu
 from ...model.spec import ColumnSpec
 from .column_definition import column_spec
 from .create_table import table_element
-from .identifiers import charset_name, name, table_id
+from .identifiers import has, charset_name, name, table_id
 from .key_definition import KeyElement, index_definition, table_constraint
 from .source import StatementSource
 from .table_options import options_of, partitioning
@@ -31,11 +31,6 @@ def _position(ctx) -> dict:
     if pos.FIRST() is not None:
         return {"first": True}
     return {"after": name(pos.columnName())}
-
-
-def _exists(ctx, rule: str) -> bool:
-    f = getattr(ctx, rule, None)
-    return f is not None and f() is not None
 
 
 def _key_element(ke: KeyElement):
@@ -52,13 +47,13 @@ def _table_options(c, src):
 
 
 def _add_column(c, src):
-    return [AddColumn(column_spec(c.columnDefinition(), src), if_not_exists=_exists(c, "ifNotExists"),
+    return [AddColumn(column_spec(c.columnDefinition(), src), if_not_exists=has(c, "ifNotExists"),
                       **_position(c))]
 
 
 def _add_columns(c, src):
     """ADD [COLUMN] (col_def | key, ...): both servers take keys in the list too."""
-    ine = _exists(c, "ifNotExists")
+    ine = has(c, "ifNotExists")
     out = []
     for el in c.tableElement():
         e = table_element(el, src)
@@ -76,7 +71,7 @@ def _add_constraint(c, src):
 
 def _drop_constraint(c, src):
     n = name(c.identifier())
-    ie = _exists(c, "ifExists")
+    ie = has(c, "ifExists")
     return [DropCheck(n, ie) if c.CHECK() is not None else DropConstraint(n, ie)]
 
 
@@ -92,11 +87,11 @@ def _alter_column(c, src):
 
 def _change_column(c, src):
     return [ChangeColumn(name(c.columnName()), column_spec(c.columnDefinition(), src),
-                         if_exists=_exists(c, "ifExists"), **_position(c))]
+                         if_exists=has(c, "ifExists"), **_position(c))]
 
 
 def _modify_column(c, src):
-    return [ModifyColumn(column_spec(c.columnDefinition(), src), if_exists=_exists(c, "ifExists"),
+    return [ModifyColumn(column_spec(c.columnDefinition(), src), if_exists=has(c, "ifExists"),
                          **_position(c))]
 
 
@@ -107,11 +102,11 @@ def _convert(c, src):
 
 
 def _drop_column(c, src):
-    return [DropColumn(name(c.columnName()), _exists(c, "ifExists"))]
+    return [DropColumn(name(c.columnName()), has(c, "ifExists"))]
 
 
 def _drop_index(c, src):
-    return [DropKey(name(c.indexName()), _exists(c, "ifExists"))]
+    return [DropKey(name(c.indexName()), has(c, "ifExists"))]
 
 
 def _drop_primary(c, src):
@@ -122,7 +117,7 @@ def _drop_foreign(c, src):
     ids = c.identifier()
     ids = ids if isinstance(ids, list) else [ids]
     # A qualified `db.fk` (accepted by the grammar) names the same constraint: the last part counts.
-    return [DropForeignKey(name(ids[-1]), _exists(c, "ifExists"))]
+    return [DropForeignKey(name(ids[-1]), has(c, "ifExists"))]
 
 
 def _rename_column(c, src):

@@ -53,3 +53,10 @@ def charset_name(ctx, src: StatementSource) -> str:
     if lit is not None:
         return string_value(lit, src)
     return unquote(ctx.getText())
+
+
+def has(ctx, rule: str) -> bool:
+    """Whether ``ctx`` holds the optional sub-rule or token ``rule``. Labelled alternatives only
+    have accessors for their own parts, so a builder shared between alternatives asks this way."""
+    f = getattr(ctx, rule, None)
+    return f is not None and f() is not None

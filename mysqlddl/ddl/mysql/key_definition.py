@@ -13,7 +13,7 @@ import dataclasses
 from ..._generated.mysql.MySqlParser import MySqlParser as P
 from ...model.spec import CheckSpec, ForeignKeySpec, KeySpec
 from ...model.table import IndexKind, IndexPart
-from .identifiers import name, table_id
+from .identifiers import has, name, table_id
 from .source import StatementSource
 
 
@@ -71,12 +71,6 @@ def index_options(opts, index_type, src: StatementSource) -> dict:
     return out
 
 
-def _has(ctx, rule: str) -> bool:
-    """Whether ``ctx`` has the optional sub-rule (tolerant of alternatives that lack it)."""
-    f = getattr(ctx, rule, None)
-    return f is not None and f() is not None
-
-
 def _constraint_name(ctx) -> str | None:
     cn = ctx.constraintName()
     return name(cn.identifier()) if cn is not None and cn.identifier() is not None else None
@@ -94,7 +88,7 @@ def index_definition(ctx, src: StatementSource) -> KeyElement:
         raise src.error(ctx, f"index definition {src.text_of(ctx)!r} is not handled")
     key = KeySpec(kind, key_parts(ctx.keyPartList(), src), name=name(ctx.indexName()),
                   **index_options(ctx.indexOption(), itype, src))
-    return KeyElement(key=key, if_not_exists=_has(ctx, "ifNotExists"))
+    return KeyElement(key=key, if_not_exists=has(ctx, "ifNotExists"))
 
 
 def reference(ctx: P.ReferenceDefinitionContext, src: StatementSource) -> dict:
@@ -119,16 +113,16 @@ def table_constraint(ctx, src: StatementSource) -> KeyElement:
     if isinstance(ctx, P.PrimaryKeyConstraintContext):
         key = KeySpec(IndexKind.PRIMARY, key_parts(ctx.keyPartList(), src), constraint_name=cname,
                       **index_options(ctx.indexOption(), ctx.indexType(), src))
-        return KeyElement(key=key, if_not_exists=_has(ctx, "ifNotExists"))
+        return KeyElement(key=key, if_not_exists=has(ctx, "ifNotExists"))
     if isinstance(ctx, P.UniqueConstraintContext):
         key = KeySpec(IndexKind.UNIQUE, key_parts(ctx.keyPartList(), src), name=name(ctx.indexName()),
                       constraint_name=cname, **index_options(ctx.indexOption(), ctx.indexType(), src))
-        return KeyElement(key=key, if_not_exists=_has(ctx, "ifNotExists"))
+        return KeyElement(key=key, if_not_exists=has(ctx, "ifNotExists"))
     if isinstance(ctx, P.ForeignKeyConstraintContext):
         cols = tuple(name(c) for c in ctx.columnList().columnName())
         fk = ForeignKeySpec(cols, name=cname, index_name=name(ctx.indexName()),
                             **reference(ctx.referenceDefinition(), src))
-        return KeyElement(foreign_key=fk, if_not_exists=_has(ctx, "ifNotExists"))
+        return KeyElement(foreign_key=fk, if_not_exists=has(ctx, "ifNotExists"))
     if isinstance(ctx, P.CheckConstraintContext):
         enf = ctx.constraintEnforcement()
         chk = CheckSpec(src.text_of(ctx.expression()), cname,

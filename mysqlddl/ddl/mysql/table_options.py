@@ -16,7 +16,7 @@ from antlr4.tree.Tree import TerminalNode
 
 from ..._generated.mysql.MySqlParser import MySqlParser as P
 from ...model.table import Partitioning
-from .identifiers import charset_name, name, unquote
+from .identifiers import has, charset_name, name, unquote
 from .source import StatementSource
 
 _SKIPPED = {
@@ -25,13 +25,11 @@ _SKIPPED = {
 }
 
 
-def _keywords(ctx, stop_types=()) -> str:
+def _keywords(ctx) -> str:
     """The option's leading keywords, upper-case, up to its value (or ``=``)."""
     words = []
     for c in ctx.getChildren():
-        if not isinstance(c, TerminalNode) or c.getSymbol().type in stop_types:
-            break
-        if c.getSymbol().type == P.EQ:
+        if not isinstance(c, TerminalNode) or c.getSymbol().type == P.EQ:
             break
         words.append(c.getText().upper())
     return " ".join(words)
@@ -90,18 +88,12 @@ def options_of(opts, src: StatementSource) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _has(ctx, token: str) -> bool:
-    """Whether ``ctx`` holds ``token`` (labelled alternatives only have their own accessors)."""
-    f = getattr(ctx, token, None)
-    return f is not None and f() is not None
-
-
 def _method(m, src: StatementSource) -> tuple[str, str | None]:
     """(method, expression text) of a ``partitionMethod`` / ``subpartitionMethod``."""
-    linear = "LINEAR " if _has(m, "LINEAR") else ""
-    if _has(m, "HASH"):
+    linear = "LINEAR " if has(m, "LINEAR") else ""
+    if has(m, "HASH"):
         return linear + "HASH", src.text_of(m.expression())
-    if _has(m, "KEY"):
+    if has(m, "KEY"):
         return linear + "KEY", ",".join(name(c) for c in m.columnName())
     if isinstance(m, P.PartitionByRangeListContext):
         kind = "RANGE" if m.RANGE() is not None else "LIST"
