@@ -139,8 +139,9 @@ def _statement_error(e: DdlError, stmt: Statement, source: str | None) -> DdlErr
 def run_script(catalog: Catalog, sql: str, options: Options = DEFAULT, *,
                source: str | None = None) -> ApplyResult:
     """Parse ``sql`` and apply it to ``catalog`` statement by statement, lexing under the
-    catalog's session sql_mode to start with. A statement's commands apply all or nothing. Under RAISE the first failure raises (positioned in its statement);
-    otherwise failing statements are left out and returned as ``errors``."""
+    catalog's session sql_mode to start with. A statement's commands apply all or nothing.
+    Under RAISE the first failure raises (positioned in its statement); otherwise failing
+    statements are left out and returned as ``errors``."""
     errors: list[DdlError] = []
     policy = options.error_policy
     # Lexing starts under the catalog's session sql_mode (a SET sql_mode applied earlier counts).

@@ -8,10 +8,11 @@ from mysqlddl.errors import DdlError
 from mysqlddl.model import Catalog, IndexKind
 from mysqlddl.options import Options
 
+MYSQL = Options()
 SETUP = "USE db;\nCREATE TABLE t (a INT, b VARCHAR(20), g GEOMETRY NOT NULL);\n"
 
 
-def keys(sql, options=Options()):
+def keys(sql, options=MYSQL):
     return {k.name: k for k in apply_script(Catalog.empty(options), SETUP + sql, options).table("db", "t").keys()}
 
 

@@ -4,8 +4,7 @@ import pytest
 
 from mysqlddl.ddl import parse_statement
 from mysqlddl.ddl.api import parse_ddl, run_script
-from mysqlddl.ddl.mysql import FAMILIES, StatementSource, build_commands
-from mysqlddl.ddl.mysql import dispatcher
+from mysqlddl.ddl.mysql import FAMILIES, StatementSource, build_commands, dispatcher
 from mysqlddl.errors import DdlError, DdlSemanticError, DdlSyntaxError
 from mysqlddl.model import Catalog
 from mysqlddl.options import ErrorPolicy, Options

@@ -11,14 +11,33 @@ dropped silently (:data:`_UNMODELLED`).
 from __future__ import annotations
 
 from ..._generated.mysql.MySqlParser import MySqlParser as P
-from ...commands import (AddCheck, AddColumn, AddForeignKey, AddIndex, AlterColumnDefault,
-                         AlterColumnVisibility, AlterTable, ChangeColumn, ConvertCharset, DropCheck,
-                         DropColumn, DropConstraint, DropForeignKey, DropKey, DropPrimaryKey,
-                         ModifyColumn, PartitionOp, RenameColumn, RenameIndex, RenameTo, TableOptions)
+from ...commands import (
+    AddCheck,
+    AddColumn,
+    AddForeignKey,
+    AddIndex,
+    AlterColumnDefault,
+    AlterColumnVisibility,
+    AlterTable,
+    ChangeColumn,
+    ConvertCharset,
+    DropCheck,
+    DropColumn,
+    DropConstraint,
+    DropForeignKey,
+    DropKey,
+    DropPrimaryKey,
+    ModifyColumn,
+    PartitionOp,
+    RenameColumn,
+    RenameIndex,
+    RenameTo,
+    TableOptions,
+)
 from ...model.spec import ColumnSpec
 from .column_definition import column_spec
 from .create_table import table_element
-from .identifiers import has, charset_name, name, table_id
+from .identifiers import charset_name, has, name, table_id
 from .key_definition import KeyElement, index_definition, table_constraint
 from .source import StatementSource
 from .table_options import options_of, partitioning

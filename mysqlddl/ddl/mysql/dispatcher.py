@@ -14,9 +14,21 @@ from collections.abc import Callable
 from ..._generated.mysql.MySqlParser import MySqlParser as P
 from ...commands import Command
 from ...errors import DdlError
-from . import (alter_database, alter_table, create_database, create_index, create_table,
-               drop_database, drop_index, drop_table, rename_table, set_statement, truncate_table,
-               use_statement, view)
+from . import (
+    alter_database,
+    alter_table,
+    create_database,
+    create_index,
+    create_table,
+    drop_database,
+    drop_index,
+    drop_table,
+    rename_table,
+    set_statement,
+    truncate_table,
+    use_statement,
+    view,
+)
 from .source import StatementSource
 
 Builder = Callable[..., "Command | list[Command] | None"]

@@ -47,7 +47,7 @@ class StatementSource:
         cut = self.prepared[start:stop + 1]
         if BACKSLASH_PLACEHOLDER in cut and self.prepared is not self.text:
             orig = self.text[start:stop + 1]
-            cut = "".join(o if p == BACKSLASH_PLACEHOLDER else p for p, o in zip(cut, orig))
+            cut = "".join(o if p == BACKSLASH_PLACEHOLDER else p for p, o in zip(cut, orig, strict=True))
         return cut
 
     def text_of(self, ctx) -> str:

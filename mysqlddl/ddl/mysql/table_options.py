@@ -16,7 +16,7 @@ from antlr4.tree.Tree import TerminalNode
 
 from ..._generated.mysql.MySqlParser import MySqlParser as P
 from ...model.table import Partitioning
-from .identifiers import has, charset_name, name, unquote
+from .identifiers import charset_name, has, name, unquote
 from .source import StatementSource
 
 _SKIPPED = {
