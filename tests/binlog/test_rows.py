@@ -195,3 +195,16 @@ def test_bytes_without_present_columns_are_corrupt(twin):
 def test_absent_sentinel():
     assert repr(rows.ABSENT) == "ABSENT" and not rows.ABSENT and rows.ABSENT is not None
     assert pickle.loads(pickle.dumps(rows.ABSENT)) is rows.ABSENT
+
+
+def test_vector_column(twin):
+    """VECTOR (MySQL 9.0+): no MySQL 9 server here, so the bytes follow the documented layout
+    (4-byte length, float32 little-endian components); a length that is not whole floats is corrupt."""
+    import struct
+
+    plan = rows.build_plan(tm((T.VECTOR,), (4,)), Options())
+    value = struct.pack("<I3f", 12, 1.5, -2.0, 0.25)
+    assert rows.decode_rows(plan, b"\x00" + value, 0, 1 + len(value), b"\x01") == [((1.5, -2.0, 0.25),)]
+    bad = struct.pack("<I", 3) + b"abc"
+    with pytest.raises(CorruptEventError):
+        rows.decode_rows(plan, b"\x00" + bad, 0, 1 + len(bad), b"\x01")
