@@ -60,3 +60,12 @@ def test_skip_policy_collects_and_goes_on():
     assert [t.name for t in res.catalog.all_tables()] == ["a", "c"]
     assert [e.statement_index for e in res.errors] == [2, 3]
     assert res.catalog.table("d", "a").column_names == ("x",)
+
+
+def test_public_api_is_exported_lazily():
+    import mysqlddl
+    from mysqlddl.ddl import api
+
+    assert mysqlddl.parse_ddl is api.parse_ddl and mysqlddl.apply_script is api.apply_script
+    assert [type(c).__name__ for c in mysqlddl.parse_ddl("USE d; CREATE TABLE t (a INT)")] == \
+        ["UseDatabase", "CreateTable"]
