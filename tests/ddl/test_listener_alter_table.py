@@ -34,8 +34,8 @@ def test_change_and_modify_replace_the_definition():
 
 
 def test_rename_column_and_alter_default_and_visibility():
-    t = table("ALTER TABLE t RENAME COLUMN b TO bb, ALTER COLUMN a SET DEFAULT 'q', "
-              "ALTER bb SET INVISIBLE;")
+    t = table("ALTER TABLE t RENAME COLUMN b TO bb, ALTER COLUMN a SET DEFAULT 'q';\n"
+              "ALTER TABLE t ALTER bb SET INVISIBLE;")
     assert t.column_names == ("id", "a", "bb")
     assert t.column("a").default.value == "q" and t.column("bb").visible is False
     t = table("ALTER TABLE t ADD c INT NOT NULL DEFAULT 3;\nALTER TABLE t ALTER c DROP DEFAULT;")
