@@ -5,7 +5,8 @@ Used when MYSQLDDL_PUREPYTHON=1 or when the extension is absent (and not require
 
 from __future__ import annotations
 
-from ..errors import CorruptEventError, TruncatedError
+from ..errors import BinlogError, CorruptEventError, RowImageOverrunError, TruncatedError
+from .values import decoder_for
 
 IMPLEMENTATION = "pure-python"
 
@@ -38,9 +39,6 @@ def read_lenenc_int(buf, offset: int):
 
 # ------------------------------------------------------------------------------------------ rows
 # The pure counterpart of _speedups/rows.pxi: same plan, same values, same error types.
-
-from ..errors import BinlogError, RowImageOverrunError  # noqa: E402
-from .values import decoder_for  # noqa: E402
 
 
 def compile_plan(columns):
@@ -103,5 +101,5 @@ def _image(view, pos: int, cols, blank, base: int):
         if e.offset is None:
             e.offset = value_start
         e.offset += base
-        raise e.with_context(column=col)
+        raise e.with_context(column=col) from None
     return tuple(row), pos

@@ -19,14 +19,14 @@ the columns-present bitmap excludes the column (MINIMAL/NOBLOB row images).
 
 from __future__ import annotations
 
+from ..errors import ConfigError, CorruptEventError, TruncatedError
+from ..options import Dialect
 from . import speedups
 from .coltypes import BLOB_TYPES, CHARACTER_TYPES, NUMERIC_TYPES
 from .coltypes import ColumnType as T
 from .values import charsets
 from .values.meta import ColumnMeta
 from .values.numeric import decimal_size
-from ..errors import ConfigError, CorruptEventError, TruncatedError
-from ..options import Dialect
 
 
 class _Absent:
@@ -169,7 +169,7 @@ def _per_column(values, ncols: int, selected: list[int], what: str):
     if len(values) == ncols:
         return dict(enumerate(values))
     if len(values) == len(selected):
-        return dict(zip(selected, values))
+        return dict(zip(selected, values, strict=True))
     raise CorruptEventError(f"TABLE_MAP {what} has {len(values)} entries for {ncols} columns "
                             f"({len(selected)} eligible)")
 
@@ -266,7 +266,7 @@ def _build_plan(table_map, options, columns, types, metas) -> DecodePlan:
     if columns is not None and len(columns) != ncols:
         raise ConfigError(f"columns= describes {len(columns)} columns, the TABLE_MAP has {ncols}")
     real = []
-    for t, m in zip(types, metas):
+    for t, m in zip(types, metas, strict=True):
         if t in (T.STRING, T.VAR_STRING):
             rt, _ = string_real_type(m)
             real.append(rt if rt in (T.ENUM, T.SET) else t)
@@ -299,7 +299,7 @@ def _build_plan(table_map, options, columns, types, metas) -> DecodePlan:
               "invalid_as_none": options.invalid_temporal_as == "none",
               "json_as_text": options.json_as == "text"}
     out = []
-    for i, (t, m, rt) in enumerate(zip(types, metas, real)):
+    for i, (t, m, rt) in enumerate(zip(types, metas, real, strict=True)):
         col = columns[i] if columns is not None else None
         try:
             out.append(_column(i, t, m, rt, col, unsigned, cs, enum_names, set_names, options, common))

@@ -94,8 +94,8 @@ def test_go_mysql_newdecimal_matrix(shared_path):
             top = Decimal(("9" * (p - s) or "0") + ("." + "9" * s if s else ""))
             return max(-top, min(top, q))
 
-    for row, lits in zip(got, literals):
-        assert list(row[1:12]) == [stored(t, p, s) for t, (p, s) in zip(lits, cols)]
+    for row, lits in zip(got, literals, strict=True):
+        assert list(row[1:12]) == [stored(t, p, s) for t, (p, s) in zip(lits, cols, strict=True)]
 
 
 # ------------------------------------------------------------------ MariaDB pre-10.1 temporal types

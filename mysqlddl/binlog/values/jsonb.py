@@ -34,6 +34,7 @@ from __future__ import annotations
 import base64
 import datetime
 import json
+import math
 import struct
 from decimal import Decimal
 from typing import NamedTuple
@@ -231,7 +232,7 @@ def to_text(value) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(to_text(v) for v in value) + "]"
     if isinstance(value, JsonOpaque):
-        return '"base64:type%d:%s"' % (value.field_type, base64.b64encode(value.data).decode("ascii"))
+        return f'"base64:type{value.field_type}:{base64.b64encode(value.data).decode("ascii")}"'
     if isinstance(value, datetime.datetime):
         return '"' + value.strftime("%Y-%m-%d %H:%M:%S.%f") + '"'
     if isinstance(value, datetime.date):
@@ -240,11 +241,10 @@ def to_text(value) -> str:
         neg = value < datetime.timedelta(0)
         a = -value if neg else value
         secs = a.days * 86400 + a.seconds
-        return '"%s%02d:%02d:%02d.%06d"' % ("-" if neg else "", secs // 3600, secs // 60 % 60, secs % 60,
-                                            a.microseconds)
+        return f'"{"-" if neg else ""}{secs // 3600:02d}:{secs // 60 % 60:02d}:{secs % 60:02d}.{a.microseconds:06d}"'
     if isinstance(value, Decimal):
         return str(value)
-    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+    if isinstance(value, float) and not math.isfinite(value):
         _bad("double is not finite")
     return json.dumps(value, ensure_ascii=False)
 
