@@ -398,3 +398,16 @@ def decode_rows(plan: DecodePlan, buf, start: int, end: int, present1: bytes, pr
                              needed=nb, available=min(len(present1), len(present2 or present1)))
     impl = speedups.impl
     return impl.decode_rows(plan.compiled(impl), buf, start, end, present1, present2, base)
+
+
+def decode_partial_update_rows(plan: DecodePlan, buf, start: int, end: int, present1: bytes, present2: bytes,
+                               base: int = 0) -> list:
+    """Rows of a PARTIAL_UPDATE_ROWS event (MySQL 8.0.3+): ``[(before, after), ...]`` as for UPDATE,
+    where a JSON column updated in place holds a ``values.jsonb.JsonPartialUpdate`` (its diffs, in
+    order) instead of a whole document. Decoded by the pure code on either implementation (a rare
+    event; see _twin.decode_partial_update_rows for the layout)."""
+    from . import _twin
+
+    if not 0 <= start <= end <= len(buf):
+        raise CorruptEventError(f"row range {start}..{end} outside a buffer of {len(buf)} bytes")
+    return _twin.decode_partial_update_rows(plan.compiled(_twin), buf, start, end, present1, present2, base)

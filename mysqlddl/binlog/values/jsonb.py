@@ -253,3 +253,81 @@ def decode_json(buf, offset, meta):
     start, end = length_prefixed(buf, offset, meta.len_bytes, None, "JSON")
     doc = parse(bytes(buf[start:end]), meta.decimal_as_str)
     return (to_text(doc) if meta.json_as_text else doc), end
+
+
+# ------------------------------------------------------------------------ partial JSON updates
+#
+# PARTIAL_UPDATE_ROWS after images (binlog_row_value_options=PARTIAL_JSON) carry, for a JSON column
+# whose partial bit is set, a Json_diff_vector instead of a whole document (sql/json_diff.cc
+# ``Json_diff_vector::write_binary`` / ``read_binary``; printed by sql/log_event.cc
+# ``Rows_log_event::print_verbose_one_row`` as JSON_REPLACE/JSON_INSERT/JSON_REMOVE calls):
+#
+#   length (meta bytes, LE) | diff*
+#   diff ::= operation (1 byte: 0 REPLACE, 1 INSERT, 2 REMOVE)
+#            path-length (packed int) path (utf8mb4, a JSON path such as $.a[1])
+#            [value-length (packed int) value (binary JSON doc)]      -- not for REMOVE
+#
+# Every diff is kept, in order.
+
+_OPS = ("replace", "insert", "remove")
+
+
+class JsonDiff(NamedTuple):
+    operation: str      # "replace", "insert" or "remove"
+    path: str
+    value: object       # the new value (None for "remove"; JSON text when json_as="text")
+
+
+class JsonPartialUpdate(NamedTuple):
+    """A JSON column changed in place: apply ``diffs`` in order to the before image's document."""
+
+    diffs: tuple
+
+
+def _packed(data: bytes, pos: int, what: str):
+    """A packed (length-encoded) integer inside a diff (sql-common/pack.c net_field_length_ll)."""
+    if pos >= len(data):
+        _bad(f"{what} runs past the diff vector")
+    first = data[pos]
+    width = {252: 2, 253: 3, 254: 8}.get(first, 0)
+    if first >= 251 and not width:
+        _bad(f"{what} with first byte {first:#04x}")
+    if pos + 1 + width > len(data):
+        _bad(f"{what} runs past the diff vector")
+    if not width:
+        return first, pos + 1
+    return int.from_bytes(data[pos + 1:pos + 1 + width], "little"), pos + 1 + width
+
+
+def parse_diffs(data: bytes, decimal_as_str: bool = False, as_text: bool = False) -> JsonPartialUpdate:
+    diffs = []
+    pos = 0
+    while pos < len(data):
+        op = data[pos]
+        if op > 2:
+            _bad(f"unknown JSON diff operation {op}")
+        n, pos = _packed(data, pos + 1, "JSON diff path length")
+        if pos + n > len(data):
+            _bad("JSON diff path runs past the diff vector")
+        try:
+            path = data[pos:pos + n].decode("utf-8")
+        except UnicodeDecodeError:
+            _bad("JSON diff path is not valid utf8mb4")
+        pos += n
+        value = None
+        if op != 2:
+            n, pos = _packed(data, pos, "JSON diff value length")
+            if pos + n > len(data) or n == 0:
+                _bad("JSON diff value runs past the diff vector or is empty")
+            value = parse(data[pos:pos + n], decimal_as_str)
+            if as_text:
+                value = to_text(value)
+            pos += n
+        diffs.append(JsonDiff(_OPS[op], path, value))
+    return JsonPartialUpdate(tuple(diffs))
+
+
+def decode_json_diff(buf, offset, meta):
+    """A partial JSON column value of a PARTIAL_UPDATE_ROWS after image -> JsonPartialUpdate."""
+    start, end = length_prefixed(buf, offset, meta.len_bytes, None, "JSON diff vector")
+    return parse_diffs(bytes(buf[start:end]), meta.decimal_as_str, meta.json_as_text), end
