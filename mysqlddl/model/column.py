@@ -21,7 +21,8 @@ class Default:
 
     ``value``: for LITERAL the normalised value as text (``'1.50'`` for DECIMAL(10,2) DEFAULT 1.5,
     ``'2020-01-01 00:00:00.000'`` for DATETIME(3), unescaped string content for strings, ``b'101'``
-    for BIT); for EXPRESSION the expression text without its outer parentheses; None otherwise.
+    for BIT); for EXPRESSION the expression text as written, parentheses included (``(1 + 2)``,
+    MariaDB's bare ``uuid()``), which is how both servers print it back; None otherwise.
     ``fsp``: for CURRENT_TIMESTAMP the precision, None when not given.
     """
 
@@ -52,8 +53,8 @@ class Default:
         if self.kind is DefaultKind.CURRENT_TIMESTAMP:
             return f"current_timestamp({self.fsp})" if self.fsp else "current_timestamp()"
         if self.kind is DefaultKind.EXPRESSION:
-            return f"({self.value})" if not self.value.startswith("(") else self.value
-        if family in (TypeFamily.INTEGER, TypeFamily.DECIMAL, TypeFamily.FLOAT) or (
+            return self.value
+        if family in (TypeFamily.INTEGER, TypeFamily.DECIMAL, TypeFamily.FLOAT, TypeFamily.YEAR) or (
                 family is TypeFamily.BIT and self.value.startswith("b'")):
             return self.value
         return quote_string(self.value)

@@ -53,10 +53,26 @@ class DialectRules:
     # for DEFAULT NULL (MariaDB 10.2.7+); MySQL gives the bare value and SQL NULL.
     quoted_column_default: bool = False
     default_engine: str = "InnoDB"
+    # A UNIQUE key on a BLOB/TEXT column without a prefix length: MariaDB 10.4+ makes it a "long
+    # unique" key USING HASH, listed after the other unique keys (checked on 10.11.19); MySQL
+    # rejects it (ER_BLOB_KEY_WITHOUT_LENGTH), as both do for a plain or primary key.
+    long_unique_hash: bool = False
+    # A plain key on a BLOB/TEXT column without a prefix, or on a VARCHAR longer than the engine's
+    # key limit: MariaDB 10.11 shortens it to min(limit // mbmaxlen, column capacity) with a
+    # warning ("Specified key was too long"), e.g. KEY (text utf8mb4) -> (`u`(768)); MySQL
+    # rejects the BLOB/TEXT case.
+    auto_key_prefix: bool = False
+    # explicit_defaults_for_timestamp=OFF, "ts TIMESTAMP DEFAULT NULL" (no NULL attribute): MariaDB
+    # makes it NOT NULL DEFAULT '0000-00-00 00:00:00' (checked on 10.11.19); MySQL rejects it
+    # (ER_INVALID_DEFAULT).
+    legacy_timestamp_default_null_is_zero: bool = False
     # SHOW CREATE TABLE: MariaDB 10.11 prints "CHARACTER SET cs COLLATE c" for every column whose
     # collation differs from the table's (checked on 10.11.19); MySQL prints CHARACTER SET only when
     # the charset differs and COLLATE only when the collation is not the default one.
     full_column_collation_clause: bool = False
+    # SHOW CREATE TABLE prints INVISIBLE right after the type (MariaDB 10.11: "int(11) INVISIBLE
+    # DEFAULT NULL"); MySQL 8.0.23 prints it after the default.
+    invisible_before_default: bool = False
 
     def collation_for(self, options: Options) -> str:  # pragma: no cover - trivial
         return self.collation_column
@@ -89,10 +105,16 @@ MARIADB = DialectRules(
     no_implicit_null_default=frozenset(), check_name_pattern="CONSTRAINT_{n}",
     column_check_named_after_column=True, quoted_column_default=True,
     drop_column_in_multi_unique_is_error=True, full_column_collation_clause=True,
+    invisible_before_default=True, legacy_timestamp_default_null_is_zero=True,
+    long_unique_hash=True, auto_key_prefix=True,
 )
 
 # Oracle reuses the MySQL machinery until its own listeners need different rows.
 ORACLE = dataclasses.replace(MYSQL, name="oracle")
+
+# Longest key in bytes per engine (InnoDB with the DYNAMIC/COMPRESSED row formats: 3072; MyISAM:
+# 1000; Aria: 2000), used by the automatic key prefix above.
+MAX_KEY_LENGTH: dict[str, int] = {"innodb": 3072, "myisam": 1000, "aria": 2000}
 
 RULES: dict[Dialect, DialectRules] = {Dialect.MYSQL: MYSQL, Dialect.MARIADB: MARIADB,
                                       Dialect.ORACLE: ORACLE}

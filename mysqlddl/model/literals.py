@@ -115,7 +115,7 @@ def classify(text: str, no_backslash_escapes: bool = False) -> RawDefault:
         m = _NOW.match(inner)
         if m:
             return RawDefault("now", fsp=int(m.group(1) or 0))
-        return RawDefault("expression", inner)
+        return RawDefault("expression", t)
     u = t.upper()
     if u == "NULL":
         return RawDefault("null")

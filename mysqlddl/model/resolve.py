@@ -13,7 +13,7 @@ from ..options import Options
 from . import charsets, literals
 from . import types as T
 from .column import Column, Default, DefaultKind, Generated, GeneratedKind
-from .dialects import DialectRules, rules_for
+from .dialects import MAX_KEY_LENGTH, DialectRules, rules_for
 from .ids import TableId
 from .spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, KeySpec
 from .table import Check, ForeignKey, Index, IndexKind, IndexPart, TableEditor
@@ -189,14 +189,16 @@ def resolve_column(spec: ColumnSpec, ctx: Context, *, first_timestamp: bool) -> 
         # Implicit NULL-ability: nullable, except TIMESTAMP under explicit_defaults_for_timestamp
         # OFF (manual 5.1.8, explicit_defaults_for_timestamp).
         nullable = not legacy_ts
-    if spec.nullable is None and default is not None and default.kind is DefaultKind.NULL and legacy_ts:
-        nullable = True   # TIMESTAMP DEFAULT NULL is nullable even with the variable OFF
+    if legacy_ts and not nullable and default is not None and default.kind is DefaultKind.NULL \
+            and ctx.rules.legacy_timestamp_default_null_is_zero:
+        default = None  # becomes the zero default below
     generated = None
     if spec.generated is not None:
         generated = Generated(GeneratedKind.STORED if spec.stored else GeneratedKind.VIRTUAL,
                               spec.generated)
     if legacy_ts and not nullable and default is None:
         fsp = fields["fsp"] or 0
+        # (a DEFAULT NULL turned into "no default" above still auto-initialises, as on 10.11.19)
         if first_timestamp and on_update is None:
             default = Default.current_timestamp(fsp)
             on_update = Default.current_timestamp(fsp)
@@ -247,27 +249,87 @@ def add_column_extras(ed: TableEditor, rc: ResolvedColumn, ctx: Context) -> None
             add_check_spec(ed, CheckSpec(chk.expression), ctx)
 
 
+def _fit_parts(ed: TableEditor, kind: IndexKind, parts, using: str | None, ctx: Context):
+    """Key parts on long columns, per dialect: a BLOB/TEXT part needs a prefix (MySQL: error;
+    MariaDB: plain keys get an automatic prefix, unique keys become long unique HASH keys); a
+    prefix on a non-string column, or one covering the whole CHAR/VARCHAR, is dropped."""
+    if kind not in (IndexKind.PRIMARY, IndexKind.UNIQUE, IndexKind.INDEX):
+        return using, parts
+    engine = (ed.fields.get("engine") or ed._t.engine or ctx.rules.default_engine).lower()
+    limit = MAX_KEY_LENGTH.get(engine, 3072)
+    out = []
+    for p in parts:
+        c = ed.column(p.column) if p.column is not None and ed.has_column(p.column) else None
+        if c is None:
+            out.append(p)
+            continue
+        mb = charsets.maxlen(c.charset)
+        if p.length is not None and (c.family not in _PREFIXABLE or (
+                c.family in (F.CHAR, F.VARCHAR, F.BINARY, F.VARBINARY) and c.length is not None
+                and p.length >= c.length)):
+            p = dataclasses.replace(p, length=None)
+        if p.length is None:
+            if c.family in (F.TEXT, F.BLOB, F.JSON):
+                if kind is IndexKind.UNIQUE and ctx.rules.long_unique_hash:
+                    using = "HASH"
+                elif kind is IndexKind.INDEX and ctx.rules.auto_key_prefix:
+                    p = dataclasses.replace(p, length=min(limit // mb, T.capacity(c.type_name) or limit))
+                else:
+                    raise DdlSemanticError(f"BLOB/TEXT column '{c.name}' used in key specification "
+                                           "without a key length")
+            elif c.family in (F.VARCHAR, F.VARBINARY) and c.length and c.length * mb > limit \
+                    and ctx.rules.auto_key_prefix:
+                if kind is IndexKind.UNIQUE and ctx.rules.long_unique_hash:
+                    using = "HASH"
+                elif kind is IndexKind.INDEX:
+                    p = dataclasses.replace(p, length=limit // mb)
+        out.append(p)
+    return using, tuple(out)
+
+
+_PREFIXABLE = frozenset({F.CHAR, F.VARCHAR, F.BINARY, F.VARBINARY, F.TEXT, F.BLOB, F.JSON})
+
+
+def refit_keys(ed: TableEditor, columns: set[str], ctx: Context) -> None:
+    """After CHANGE/MODIFY of ``columns`` (lower-case names), fit the key parts on them to the
+    new types again (see :func:`_fit_parts`)."""
+    def refit(ix: Index) -> Index:
+        if not any(p.column and p.column.lower() in columns for p in ix.parts):
+            return ix
+        using = None if ix.using == "HASH" else ix.using
+        using, parts = _fit_parts(ed, ix.kind, tuple(dataclasses.replace(p, length=None)
+                                                     if p.length is not None and ix.using == "HASH" else p
+                                                     for p in ix.parts), using, ctx)
+        return dataclasses.replace(ix, parts=parts, using=using)
+    if ed.primary_key is not None:
+        ed.primary_key = refit(ed.primary_key)
+    ed.unique_keys = [refit(x) for x in ed.unique_keys]
+    ed.indexes = [refit(x) for x in ed.indexes]
+
+
 def add_key_spec(ed: TableEditor, spec: KeySpec, ctx: Context) -> Index:
     """Name a key the way the server does (its name, else its CONSTRAINT name, else its first
     column, made unique with _2, _3...) and add it."""
     comment = text_value(spec.comment, ctx)
+    using, parts = _fit_parts(ed, spec.kind, spec.parts, spec.using, ctx)
+    spec = dataclasses.replace(spec, parts=parts)
     if spec.kind is IndexKind.PRIMARY:
-        ix = Index(IndexKind.PRIMARY, "PRIMARY", spec.parts, spec.using, comment, spec.visible)
+        ix = Index(IndexKind.PRIMARY, "PRIMARY", spec.parts, using, comment, spec.visible)
     else:
         name = spec.name or spec.constraint_name
         if name is None:
             first = spec.parts[0]
             name = ed.unique_index_name(first.column if first.column else "functional_index")
-        ix = Index(spec.kind, name, spec.parts, spec.using, comment, spec.visible)
+        ix = Index(spec.kind, name, spec.parts, using, comment, spec.visible)
     ed.add_index(ix)
     return ix
 
 
-def add_foreign_key_spec(ed: TableEditor, spec: ForeignKeySpec, ctx: Context) -> str | None:
-    """Add a foreign key and, when no existing key starts with its columns, the index InnoDB
-    creates for it, named after the CONSTRAINT symbol, else the FOREIGN KEY index name, else the
-    first column (MariaDB 10.11 checked). Returns the generated index's name (or None): call
-    :func:`prune_generated_indexes` once the statement's keys are all in."""
+def add_foreign_key_spec(ed: TableEditor, spec: ForeignKeySpec, ctx: Context) -> ForeignKey:
+    """Add a foreign key and the index the server generates for it, named after the CONSTRAINT
+    symbol, else the FOREIGN KEY index name, else the first column (MariaDB 10.11 checked). Call
+    :func:`prune_generated_indexes` once the statement's keys are all in: the generated index only
+    survives when no other key covers its columns."""
     name = spec.name
     if name is None:
         used = {fk.name.lower() for fk in ed.foreign_keys}
@@ -280,30 +342,26 @@ def add_foreign_key_spec(ed: TableEditor, spec: ForeignKeySpec, ctx: Context) ->
     fk = ForeignKey(name, tuple(spec.columns), ref, tuple(spec.ref_columns), spec.on_delete,
                     spec.on_update, spec.match)
     ed.add_foreign_key(fk)
-    if _covered(ed, spec.columns, None):
-        return None
     base = spec.name or spec.index_name or spec.columns[0]
-    ix = Index(IndexKind.INDEX, ed.unique_index_name(base), tuple(IndexPart(c) for c in spec.columns))
-    ed.add_index(ix)
-    return ix.name
+    ed.add_index(Index(IndexKind.INDEX, ed.unique_index_name(base),
+                       tuple(IndexPart(c) for c in spec.columns), generated=True))
+    return fk
 
 
-def _covered(ed: TableEditor, columns, skip: str | None) -> bool:
-    want = [c.lower() for c in columns]
-    return any([c.lower() for c in ix.columns][:len(want)] == want
-               for ix in ed.all_keys() if skip is None or ix.name != skip)
-
-
-def prune_generated_indexes(ed: TableEditor, generated: list[str | None]) -> None:
-    """Drop a foreign-key index generated in this statement when another key now starts with its
-    columns (the server generates them all, then removes the redundant ones: ``FOREIGN KEY (a)``
-    next to ``FOREIGN KEY (a, b)`` leaves only the (a, b) index)."""
-    for name in generated:
-        if name is None:
+def prune_generated_indexes(ed: TableEditor) -> None:
+    """Drop every foreign-key-generated index whose columns another key starts with, in key
+    order, so of two equal generated indexes the older goes (MariaDB 10.11: ``ADD CONSTRAINT fkz
+    FOREIGN KEY (b)`` next to the generated ``fkx (b)`` leaves ``fkz``; a user key ``kb (b)``
+    makes the generated one go; MySQL manual 15.1.20.5 "silently dropped later if you create
+    another index that can be used")."""
+    for ix in list(ed.all_keys()):
+        if not ix.generated:
             continue
-        ix = next(i for i in ed.all_keys() if i.name == name)
-        if _covered(ed, ix.columns, name):
-            ed.drop_index(name)
+        want = [c.lower() for c in ix.columns]
+        for other in ed.all_keys():
+            if other is not ix and [c.lower() for c in other.columns][:len(want)] == want:
+                ed.drop_index(ix.name)
+                break
 
 
 def add_check_spec(ed: TableEditor, spec: CheckSpec, ctx: Context) -> Check:
@@ -319,14 +377,14 @@ def add_check_spec(ed: TableEditor, spec: CheckSpec, ctx: Context) -> Check:
     return chk
 
 
-def convert_column_charset(c: Column, charset: str, collation: str) -> Column:
+def convert_column_charset(c: Column, charset: str, collation: str, promote: bool = True) -> Column:
     """ALTER TABLE ... CONVERT TO CHARACTER SET: a character column takes the new charset and
     collation; a TEXT column is promoted to the smallest TEXT type that still holds as many
     characters (MySQL manual 13.1.9, "Changing the Character Set")."""
     if c.family not in T.CHARACTER_FAMILIES:
         return c
     name = c.type_name
-    if c.family is F.TEXT:
+    if c.family is F.TEXT and promote:
         cap = T.capacity(name)
         chars = cap // charsets.maxlen(c.charset)
         need = chars * charsets.maxlen(charset)

@@ -33,7 +33,8 @@ class IndexPart:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Index:
     """A key. ``name`` is ``PRIMARY`` for the primary key. ``using``: BTREE/HASH/RTREE when the
-    statement said so, else None. ``comment``: None when not given."""
+    statement said so, else None. ``comment``: None when not given. ``generated``: the server
+    created it for a foreign key (it is dropped again once another key covers its columns)."""
 
     kind: IndexKind
     name: str
@@ -41,6 +42,7 @@ class Index:
     using: str | None = None
     comment: str | None = None
     visible: bool = True
+    generated: bool = False
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -95,8 +97,8 @@ class Partitioning:
 class Table:
     """One version of a table. Every field is a value; build a new version with :meth:`edit`.
 
-    ``primary_key``: None when the table has none. ``unique_keys``/``indexes``: in creation order
-    (``indexes`` holds INDEX, FULLTEXT and SPATIAL keys); :meth:`keys` gives the server's order.
+    ``primary_key``: None when the table has none. ``unique_keys``/``indexes``: in the server's
+    order (``indexes`` holds INDEX, FULLTEXT and SPATIAL keys); :meth:`keys` gives all of them.
     ``charset``/``collation``: table defaults (None only for tables not built by a command).
     ``engine``: None only when unknown. ``comment``: None when not given. ``options``: the other
     table options as (UPPER-CASE name, value text) pairs in first-given order. ``partitioning``:
@@ -154,18 +156,10 @@ class Table:
         return None
 
     def keys(self) -> tuple[Index, ...]:
-        """Every key in the order SHOW CREATE TABLE lists them: the primary key, unique keys whose
-        columns are all NOT NULL (no prefix parts), the other unique keys, plain and spatial keys,
-        then FULLTEXT keys (the server's sort_keys() order; stable within each group)."""
-        def rank(ix: Index) -> int:
-            if ix.kind is IndexKind.UNIQUE:
-                full = all(p.column is not None and p.length is None
-                           and (c := self.column(p.column)) is not None and not c.nullable
-                           for p in ix.parts)
-                return 1 if full else 2
-            return 4 if ix.kind is IndexKind.FULLTEXT else 3
-        rest = sorted(self.unique_keys + self.indexes, key=rank)
-        return ((self.primary_key,) if self.primary_key else ()) + tuple(rest)
+        """Every key in the order SHOW CREATE TABLE lists them: the primary key, the unique keys,
+        then the other keys (the editor keeps each group in the server's order, see
+        :meth:`TableEditor.build`)."""
+        return ((self.primary_key,) if self.primary_key else ()) + self.unique_keys + self.indexes
 
     def edit(self) -> TableEditor:
         return TableEditor(self)
@@ -193,6 +187,7 @@ class TableEditor:
         self.foreign_keys: list[ForeignKey] = list(table.foreign_keys)
         self.checks: list[Check] = list(table.checks)
         self.fields: dict[str, object] = {}
+        self._keys_added = False
 
     # ---------------------------------------------------------------- columns
     def _find(self, name: str) -> int:
@@ -239,6 +234,8 @@ class TableEditor:
         if j >= 0 and j != i:
             raise DdlSemanticError(f"Duplicate column name '{col.name}'")
         old = self.columns[i]
+        # a column-level CHECK is part of the definition being replaced
+        self.checks = [c for c in self.checks if c.column is None or column_key(c.column) != column_key(old_name)]
         if first or after is not None:
             del self.columns[i]
             if after is not None and column_key(after) == column_key(old_name):
@@ -252,7 +249,10 @@ class TableEditor:
 
     def rename_column(self, old_name: str, new_name: str) -> TableEditor:
         col = self.column(old_name)
-        return self.replace_column(old_name, col.replace(name=new_name))
+        keep = [c for c in self.checks if c.column is not None and column_key(c.column) == column_key(old_name)]
+        self.replace_column(old_name, col.replace(name=new_name))
+        self.checks += [dataclasses.replace(c, column=new_name) for c in keep]
+        return self
 
     def drop_column(self, name: str) -> TableEditor:
         """Drop a column; it is also removed from every key, and a key left with no parts is
@@ -321,6 +321,7 @@ class TableEditor:
         return name
 
     def add_index(self, index: Index) -> TableEditor:
+        self._keys_added = True
         for p in index.parts:
             if p.column is not None and self._find(p.column) < 0:
                 raise DdlSemanticError(f"Key column '{p.column}' doesn't exist in table")
@@ -426,7 +427,29 @@ class TableEditor:
         self.fields["options"] = tuple(opts)
         return self
 
+    def _sorted_keys(self) -> tuple[list[Index], list[Index]]:
+        """The server's key order (sort_keys() in sql_table.cc, stable on the previous order):
+        unique keys whose parts are all NOT NULL whole columns, other unique keys, MariaDB's long
+        unique (HASH) keys; plain and spatial keys, then FULLTEXT keys.
+
+        MariaDB 10.11 re-sorts only when the statement adds a key, ranking by the NULL-ability the
+        statement gives the columns before a primary key forces them NOT NULL; a statement that
+        only makes a column NOT NULL (MODIFY) leaves the order alone. Checked on 10.11.19."""
+        if not self._keys_added:
+            return self.unique_keys, self.indexes
+        nullable = {column_key(c.name): c.nullable for c in self.columns}
+
+        def rank(ix: Index) -> int:
+            if ix.using == "HASH":
+                return 2  # MariaDB long unique (hash) keys come last
+            full = all(p.column is not None and p.length is None
+                       and nullable.get(column_key(p.column)) is False for p in ix.parts)
+            return 0 if full else 1
+        return (sorted(self.unique_keys, key=rank),
+                sorted(self.indexes, key=lambda ix: 1 if ix.kind is IndexKind.FULLTEXT else 0))
+
     def build(self) -> Table:
+        self.unique_keys, self.indexes = self._sorted_keys()
         pk_cols = {column_key(c) for c in (self.primary_key.columns if self.primary_key else ())}
         cols = []
         for pos, c in enumerate(self.columns, 1):

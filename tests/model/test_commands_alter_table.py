@@ -121,6 +121,9 @@ def test_alter_column_default_set_and_drop(evo):
     alter(evo, AlterColumnDefault("a", "'5'"))
     assert evo.table().column("a").default.value == "5"
     alter(evo, AlterColumnDefault("a", None))
+    assert evo.table().column("a").default.kind is DefaultKind.NULL  # nullable: DEFAULT NULL
+    alter(evo, ModifyColumn(col("a", "int", nullable=False, default="1")))
+    alter(evo, AlterColumnDefault("a", None))
     assert evo.table().column("a").default is None
 
 
@@ -252,3 +255,30 @@ def test_failed_alter_changes_nothing(evo):
     with pytest.raises(DdlSemanticError):
         AlterTable(T, (DropColumn("a"), DropColumn("nope"))).apply(evo.catalog, evo.options)
     assert evo.table() is before
+
+
+def test_drops_apply_before_adds(maria):
+    maria(CreateTable(T, (col("a", "int"),), checks=(CheckSpec("a > 0"),)))
+    alter(maria, AddCheck(CheckSpec("a <> 7")), DropConstraint("CONSTRAINT_1"))
+    assert [(c.name, c.expression) for c in maria.table().checks] == [("CONSTRAINT_1", "a <> 7")]
+    alter(maria, AddColumn(col("a", "text")), DropColumn("a"))
+    assert maria.table().column("a").type_name == "text"
+
+
+def test_a_column_is_changed_at_most_once_per_statement(evo):
+    with pytest.raises(DdlSemanticError, match="Unknown column 'a'"):
+        AlterTable(T, (ModifyColumn(col("a", "bigint")), RenameColumn("a", "a2"))).apply(evo.catalog, evo.options)
+    with pytest.raises(DdlSemanticError, match="Unknown column 'n'"):
+        AlterTable(T, (AddColumn(col("n", "int")), ModifyColumn(col("n", "bigint")))).apply(evo.catalog, evo.options)
+    with pytest.raises(DdlSemanticError, match="Can't DROP COLUMN"):
+        AlterTable(T, (AddColumn(col("n", "int")), DropColumn("n"))).apply(evo.catalog, evo.options)
+
+
+def test_key_order_is_resorted_only_when_a_key_is_added(maria):
+    maria(CreateTable(T, (col("a", "int"), col("b", "int")),
+                      keys=(KeySpec(IndexKind.UNIQUE, (IndexPart("a"),), name="ua"),
+                            KeySpec(IndexKind.UNIQUE, (IndexPart("b"),), name="ub"))))
+    alter(maria, ModifyColumn(col("b", "int", nullable=False)))
+    assert [k.name for k in maria.table().keys()] == ["ua", "ub"]
+    alter(maria, AddColumn(col("d", "int", nullable=False)), AddIndex(KeySpec(IndexKind.UNIQUE, (IndexPart("d"),), name="ud")))
+    assert [k.name for k in maria.table().keys()] == ["ub", "ud", "ua"]

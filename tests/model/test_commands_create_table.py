@@ -72,7 +72,7 @@ def test_literal_defaults_are_normalised_to_the_type(maria):
     got = {c.name: c.default.value for c in t.columns}
     assert got == {"d": "1.50", "i": "7", "b": "1", "dt": "2020-01-01 00:00:00.000", "f": "1000",
                    "bits": "b'101'", "c": "ab", "e": "it's", "s": "xy", "v": "A", "tm": "01:02:03.00",
-                   "y": "2069", "n": "-1", "ex": "1 + 2"}
+                   "y": "2069", "n": "-1", "ex": "(1 + 2)"}
     assert t.column("ex").default.kind is DefaultKind.EXPRESSION
 
 
@@ -222,3 +222,32 @@ def test_generated_and_invisible_columns(both):
     assert (t.column("g").generated.kind.value, t.column("g").generated.expression, t.column("g").default) == \
         ("stored", "a + 1", None)
     assert (t.column("h").visible, t.column("h").comment) == (False, "note")
+
+
+def test_legacy_timestamp_default_null_by_dialect(my, maria):
+    for run in (my, maria):
+        run.options = run.options.replace(explicit_defaults_for_timestamp=False)
+    maria(CreateTable(T, (col("f", "timestamp", default="NULL"), col("a", "timestamp", default="NULL"))))
+    f, a = maria.table().columns
+    assert (a.nullable, a.default.value) == (False, "0000-00-00 00:00:00")
+    assert (f.nullable, f.default.kind) == (False, DefaultKind.CURRENT_TIMESTAMP)  # first one auto-inits
+    with pytest.raises(DdlSemanticError, match="Invalid default"):
+        CreateTable(T, (col("a", "timestamp", default="NULL"),)).apply(my.catalog, my.options)
+
+
+def test_unique_key_on_text_without_prefix_by_dialect(my, maria):
+    spec = (col("t", "text", nullable=False), col("i", "int", nullable=False, unique=True))
+    maria(CreateTable(T, spec, keys=(KeySpec(IndexKind.UNIQUE, (IndexPart("t"),)),)))
+    assert [(k.name, k.using) for k in maria.table().keys()] == [("i", None), ("t", "HASH")]
+    with pytest.raises(DdlSemanticError, match="without a key length"):
+        CreateTable(T, spec, keys=(KeySpec(IndexKind.UNIQUE, (IndexPart("t"),)),)).apply(my.catalog, my.options)
+    with pytest.raises(DdlSemanticError, match="without a key length"):
+        CreateTable(TableId(None, "u"), spec, keys=(KeySpec(IndexKind.PRIMARY, (IndexPart("t"),)),)).apply(
+            maria.catalog, maria.options)
+
+
+def test_mariadb_shortens_plain_keys_on_long_columns(maria):
+    maria(CreateTable(T, (col("t", "text"), col("tt", "tinytext"), col("b", "blob", charset=None),
+                          col("v", "varchar", 1000)),
+                      keys=tuple(KeySpec(IndexKind.INDEX, (IndexPart(n),)) for n in ("t", "tt", "b", "v"))))
+    assert [k.parts[0].length for k in maria.table().keys()] == [768, 255, 3072, 768]

@@ -35,7 +35,7 @@ def test_classify(text, kind):
 
 def test_classify_fsp_and_expression_text():
     assert literals.classify("now(3)").fsp == 3
-    assert literals.classify("( a + (b) )").value == "a + (b)"
+    assert literals.classify("( a + (b) )").value == "( a + (b) )"
 
 
 def test_unquote_identifier():
