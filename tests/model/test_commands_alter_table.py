@@ -2,12 +2,38 @@
 
 import pytest
 
-from mysqlddl.commands import (AddCheck, AddColumn, AddForeignKey, AddIndex, AlterColumnDefault,
-                               AlterColumnVisibility, AlterTable, ChangeColumn, CheckSpec, ConvertCharset,
-                               CreateTable, DefaultCharset, DropCheck, DropColumn, DropConstraint,
-                               DropForeignKey, DropKey, DropPrimaryKey, ForeignKeySpec, IndexKind, IndexPart,
-                               KeySpec, ModifyColumn, PartitionOp, RenameColumn, RenameIndex, RenameTo,
-                               TableId, TableOptions, col)
+from mysqlddl.commands import (
+    AddCheck,
+    AddColumn,
+    AddForeignKey,
+    AddIndex,
+    AlterColumnDefault,
+    AlterColumnVisibility,
+    AlterTable,
+    ChangeColumn,
+    CheckSpec,
+    ConvertCharset,
+    CreateTable,
+    DefaultCharset,
+    DropCheck,
+    DropColumn,
+    DropConstraint,
+    DropForeignKey,
+    DropKey,
+    DropPrimaryKey,
+    ForeignKeySpec,
+    IndexKind,
+    IndexPart,
+    KeySpec,
+    ModifyColumn,
+    PartitionOp,
+    RenameColumn,
+    RenameIndex,
+    RenameTo,
+    TableId,
+    TableOptions,
+    col,
+)
 from mysqlddl.errors import DdlSemanticError
 from mysqlddl.model import DefaultKind, Partitioning
 
@@ -20,15 +46,22 @@ def alter(run, *ops, **kw):
 
 @pytest.fixture
 def evo(both):
-    both(CreateTable(T, (col("id", "int", nullable=False, auto_increment=True, primary_key=True),
-                         col("a", "int"), col("b", "varchar", 20))))
+    both(
+        CreateTable(
+            T,
+            (
+                col("id", "int", nullable=False, auto_increment=True, primary_key=True),
+                col("a", "int"),
+                col("b", "varchar", 20),
+            ),
+        )
+    )
     return both
 
 
 def test_add_column_first_after_and_last(evo):
     alter(evo, AddColumn(col("c", "datetime", 3), after="a"))
-    alter(evo, AddColumn(col("z", "bigint", unsigned=True, nullable=False, default="18446744073709551615"),
-                         first=True))
+    alter(evo, AddColumn(col("z", "bigint", unsigned=True, nullable=False, default="18446744073709551615"), first=True))
     alter(evo, AddColumn(col("last", "int")))
     t = evo.table()
     assert t.column_names == ("z", "id", "a", "c", "b", "last")
@@ -44,8 +77,11 @@ def test_add_existing_column_is_an_error_unless_if_not_exists(evo):
 
 
 def test_drop_column_removes_it_from_keys(evo):
-    alter(evo, AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"), IndexPart("b")), name="kab")),
-          AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"),), name="ka")))
+    alter(
+        evo,
+        AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"), IndexPart("b")), name="kab")),
+        AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"),), name="ka")),
+    )
     alter(evo, DropColumn("a"))
     t = evo.table()
     assert t.column_names == ("id", "b")
@@ -60,8 +96,13 @@ def test_dropping_the_pk_column_drops_the_primary_key(evo):
 
 def test_drop_column_of_multi_column_unique_key_by_dialect(my, maria):
     for run in (my, maria):
-        run(CreateTable(T, (col("a", "int"), col("b", "int"), col("c", "int")),
-                        keys=(KeySpec(IndexKind.UNIQUE, (IndexPart("a"), IndexPart("b")), name="uab"),)))
+        run(
+            CreateTable(
+                T,
+                (col("a", "int"), col("b", "int"), col("c", "int")),
+                keys=(KeySpec(IndexKind.UNIQUE, (IndexPart("a"), IndexPart("b")), name="uab"),),
+            )
+        )
     alter(my, DropColumn("a"))
     assert my.table().index("uab").columns == ("b",)
     with pytest.raises(DdlSemanticError, match="Key column 'a'"):
@@ -84,8 +125,7 @@ def test_modify_replaces_the_whole_definition(evo):
     alter(evo, ModifyColumn(col("b", "varchar", 300, charset="latin1", nullable=False, default="'x'")))
     alter(evo, ModifyColumn(col("b", "varchar", 300)))  # attributes not repeated are gone
     b = evo.table().column("b")
-    assert (b.column_type, b.nullable, b.default.kind, b.charset) == ("varchar(300)", True, DefaultKind.NULL,
-                                                                      "utf8mb4")
+    assert (b.column_type, b.nullable, b.default.kind, b.charset) == ("varchar(300)", True, DefaultKind.NULL, "utf8mb4")
 
 
 def test_modify_of_pk_column_stays_not_null(evo):
@@ -133,8 +173,11 @@ def test_alter_column_visibility(evo):
 
 
 def test_add_and_drop_keys(evo):
-    alter(evo, AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"),))),
-          AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"),))))
+    alter(
+        evo,
+        AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"),))),
+        AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"),))),
+    )
     assert [k.name for k in evo.table().indexes] == ["a", "a_2"]
     alter(evo, DropKey("a"), RenameIndex("a_2", "ka"))
     assert [k.name for k in evo.table().indexes] == ["ka"]
@@ -160,8 +203,11 @@ def test_drop_and_add_primary_key(evo):
 
 
 def test_foreign_key_and_check_operations(evo):
-    alter(evo, AddForeignKey(ForeignKeySpec(("a",), TableId(None, "t"), ("id",))),
-          AddCheck(CheckSpec("a > 0", name="pos")))
+    alter(
+        evo,
+        AddForeignKey(ForeignKeySpec(("a",), TableId(None, "t"), ("id",))),
+        AddCheck(CheckSpec("a > 0", name="pos")),
+    )
     t = evo.table()
     assert [f.name for f in t.foreign_keys] == ["t_ibfk_1"] and t.index("a") is not None
     alter(evo, DropForeignKey("t_ibfk_1"), DropCheck("pos"))
@@ -170,8 +216,12 @@ def test_foreign_key_and_check_operations(evo):
 
 
 def test_drop_constraint_finds_fk_check_or_unique(evo):
-    alter(evo, AddForeignKey(ForeignKeySpec(("a",), TableId(None, "t"), ("id",), name="f")),
-          AddCheck(CheckSpec("a > 0", name="c")), AddIndex(KeySpec(IndexKind.UNIQUE, (IndexPart("b"),), name="u")))
+    alter(
+        evo,
+        AddForeignKey(ForeignKeySpec(("a",), TableId(None, "t"), ("id",), name="f")),
+        AddCheck(CheckSpec("a > 0", name="c")),
+        AddIndex(KeySpec(IndexKind.UNIQUE, (IndexPart("b"),), name="u")),
+    )
     alter(evo, DropConstraint("f"), DropConstraint("c"), DropConstraint("u"))
     t = evo.table()
     assert (t.foreign_keys, t.checks, t.unique_keys) == ((), (), ())
@@ -186,9 +236,21 @@ def test_rename_to_moves_the_table(evo):
 
 
 def test_convert_to_charset_changes_every_text_column_and_promotes_text(maria):
-    maria(CreateTable(T, (col("a", "tinytext"), col("b", "text"), col("c", "mediumtext"), col("d", "varchar", 10),
-                          col("e", "enum", values=("'x'",)), col("g", "varchar", 5, collation="latin1_bin"),
-                          col("i", "int")), options=(("CHARSET", "latin1"),)))
+    maria(
+        CreateTable(
+            T,
+            (
+                col("a", "tinytext"),
+                col("b", "text"),
+                col("c", "mediumtext"),
+                col("d", "varchar", 10),
+                col("e", "enum", values=("'x'",)),
+                col("g", "varchar", 5, collation="latin1_bin"),
+                col("i", "int"),
+            ),
+            options=(("CHARSET", "latin1"),),
+        )
+    )
     alter(maria, ConvertCharset("utf8mb4"))
     t = maria.table()
     assert [c.type_name for c in t.columns] == ["text", "mediumtext", "longtext", "varchar", "enum", "varchar", "int"]
@@ -210,8 +272,12 @@ def test_default_charset_changes_only_the_table_default(evo):
 
 def test_columns_added_with_a_charset_change_use_the_new_default(both):
     both(CreateTable(T, (col("a", "int"),), options=(("DEFAULT CHARSET", "utf8mb4"),)))
-    alter(both, AddColumn(col("b", "varchar", 3)), TableOptions((("DEFAULT CHARSET", "latin1"),)),
-          AddColumn(col("c", "varchar", 3)))
+    alter(
+        both,
+        AddColumn(col("b", "varchar", 3)),
+        TableOptions((("DEFAULT CHARSET", "latin1"),)),
+        AddColumn(col("c", "varchar", 3)),
+    )
     t = both.table()
     assert (t.column("b").charset, t.column("c").charset, t.charset) == ("latin1", "latin1", "latin1")
 
@@ -275,10 +341,21 @@ def test_a_column_is_changed_at_most_once_per_statement(evo):
 
 
 def test_key_order_is_resorted_only_when_a_key_is_added(maria):
-    maria(CreateTable(T, (col("a", "int"), col("b", "int")),
-                      keys=(KeySpec(IndexKind.UNIQUE, (IndexPart("a"),), name="ua"),
-                            KeySpec(IndexKind.UNIQUE, (IndexPart("b"),), name="ub"))))
+    maria(
+        CreateTable(
+            T,
+            (col("a", "int"), col("b", "int")),
+            keys=(
+                KeySpec(IndexKind.UNIQUE, (IndexPart("a"),), name="ua"),
+                KeySpec(IndexKind.UNIQUE, (IndexPart("b"),), name="ub"),
+            ),
+        )
+    )
     alter(maria, ModifyColumn(col("b", "int", nullable=False)))
     assert [k.name for k in maria.table().keys()] == ["ua", "ub"]
-    alter(maria, AddColumn(col("d", "int", nullable=False)), AddIndex(KeySpec(IndexKind.UNIQUE, (IndexPart("d"),), name="ud")))
+    alter(
+        maria,
+        AddColumn(col("d", "int", nullable=False)),
+        AddIndex(KeySpec(IndexKind.UNIQUE, (IndexPart("d"),), name="ud")),
+    )
     assert [k.name for k in maria.table().keys()] == ["ub", "ud", "ua"]

@@ -2,8 +2,18 @@
 
 import pytest
 
-from mysqlddl.commands import (AsSelect, CheckSpec, CreateTable, ForeignKeySpec, IndexKind, IndexPart,
-                               KeySpec, SelectItem, TableId, col)
+from mysqlddl.commands import (
+    AsSelect,
+    CheckSpec,
+    CreateTable,
+    ForeignKeySpec,
+    IndexKind,
+    IndexPart,
+    KeySpec,
+    SelectItem,
+    TableId,
+    col,
+)
 from mysqlddl.errors import DdlSemanticError
 from mysqlddl.model import DefaultKind, Partitioning
 

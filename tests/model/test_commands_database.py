@@ -2,8 +2,17 @@
 
 import pytest
 
-from mysqlddl.commands import (AlterDatabase, Assignment, CreateDatabase, CreateTable, DropDatabase, SetVariable,
-                               TableId, UseDatabase, col)
+from mysqlddl.commands import (
+    AlterDatabase,
+    Assignment,
+    CreateDatabase,
+    CreateTable,
+    DropDatabase,
+    SetVariable,
+    TableId,
+    UseDatabase,
+    col,
+)
 from mysqlddl.errors import DdlSemanticError
 from mysqlddl.model import DefaultKind
 

@@ -2,8 +2,19 @@
 
 import pytest
 
-from mysqlddl.commands import (AlterView, CreateIndex, CreateTable, CreateView, DropIndex, DropView, IndexKind,
-                               IndexPart, KeySpec, TableId, col)
+from mysqlddl.commands import (
+    AlterView,
+    CreateIndex,
+    CreateTable,
+    CreateView,
+    DropIndex,
+    DropView,
+    IndexKind,
+    IndexPart,
+    KeySpec,
+    TableId,
+    col,
+)
 from mysqlddl.errors import DdlSemanticError
 
 T = TableId(None, "t")

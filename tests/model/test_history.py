@@ -4,14 +4,25 @@ import json
 
 import pytest
 
-from mysqlddl.commands import (AddColumn, AlterTable, CreateDatabase, CreateTable, DropColumn, DropDatabase,
-                               DropTable, RenameTable, TableId, TruncateTable, col)
-from mysqlddl.errors import DdlSemanticError, SchemaHistoryError
+from mysqlddl.commands import (
+    AddColumn,
+    AlterTable,
+    CreateDatabase,
+    CreateTable,
+    DropColumn,
+    DropDatabase,
+    DropTable,
+    RenameTable,
+    TableId,
+    TruncateTable,
+    col,
+)
+from mysqlddl.errors import ConfigError, DdlSemanticError, SchemaHistoryError
 from mysqlddl.history import BinlogPosition as P
 from mysqlddl.history import SchemaHistory
 from mysqlddl.options import Options
 
-O = Options(dialect="mariadb")
+OPTS = Options(dialect="mariadb")
 T = TableId("lab", "t")
 
 
@@ -21,10 +32,12 @@ def p(n, pos):
 
 @pytest.fixture
 def h():
-    h = SchemaHistory(O)
+    h = SchemaHistory(OPTS)
     h.record(p(1, 100), None, "CREATE DATABASE lab", [CreateDatabase("lab")])
     h.record(p(1, 200), "lab", "CREATE TABLE t (a INT)", [CreateTable(TableId(None, "t"), (col("a", "int"),))])
-    h.record(p(2, 50), "lab", "ALTER TABLE t ADD b INT", [AlterTable(TableId(None, "t"), (AddColumn(col("b", "int")),))])
+    h.record(
+        p(2, 50), "lab", "ALTER TABLE t ADD b INT", [AlterTable(TableId(None, "t"), (AddColumn(col("b", "int")),))]
+    )
     h.record(p(2, 80), "lab", "RENAME TABLE t TO u", [RenameTable(((TableId(None, "t"), TableId(None, "u")),))])
     h.record(p(10, 4), "lab", "DROP TABLE u", [DropTable((TableId(None, "u"),))])
     return h
@@ -34,7 +47,7 @@ def test_positions_compare_as_integers_not_strings():
     assert P.of("bin.000010", 4) > P.of("bin.000009", 999999)
     assert P.of("bin.1000000", 4) > P.of("bin.999999", 4)
     assert P.of("bin.000002", 100, gtid="0-1-5") == P.of("other.000002", 100)
-    with pytest.raises(Exception):
+    with pytest.raises(ConfigError, match="numeric suffix"):
         P.of("no-suffix", 4)
 
 
@@ -86,7 +99,8 @@ def test_save_and_load_give_the_same_answers(h, tmp_path):
     rec = json.loads(lines[3])
     assert set(rec) >= {"position", "default_db", "ddl", "commands", "tables"}
     assert rec["position"] == {"file": "mariadb-bin.000002", "file_seq": 2, "pos": 50}
-    h2 = SchemaHistory.load(f, O)
+    assert rec["tables"][0]["table"]["columns"][1]["name"] == "b"
+    h2 = SchemaHistory.load(f, OPTS)
     for pos in (p(1, 199), p(1, 200), p(2, 50), p(2, 80), p(9, 9), p(10, 4)):
         for tid in (T, TableId("lab", "u")):
             assert h2.table_at(tid, pos) == h.table_at(tid, pos)
@@ -113,9 +127,10 @@ def test_strict_policy_stops_with_the_position(h):
 
 @pytest.mark.parametrize("policy", ["skip", "warn", "collect"])
 def test_lenient_policies_count_and_report(h, policy, recwarn):
-    opts = O.replace(error_policy=policy)
-    rec = h.record(p(11, 4), "lab", "ALTER TABLE nope DROP a",
-                   [AlterTable(TableId(None, "nope"), (DropColumn("a"),))], opts)
+    opts = OPTS.replace(error_policy=policy)
+    rec = h.record(
+        p(11, 4), "lab", "ALTER TABLE nope DROP a", [AlterTable(TableId(None, "nope"), (DropColumn("a"),))], opts
+    )
     h.record(p(11, 9), "lab", "CREATE TABLE t (a INT)", [CreateTable(TableId(None, "t"), (col("a", "int"),))], opts)
     assert h.skipped == 1 and "doesn't exist" in h.errors[0][2] and rec.errors
     assert h.table_at(T, p(11, 9)) is not None
@@ -124,6 +139,17 @@ def test_lenient_policies_count_and_report(h, policy, recwarn):
 
 def test_baseline_tables_answer_before_any_record():
     from mysqlddl.model import Catalog
-    base = CreateTable(TableId("lab", "b"), (col("a", "int"),)).apply(Catalog.empty(O), O)
-    h = SchemaHistory(O, baseline=base)
+
+    base = CreateTable(TableId("lab", "b"), (col("a", "int"),)).apply(Catalog.empty(OPTS), OPTS)
+    h = SchemaHistory(OPTS, baseline=base)
     assert h.table_at(TableId("lab", "b"), p(1, 4)).column_names == ("a",)
+
+
+def test_gtid_is_carried_and_persisted(tmp_path):
+    h = SchemaHistory(OPTS)
+    pos = P.of("mariadb-bin.000003", 900, gtid="0-1-42")
+    h.record(pos, None, "CREATE DATABASE g", [CreateDatabase("g")])
+    f = tmp_path / "g.jsonl"
+    h.save(f)
+    assert json.loads(f.read_text().splitlines()[1])["position"]["gtid"] == "0-1-42"
+    assert SchemaHistory.load(f, OPTS).records[0].position.gtid == "0-1-42"

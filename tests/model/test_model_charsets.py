@@ -2,8 +2,7 @@
 
 import pytest
 
-from mysqlddl.commands import (AlterDatabase, Assignment, CreateDatabase, CreateTable, SetVariable,
-                               TableId, col)
+from mysqlddl.commands import AlterDatabase, Assignment, CreateDatabase, CreateTable, SetVariable, TableId, col
 from mysqlddl.errors import DdlSemanticError
 from mysqlddl.model import Catalog, charsets
 from mysqlddl.options import Options

@@ -8,14 +8,33 @@ from mysqlddl.model import render
 
 def build(run):
     run(CreateTable(TableId(None, "p"), (col("id", "int", primary_key=True),)))
-    run(CreateTable(TableId(None, "t"), (
-        col("id", "int", nullable=False, auto_increment=True), col("s", "varchar", 5, charset="latin1", binary=True),
-        col("d", "decimal", 10, 2, default="1.5"), col("e", "enum", values=("'a'", "'it''s'"), default="'a'"),
-        col("ts", "timestamp", 3, nullable=True, default="CURRENT_TIMESTAMP(3)", on_update="CURRENT_TIMESTAMP(3)"),
-        col("j", "json"), col("c", "varchar", 3, collation="utf8mb4_bin", comment="'note'")),
-        keys=(KeySpec(IndexKind.PRIMARY, (IndexPart("id"),)), KeySpec(IndexKind.INDEX, (IndexPart("s", 2),), name="ks")),
-        foreign_keys=(ForeignKeySpec(("id",), TableId(None, "p"), ("id",), name="fk", on_delete="CASCADE"),),
-        options=(("COMMENT", "'tbl'"),)))
+    run(
+        CreateTable(
+            TableId(None, "t"),
+            (
+                col("id", "int", nullable=False, auto_increment=True),
+                col("s", "varchar", 5, charset="latin1", binary=True),
+                col("d", "decimal", 10, 2, default="1.5"),
+                col("e", "enum", values=("'a'", "'it''s'"), default="'a'"),
+                col(
+                    "ts",
+                    "timestamp",
+                    3,
+                    nullable=True,
+                    default="CURRENT_TIMESTAMP(3)",
+                    on_update="CURRENT_TIMESTAMP(3)",
+                ),
+                col("j", "json"),
+                col("c", "varchar", 3, collation="utf8mb4_bin", comment="'note'"),
+            ),
+            keys=(
+                KeySpec(IndexKind.PRIMARY, (IndexPart("id"),)),
+                KeySpec(IndexKind.INDEX, (IndexPart("s", 2),), name="ks"),
+            ),
+            foreign_keys=(ForeignKeySpec(("id",), TableId(None, "p"), ("id",), name="fk", on_delete="CASCADE"),),
+            options=(("COMMENT", "'tbl'"),),
+        )
+    )
     return run.table()
 
 
@@ -46,7 +65,8 @@ def test_create_table_sql_mariadb_layout(maria):
         "  PRIMARY KEY (`id`),",
         "  KEY `ks` (`s`(2)),",
         "  CONSTRAINT `fk` FOREIGN KEY (`id`) REFERENCES `p` (`id`) ON DELETE CASCADE",
-        ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci COMMENT='tbl'"]
+        ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci COMMENT='tbl'",
+    ]
 
 
 def test_information_schema_defaults_by_dialect(my, maria):

@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from mysqlddl.errors import DdlSemanticError
-from mysqlddl.model import (Catalog, Column, Default, Index, IndexKind, IndexPart, Table, TableId)
+from mysqlddl.model import Catalog, Column, Default, Index, IndexKind, IndexPart, Table, TableId
 
 
 def tbl():
