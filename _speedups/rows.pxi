@@ -343,6 +343,110 @@ cdef object _newdecimal(Step *s, Cursor *c):
     return out if s.d else _Decimal(out)
 
 
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void *PyUnicode_DATA(object o)
+
+
+cdef object _utf8(const uint8_t *p, Py_ssize_t n):
+    """Strict UTF-8 -> str in two passes (validate and size, then write the final string), or None
+    when the bytes are not valid UTF-8 (the caller then lets CPython apply the error handler, so the
+    result is exactly bytes.decode("utf-8", errors)). Avoids the over-allocate-and-shrink path the
+    generic decoder takes for non-ASCII text (Unicode 15 table 3-7, well-formed byte sequences)."""
+    cdef Py_ssize_t i = 0, count = 0
+    cdef uint32_t maxchar = 0, cp
+    cdef uint8_t b0, b1
+    while i < n:
+        b0 = p[i]
+        if b0 < 0x80:
+            if b0 > maxchar:
+                maxchar = b0
+            i += 1
+        elif 0xC2 <= b0 <= 0xDF:
+            if i + 1 >= n or (p[i + 1] & 0xC0) != 0x80:
+                return None
+            cp = ((b0 & 0x1F) << 6) | (p[i + 1] & 0x3F)
+            if cp > maxchar:
+                maxchar = cp
+            i += 2
+        elif 0xE0 <= b0 <= 0xEF:
+            if i + 2 >= n:
+                return None
+            b1 = p[i + 1]
+            if (b1 & 0xC0) != 0x80 or (p[i + 2] & 0xC0) != 0x80 or (b0 == 0xE0 and b1 < 0xA0) \
+                    or (b0 == 0xED and b1 > 0x9F):
+                return None
+            cp = ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (p[i + 2] & 0x3F)
+            if cp > maxchar:
+                maxchar = cp
+            i += 3
+        elif 0xF0 <= b0 <= 0xF4:
+            if i + 3 >= n:
+                return None
+            b1 = p[i + 1]
+            if (b1 & 0xC0) != 0x80 or (p[i + 2] & 0xC0) != 0x80 or (p[i + 3] & 0xC0) != 0x80 \
+                    or (b0 == 0xF0 and b1 < 0x90) or (b0 == 0xF4 and b1 > 0x8F):
+                return None
+            maxchar = 0x10FFFF      # any supplementary character makes the string UCS4
+            i += 4
+        else:
+            return None
+        count += 1
+    cdef object out = PyUnicode_New(count, maxchar)
+    cdef uint8_t *o1
+    cdef uint16_t *o2
+    cdef uint32_t *o4
+    i = 0
+    cdef Py_ssize_t k = 0
+    if maxchar < 0x80 or count == n:
+        memcpy(PyUnicode_DATA(out), p, n)
+        return out
+    if maxchar < 0x100:
+        o1 = <uint8_t *>PyUnicode_DATA(out)
+        while i < n:
+            b0 = p[i]
+            if b0 < 0x80:
+                o1[k] = b0
+                i += 1
+            else:
+                o1[k] = <uint8_t>(((b0 & 0x1F) << 6) | (p[i + 1] & 0x3F))
+                i += 2
+            k += 1
+        return out
+    if maxchar < 0x10000:
+        o2 = <uint16_t *>PyUnicode_DATA(out)
+        while i < n:
+            b0 = p[i]
+            if b0 < 0x80:
+                o2[k] = b0
+                i += 1
+            elif b0 < 0xE0:
+                o2[k] = <uint16_t>(((b0 & 0x1F) << 6) | (p[i + 1] & 0x3F))
+                i += 2
+            else:
+                o2[k] = <uint16_t>(((b0 & 0x0F) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F))
+                i += 3
+            k += 1
+        return out
+    o4 = <uint32_t *>PyUnicode_DATA(out)
+    while i < n:
+        b0 = p[i]
+        if b0 < 0x80:
+            o4[k] = b0
+            i += 1
+        elif b0 < 0xE0:
+            o4[k] = ((b0 & 0x1F) << 6) | (p[i + 1] & 0x3F)
+            i += 2
+        elif b0 < 0xF0:
+            o4[k] = ((b0 & 0x0F) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F)
+            i += 3
+        else:
+            o4[k] = ((b0 & 0x07) << 18) | ((p[i + 1] & 0x3F) << 12) | ((p[i + 2] & 0x3F) << 6) | (p[i + 3] & 0x3F)
+            i += 4
+        k += 1
+    return out
+
+
 cdef object _text(Step *s, const uint8_t *p, Py_ssize_t n):
     cdef object out
     if s.c == S_BYTES:
@@ -354,6 +458,9 @@ cdef object _text(Step *s, const uint8_t *p, Py_ssize_t n):
         return PyBytes_FromStringAndSize(<const char *>p, n)
     try:
         if s.c == S_UTF8:
+            out = _utf8(p, n)
+            if out is not None:
+                return out
             return PyUnicode_DecodeUTF8(<const char *>p, n, s.errors)
         if s.c == S_CHARMAP:
             return PyUnicode_DecodeCharmap(<const char *>p, n, _LATIN1_TABLE, s.errors)
@@ -575,8 +682,17 @@ def decode_rows(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, presen
     if _ABSENT is None:
         from mysqlddl.binlog.rows import ABSENT
         _ABSENT = ABSENT
+    cdef Py_ssize_t nb = (plan.ncols + 7) >> 3
     if start < 0 or end > mv.shape[0] or start > end:
         raise CorruptEventError(f"row range {start}..{end} outside a buffer of {mv.shape[0]} bytes")
+    if p1.shape[0] < nb:
+        raise TruncatedError(f"columns-present bitmap of {p1.shape[0]} bytes for {plan.ncols} columns",
+                             needed=nb, available=p1.shape[0])
+    if update:
+        p2 = present2
+        if p2.shape[0] < nb:
+            raise TruncatedError(f"columns-present bitmap of {p2.shape[0]} bytes for {plan.ncols} columns",
+                                 needed=nb, available=p2.shape[0])
     fenced = None
     if plan.has_py:
         fenced = buf if end == mv.shape[0] else memoryview(buf)[:end]
@@ -594,7 +710,6 @@ def decode_rows(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, presen
     try:
         n1 = _present(p1, plan.ncols, cols1)
         if update:
-            p2 = present2
             n2 = _present(p2, plan.ncols, cols2)
         if start < end and n1 == 0 and n2 == 0:
             raise CorruptEventError(f"{end - start} bytes of rows but no column is present in either image",

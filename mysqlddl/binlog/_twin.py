@@ -47,6 +47,16 @@ def compile_plan(columns):
     return tuple((decoder_for(m.type), m) for m in columns)
 
 
+def _check_range(buf, start, end, present1, present2, ncols):
+    if not 0 <= start <= end <= len(buf):
+        raise CorruptEventError(f"row range {start}..{end} outside a buffer of {len(buf)} bytes")
+    nb = (ncols + 7) // 8
+    for bitmap in (present1, present2):
+        if bitmap is not None and len(bitmap) < nb:
+            raise TruncatedError(f"columns-present bitmap of {len(bitmap)} bytes for {ncols} columns",
+                                 needed=nb, available=len(bitmap))
+
+
 def _present(bitmap, ncols: int):
     """Indices of the columns set in a columns-present bitmap; padding bits past ncols ignored."""
     return [i for i in range(ncols) if bitmap[i >> 3] >> (i & 7) & 1]
@@ -57,6 +67,7 @@ def decode_rows(plan, buf, start: int, end: int, present1, present2, base: int =
     from .rows import ABSENT
 
     ncols = len(plan)
+    _check_range(buf, start, end, present1, present2, ncols)
     view = buf if end == len(buf) else memoryview(buf)[:end]
     cols1 = [(i, plan[i][0], plan[i][1]) for i in _present(present1, ncols)]
     cols2 = None if present2 is None else [(i, plan[i][0], plan[i][1]) for i in _present(present2, ncols)]
@@ -118,6 +129,7 @@ def decode_partial_update_rows(plan, buf, start: int, end: int, present1, presen
     from .rows import ABSENT
 
     ncols = len(plan)
+    _check_range(buf, start, end, present1, present2, ncols)
     view = buf if end == len(buf) else memoryview(buf)[:end]
     cols1 = [(i, plan[i][0], plan[i][1]) for i in _present(present1, ncols)]
     cols2 = [(i, plan[i][0], plan[i][1]) for i in _present(present2, ncols)]

@@ -19,7 +19,7 @@ the columns-present bitmap excludes the column (MINIMAL/NOBLOB row images).
 
 from __future__ import annotations
 
-from ..errors import ConfigError, CorruptEventError, TruncatedError
+from ..errors import ConfigError, CorruptEventError
 from ..options import Dialect
 from . import speedups
 from .coltypes import BLOB_TYPES, CHARACTER_TYPES, NUMERIC_TYPES
@@ -389,15 +389,13 @@ def decode_rows(plan: DecodePlan, buf, start: int, end: int, present1: bytes, pr
     UPDATE after-image bitmap) is given. Errors carry ``column`` and ``offset`` = ``base`` + the
     index in ``buf`` (pass the file offset of ``buf[0]`` as ``base`` for absolute offsets).
 
-    Runs on ``speedups.impl`` (the compiled core, or the pure twin); both give identical values."""
-    if not 0 <= start <= end <= len(buf):
-        raise CorruptEventError(f"row range {start}..{end} outside a buffer of {len(buf)} bytes")
-    nb = (plan.ncols + 7) // 8
-    if len(present1) < nb or (present2 is not None and len(present2) < nb):
-        raise TruncatedError(f"columns-present bitmap shorter than {nb} bytes for {plan.ncols} columns",
-                             needed=nb, available=min(len(present1), len(present2 or present1)))
+    Runs on ``speedups.impl`` (the compiled core, or the pure twin); both give identical values and
+    both check the range and the bitmaps' lengths."""
     impl = speedups.impl
-    return impl.decode_rows(plan.compiled(impl), buf, start, end, present1, present2, base)
+    compiled = plan._compiled.get(impl.IMPLEMENTATION)
+    if compiled is None:
+        compiled = plan.compiled(impl)
+    return impl.decode_rows(compiled, buf, start, end, present1, present2, base)
 
 
 def decode_partial_update_rows(plan: DecodePlan, buf, start: int, end: int, present1: bytes, present2: bytes,

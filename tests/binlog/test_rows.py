@@ -233,3 +233,13 @@ def test_partial_json_update_rows(twin):
     with pytest.raises(CorruptEventError) as e:
         rows.decode_partial_update_rows(plan, body[:len(before) + 5], 0, len(before) + 5, b"\x07", b"\x07")
     assert e.value.offset is not None
+
+
+def test_short_present_bitmap_and_bad_range_are_typed(twin):
+    plan = rows.build_plan(tm((T.LONG,) * 9, (0,) * 9), Options())   # 9 columns: 2-byte bitmaps
+    with pytest.raises(TruncatedError):
+        rows.decode_rows(plan, b"\x00" * 8, 0, 8, b"\xff", None)
+    with pytest.raises(TruncatedError):
+        rows.decode_rows(plan, b"\x00" * 8, 0, 8, b"\xff\x01", b"\xff")
+    with pytest.raises(CorruptEventError):
+        rows.decode_rows(plan, b"\x00" * 8, 4, 9, b"\xff\x01", None)

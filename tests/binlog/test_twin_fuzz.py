@@ -127,3 +127,22 @@ def test_every_truncation_of_every_body(corpus):
     for plan, body, p1, p2 in corpus[::7] + corpus[-3:]:
         for cut in range(0, len(body), max(1, len(body) // 40)):
             check([(plan, body, p1, p2)], 0, cut, [], [])
+
+
+@settings(max_examples=400, deadline=None)
+@given(raw=st.one_of(st.binary(max_size=60),
+                     st.text(max_size=30).map(lambda t: t.encode("utf-8", "surrogatepass"))),
+       errors=st.sampled_from(["surrogateescape", "strict", "replace", "backslashreplace"]))
+def test_utf8_text_identical_on_both_twins(raw, errors):
+    """The compiled core's own UTF-8 path must equal bytes.decode("utf-8", errors) for any bytes."""
+    import types
+
+    tm = types.SimpleNamespace(column_types=(15,), column_metadata=(255,), null_bitmap=b"\x01",
+                               column_charsets=(45,))
+    plan = rows.build_plan(tm, Options(charset_errors=errors))
+    image = b"\x00" + bytes([len(raw)]) + raw
+    compiled = outcome(speedups.load_compiled(), plan, image, b"\x01", None)
+    pure = outcome(_twin, plan, image, b"\x01", None)
+    assert compiled == pure
+    if compiled[0] == "ok" and errors != "strict":
+        assert compiled[1] == repr([(raw.decode("utf-8", errors),)])
