@@ -237,7 +237,7 @@ def main(argv=None) -> int:
             cpus.append(cpu)
         cpu = statistics.median(cpus)
         results.append((name, n, images, cpu))
-        extra = f", {images} images" if images is not None else ""
+        extra = f", {images} images ({images / cpu:,.0f} images per CPU-s)" if images is not None else ""
         print(f"  {name}: {n} row changes{extra}, CPU s median {cpu:.3f} (min {min(cpus):.3f}, max {max(cpus):.3f})"
               f" -> {n / cpu:,.0f} row changes per CPU-s", flush=True)
         return n / cpu
