@@ -524,7 +524,7 @@ castType
 
 tableName: identifier (DOT identifier)?;
 // MariaDB accepts a qualified (even '.'-prefixed) name where a column is defined.
-columnName: identifier | DOT identifier | identifier DOT identifier (DOT identifier)?;
+columnName: DOT? identifier (DOT identifier (DOT identifier)?)?;
 indexName: identifier;
 identifierList: identifier (COMMA identifier)*;
 qualifiedName: identifier (DOT identifier)*;
@@ -566,7 +566,7 @@ signedLiteral: (PLUS | MINUS)? literal;
 // MySQL 8.4 manual 11.5 "Expressions": expr > boolean_primary > predicate > bit_expr > simple_expr.
 
 expression
-    : (NOT | EXCL) expression                                                # notExpr
+    : NOT expression                                                         # notExpr
     | expression (AND | LOGICAL_AND) expression                              # andExpr
     | expression XOR expression                                              # xorExpr
     | expression (OR | PIPES) expression                                     # orExpr
@@ -606,7 +606,7 @@ bitExpr
 
 simpleExpr
     : simpleExpr COLLATE collationName                                       # collateExpr
-    | (PLUS | MINUS | TILDE) simpleExpr                                      # unaryExpr
+    | (PLUS | MINUS | TILDE | EXCL) simpleExpr                               # unaryExpr
     | BINARY simpleExpr                                                      # binaryExpr
     | literal                                                                # literalExpr
     | variable                                                               # variableExpr
@@ -968,7 +968,7 @@ privilegeWord
     : identifier | textLiteral | ALL | PRIVILEGES | SELECT | INSERT | UPDATE | DELETE | CREATE | DROP | ALTER | INDEX
     | GRANT | OPTION | SHOW | LOCK | TABLES | REFERENCES | EXECUTE | TRIGGER | EVENT | FILE | PROCESS
     | RELOAD | SHUTDOWN | SUPER | USAGE | REPLICATION | SLAVE | CLIENT | VIEW | ROUTINE | TEMPORARY
-    | DATABASES | TABLESPACE | USER | ROLE | PROXY | DELETE | BINLOG | MONITOR | ADMIN | HISTORY
+    | DATABASES | TABLESPACE | USER | ROLE | PROXY | BINLOG | MONITOR | ADMIN | HISTORY | LOAD | FROM | INTO
     ;
 
 privilegeObject
@@ -1212,6 +1212,6 @@ keywordAsIdentifier
     | TABLE_CHECKSUM | TEMPORARY | TEMPTABLE | TEXT | THAN | TIME | TIMESTAMP | TRANSACTION
     | TRANSACTIONAL | TRIM | TRUNCATE | TYPE | UNBOUNDED | UNCOMMITTED | UNDEFINED | UNICODE | UNINSTALL
     | UNKNOWN | UPGRADE | USER | USE_FRM | UUID | VALIDATION | VALUE | VECTOR | VERSIONING | VIA | VIEW
-    | VISIBLE | WAIT | WEEK | WEIGHT_STRING | WITHOUT | WORK | WRAPPER | X509 | XA | XID | XML | YEAR
-    | YES
+    | VIRTUAL | VISIBLE | WAIT | WEEK | WEIGHT_STRING | WITHOUT | WORK | WRAPPER | X509 | XA | XID | XML
+    | YEAR | YES
     ;

@@ -12,6 +12,12 @@ Commands" and 27.1 "Defining Stored Programs"):
   statements are dropped; versioned comments ``/*!...*/`` are statement text (mysqldump's
   ``/*!40101 SET ... */;`` lines are statements).
 
+``compound_bodies=True`` is a lenient mode the ``mysql`` client does not have: inside
+``CREATE PROCEDURE/FUNCTION/TRIGGER/EVENT`` (and MariaDB's ``BEGIN NOT ATOMIC``) a ``;`` that is
+inside a ``BEGIN ... END`` or ``CASE ... END`` block does not end the statement. It exists for
+files written for whole-file parsers (test corpora) that define routines without ``DELIMITER``;
+real dumps and binlog events never need it.
+
 Every statement keeps its position in the script: 1-based ``line``, 0-based ``column`` and the
 character ``offset`` of its first character.
 """
@@ -48,19 +54,29 @@ _STRING_NOBS = r"""'(?:[^']|'')*'|"(?:[^"]|"")*\""""
 _REST = r"""|`(?:[^`]|``)*`|(?:\#|--(?:[ \t\r\n]|\Z))[^\n]*|/\*.*?\*/"""
 _OPENERS = r"""|(?P<open>['"`]|/\*)"""
 
-_scanners: dict[tuple[str, bool], re.Pattern] = {}
+# Block words for compound_bodies: BEGIN/CASE open, END closes; END IF/WHILE/LOOP/REPEAT close
+# blocks that were not counted (manual 15.6 "Compound Statement Syntax").
+_BLOCK_WORDS = r"""|(?<![\w$@])(?P<word>begin|case|end(?:\s+(?P<endkind>if|while|loop|repeat|case))?)(?![\w$])"""
+_ROUTINE_HEAD = re.compile(
+    r"""(?:create|alter)\s+(?:or\s+replace\s+)?"""
+    r"""(?:definer\s*=\s*(?:'[^']*'|`[^`]*`|"[^"]*"|[\w.]+)(?:\s*@\s*(?:'[^']*'|`[^`]*`|"[^"]*"|[\w.%-]+))?(?:\s*\(\s*\))?\s+)?"""
+    r"""(?:aggregate\s+)?(?:procedure|function|trigger|event)\b|begin\s+not\s+atomic\b""",
+    re.I,
+)
+
+_scanners: dict[tuple[str, bool, bool], re.Pattern] = {}
 
 
-def _scanner(delimiter: str, nobs: bool) -> re.Pattern:
-    key = (delimiter, nobs)
+def _scanner(delimiter: str, nobs: bool, blocks: bool = False) -> re.Pattern:
+    key = (delimiter, nobs, blocks)
     pat = _scanners.get(key)
     if pat is None:
         # Skipped runs first (complete quotes and comments), then the delimiter, then an opener
         # that did not complete (an unterminated quote or comment).
         pat = re.compile(
             "(?:" + (_STRING_NOBS if nobs else _STRING_BS) + _REST + ")"
-            + "|(?P<delim>" + re.escape(delimiter) + ")" + _OPENERS,
-            re.S,
+            + "|(?P<delim>" + re.escape(delimiter) + ")" + _OPENERS + (_BLOCK_WORDS if blocks else ""),
+            re.S | (re.I if blocks else 0),
         )
         _scanners[key] = pat
     return pat
@@ -73,7 +89,8 @@ def _line_col(text: str, offset: int, line_starts: list[int]) -> tuple[int, int]
     return i + 1, offset - line_starts[i]
 
 
-def split_script(script: str, options: Options = DEFAULT, *, source: str | None = None) -> Iterator[Statement]:
+def split_script(script: str, options: Options = DEFAULT, *, source: str | None = None,
+                 compound_bodies: bool = False) -> Iterator[Statement]:
     """Yield the statements of ``script`` in order. Raises :class:`ScriptError` for an unterminated
     quote or comment (with its position) and for a DELIMITER command without a delimiter."""
     line_starts = [0] + [m.end() for m in re.finditer(r"\n", script)]
@@ -101,13 +118,27 @@ def split_script(script: str, options: Options = DEFAULT, *, source: str | None 
             pos = m.end()
             continue
         start = pos
-        scan = _scanner(delimiter, nobs)
+        blocks = compound_bodies and delimiter == ";" and _ROUTINE_HEAD.match(script, pos) is not None
+        scan = _scanner(delimiter, nobs, blocks)
+        depth = 0
         end = None
         while True:
             m = scan.search(script, pos)
             if m is None:
                 break
+            if blocks and m.group("word") is not None:
+                kind = m.group("endkind")
+                word = m.group("word")[:3].lower()
+                if word == "beg" or (word == "cas" and not kind):
+                    depth += 1
+                elif kind is None or kind.lower() == "case":
+                    depth = max(0, depth - 1)
+                pos = m.end()
+                continue
             if m.group("delim") is not None:
+                if depth > 0:
+                    pos = m.end()
+                    continue
                 end = m.start()
                 pos = m.end()
                 break
