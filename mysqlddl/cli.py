@@ -81,6 +81,21 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_parse(args: argparse.Namespace) -> int:
+    from .ddl import check_inputs, format_rejection
+    from .options import Options
+
+    opts = Options(dialect=args.dialect, sql_mode=args.sql_mode or "")
+    summary = check_inputs(args.inputs, opts, compound_bodies=args.compound_bodies,
+                           on_rejection=lambda rec: print(format_rejection(rec), file=sys.stderr))
+    print(f"{summary['accepted']}/{summary['total']} statements accepted, {summary['rejected']} rejected")
+    if args.summary_json:
+        with open(args.summary_json, "w", encoding="utf-8") as f:
+            json.dump(summary, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+    return 1 if summary["rejected"] else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mysqlddl", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -109,6 +124,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--database", default="test", metavar="DB",
                     help="default database for unqualified names until a USE (default: test)")
     sp.set_defaults(func=_cmd_schema)
+
+    sp = sub.add_parser("parse", help="syntax-check every statement of .sql scripts or .jsonl rows (\"sql\")")
+    sp.add_argument("inputs", nargs="+", metavar="INPUT", help=".sql script or .jsonl file with a \"sql\" field per row")
+    sp.add_argument("--dialect", choices=("mysql", "mariadb"), default="mysql",
+                    help="whose rules apply where the servers differ (default: mysql)")
+    sp.add_argument("--summary-json", metavar="FILE", help="write total/accepted/rejected/rejections as JSON")
+    sp.add_argument("--sql-mode", metavar="MODES", help="session sql_mode, e.g. ANSI_QUOTES,NO_BACKSLASH_ESCAPES")
+    sp.add_argument("--compound-bodies", action="store_true",
+                    help="keep BEGIN...END routine bodies together without DELIMITER (lenient splitting)")
+    sp.set_defaults(func=_cmd_parse)
 
     return p
 
