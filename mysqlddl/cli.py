@@ -1,7 +1,8 @@
 """The `mysqlddl` command: one subcommand per stage. `main(argv) -> int` is the whole interface,
 so tests call it directly and as a subprocess.
 
-Exit codes: 0 success, 1 input was rejected (a positioned error was printed), 2 usage error.
+Exit codes: 0 success, 1 input was rejected (a positioned error was printed), 2 usage error,
+3 (`changes`) a TABLE_MAP does not match the table version in force.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 import sys
 from importlib import metadata, resources
 
-from . import __version__
+from . import __version__, cli_changes
 from .errors import MysqlddlError
 
 
@@ -96,6 +97,14 @@ def _cmd_parse(args: argparse.Namespace) -> int:
     return 1 if summary["rejected"] else 0
 
 
+def _cmd_changes(args: argparse.Namespace) -> int:
+    return cli_changes.run_changes(args)
+
+
+def _cmd_history(args: argparse.Namespace) -> int:
+    return cli_changes.run_history(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mysqlddl", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -134,6 +143,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--compound-bodies", action="store_true",
                     help="keep BEGIN...END routine bodies together without DELIMITER (lenient splitting)")
     sp.set_defaults(func=_cmd_parse)
+
+    sp = sub.add_parser("changes", help="change events (Debezium envelope) as JSON Lines")
+    cli_changes.add_changes_arguments(sp)
+    sp.set_defaults(func=_cmd_changes)
+
+    sp = sub.add_parser("history", help="the schema history of a binlog set as JSON Lines")
+    cli_changes.add_history_arguments(sp)
+    sp.set_defaults(func=_cmd_history)
 
     return p
 

@@ -1,0 +1,236 @@
+"""The `changes` and `history` subcommands (registered by mysqlddl.cli).
+
+    mysqlddl changes BINLOG... [--schema DDL.sql] [-o OUT]     change events as JSON Lines
+    mysqlddl history BINLOG... [--schema DDL.sql] [-o OUT]     the schema history as JSON Lines
+
+Exit codes (in addition to mysqlddl.cli's 0/1/2): 3 when a TABLE_MAP does not match the table
+version in force (a baseline is missing or wrong; ``--on-mismatch flag`` lets such rows through,
+decoded by the TABLE_MAP alone and marked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import sys
+import time
+
+EXIT_MISMATCH = 3
+
+
+def _datetime(text: str) -> int:
+    """``YYYY-MM-DD[ HH:MM:SS]`` (UTC unless an offset is given) or ``@EPOCH`` -> epoch seconds.
+    Binlog timestamps are UTC epoch seconds; mysqlbinlog reads these in the local zone, we do not
+    guess one."""
+    if text.startswith("@"):
+        try:
+            return int(text[1:])
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an epoch: {text!r}") from None
+    try:
+        dt = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a datetime (YYYY-MM-DD HH:MM:SS): {text!r}") from None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=datetime.timezone.utc)
+    return int(dt.timestamp())
+
+
+def add_common(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("binlogs", nargs="+", metavar="BINLOG",
+                    help="binlog file, directory, .index file or glob (in order)")
+    sp.add_argument("--schema", metavar="DDL.sql",
+                    help="baseline DDL (e.g. mysqldump --no-data) applied before the first event")
+    sp.add_argument("--schema-database", metavar="DB", help="default database for the baseline's "
+                    "unqualified names until its first USE")
+    sp.add_argument("--schema-position", metavar="FILE:N", help="where the baseline was taken: DDL "
+                    "events ending at or before it are already in it and are not applied again")
+    sp.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of stdout")
+    sp.add_argument("--ddl-errors", choices=("raise", "warn", "skip"), default="raise",
+                    help="a DDL that cannot be parsed or applied: stop (default), or skip it and go on")
+    sp.add_argument("--no-verify-checksums", action="store_true", help="do not verify CRC32")
+    sp.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
+                    help="progress bar on stderr (auto: only when stderr is a terminal)")
+    sp.add_argument("--stop-position", metavar="N|FILE:N", help="stop before this position "
+                    "(N: in the last file)")
+
+
+def add_changes_arguments(sp: argparse.ArgumentParser) -> None:
+    add_common(sp)
+    sp.add_argument("--start-position", metavar="N|FILE:N",
+                    help="emit from this position on (N: in the first file); DDL before it still "
+                    "builds the history")
+    sp.add_argument("--start-datetime", type=_datetime, metavar="DT",
+                    help="emit events at or after this time (UTC, or with an offset, or @EPOCH)")
+    sp.add_argument("--stop-datetime", type=_datetime, metavar="DT", help="emit events before this time")
+    sp.add_argument("--database", action="append", default=[], metavar="DB",
+                    help="only these databases (repeatable; fnmatch patterns)")
+    sp.add_argument("--exclude-database", action="append", default=[], metavar="DB")
+    sp.add_argument("--table", action="append", default=[], metavar="[DB.]TABLE",
+                    help="only these tables (repeatable; fnmatch patterns)")
+    sp.add_argument("--exclude-table", action="append", default=[], metavar="[DB.]TABLE")
+    sp.add_argument("--include-gtids", metavar="SET", help="only transactions in this GTID set "
+                    "(uuid:1-5:7 or MariaDB domain-server-seq / domain-server:1-5)")
+    sp.add_argument("--exclude-gtids", metavar="SET")
+    sp.add_argument("--on-mismatch", choices=("raise", "flag"), default="raise",
+                    help="a TABLE_MAP that disagrees with the schema: stop with exit 3 (default), or "
+                    "decode those rows by the TABLE_MAP alone and mark them")
+    sp.add_argument("--no-transactions", action="store_true", help="leave out BEGIN/END events")
+    sp.add_argument("--no-schema-changes", action="store_true", help="leave out schema-change events")
+    sp.add_argument("--name", default="mysqlddl", help="the logical server name in source.name")
+    sp.add_argument("--summary", choices=("text", "json", "none"), default="text",
+                    help="closing statistics on stderr (default: text)")
+
+
+class Progress:
+    """A one-line progress bar on stderr: bytes read over the total size of the files."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.last = 0.0
+        self.sizes: dict[str, int] = {}
+
+    def __call__(self, reader, done: bool = False) -> None:
+        now = time.monotonic()
+        if not done and now - self.last < 0.2:
+            return
+        self.last = now
+        if not self.sizes:
+            for f in reader.files:
+                try:
+                    self.sizes[str(f)] = os.path.getsize(f)
+                except OSError:
+                    self.sizes[str(f)] = 0
+        total = sum(self.sizes.values()) or 1
+        pos = reader.position
+        read = total
+        if pos is not None and not done:
+            read = 0
+            for f, n in self.sizes.items():
+                if f == pos.file:
+                    read += pos.pos
+                    break
+                read += n
+        frac = min(1.0, read / total)
+        bar = "#" * int(frac * 30)
+        self.stream.write(f"\r[{bar:<30}] {frac * 100:5.1f}% {read / 1e6:.1f}/{total / 1e6:.1f} MB")
+        if done:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _progress(args):
+    if args.progress == "never" or (args.progress == "auto" and not sys.stderr.isatty()):
+        return None
+    return Progress()
+
+
+def _options(args):
+    from .options import Options
+
+    return Options(verify_checksums=not args.no_verify_checksums, error_policy=args.ddl_errors)
+
+
+def _baseline(args, prog: str):
+    if args.schema is None:
+        return None
+    try:
+        with open(args.schema, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        from .errors import ConfigError
+
+        raise ConfigError(f"{args.schema}: {e.strerror or e}") from None
+
+
+def _open_out(args):
+    return open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+
+
+def run_changes(args: argparse.Namespace) -> int:
+    from .changes import ChangeReader, Filters, GtidSet
+    from .envelope import dumps, envelope
+    from .errors import SchemaMismatchError
+
+    filters = Filters(start_position=args.start_position, stop_position=args.stop_position,
+                      start_ts=args.start_datetime, stop_ts=args.stop_datetime,
+                      databases=tuple(args.database), exclude_databases=tuple(args.exclude_database),
+                      tables=tuple(args.table), exclude_tables=tuple(args.exclude_table),
+                      include_gtids=GtidSet(args.include_gtids) if args.include_gtids else None,
+                      exclude_gtids=GtidSet(args.exclude_gtids) if args.exclude_gtids else None)
+    reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args, "changes"),
+                          schema_database=args.schema_database, schema_position=args.schema_position,
+                          filters=filters, on_mismatch=args.on_mismatch,
+                          transactions=not args.no_transactions,
+                          schema_changes=not args.no_schema_changes, name=args.name,
+                          progress=_progress(args))
+    out = _open_out(args)
+    try:
+        for change in reader:
+            out.write(dumps(envelope(change, name=args.name)) + "\n")
+    except SchemaMismatchError as e:
+        print(f"mysqlddl changes: {e}", file=sys.stderr)
+        print("mysqlddl changes: give the schema in force before the first event with --schema, or "
+              "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
+        return EXIT_MISMATCH
+    finally:
+        if out is not sys.stdout:
+            out.close()
+        else:
+            out.flush()
+    _summary(reader.stats, args.summary)
+    return 0
+
+
+def _summary(stats, mode: str) -> None:
+    import json
+
+    if mode == "none":
+        return
+    d = stats.as_dict()
+    if mode == "json":
+        print(json.dumps(d, sort_keys=True), file=sys.stderr)
+        return
+
+    def ts(t):
+        return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") \
+            if t else "-"
+
+    w = sys.stderr.write
+    w(f"events {d['events']}, DDL {d['ddl']} (errors skipped {d['ddl_errors']}), DML rows {d['dml_rows']}, "
+      f"transactions {d['transactions']}\n")
+    w(f"first event {ts(d['first_event_ts'])}, last event {ts(d['last_event_ts'])}\n")
+    for table, ops in d["rows"].items():
+        w(f"  {table}: " + ", ".join(f"{op}={n}" for op, n in sorted(ops.items())) + "\n")
+    xa = d["xa"]
+    if any(xa.values()):
+        w(f"XA: committed {xa['committed']}, rolled back {xa['rolled_back']} ({xa['rows_discarded']} rows "
+          f"discarded), pending {xa['pending']}\n")
+    if d["mismatches_flagged"]:
+        w(f"TABLE_MAP mismatches flagged: {d['mismatches_flagged']}\n")
+    if d["queries"]:
+        w("queries: " + ", ".join(f"{k}={v}" for k, v in d["queries"].items()) + "\n")
+
+
+def add_history_arguments(sp: argparse.ArgumentParser) -> None:
+    add_common(sp)
+
+
+def run_history(args: argparse.Namespace) -> int:
+    from .changes import ChangeReader, Filters
+
+    reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args, "history"),
+                          schema_database=args.schema_database, schema_position=args.schema_position,
+                          filters=Filters(stop_position=args.stop_position), rows=False,
+                          transactions=False, progress=_progress(args))
+    for _ in reader:
+        pass
+    out = _open_out(args)
+    try:
+        for line in reader.history.lines():
+            out.write(line + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0
