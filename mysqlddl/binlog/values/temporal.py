@@ -75,7 +75,10 @@ def decode_year(buf, offset, meta):
 def decode_date(buf, offset, meta):
     """DATE (and NEWDATE): 3 bytes little-endian (sql/field.cc ``Field_newdate::store_TIME``)::
 
-        bits 23..9  year | 8..5 month | 4..0 day
+         23            9 8       5 4      0
+        +---------------+---------+--------+
+        |  year (15)    |month (4)| day (5)|
+        +---------------+---------+--------+
     """
     v = uint_le(buf, offset, 3, "DATE")
     return make_date(meta, v >> 9, (v >> 5) & 15, v & 31), offset + 3
@@ -179,9 +182,11 @@ def decode_datetime2(buf, offset, meta):
     """DATETIME2: 5 bytes big-endian + fraction (sql-common/my_time.c ``my_datetime_packed_from_binary``,
     ``TIME_from_longlong_datetime_packed``)::
 
-        1 bit  sign (1 = non-negative; DATETIME is never negative)
-        17 bits year*13 + month
-        5 bits day | 5 bits hour | 6 bits minute | 6 bits second
+         39  38                 22 21   17 16   12 11     6 5      0
+        +---+---------------------+-------+-------+--------+--------+------------------+
+        | 1 | year*13 + month (17)|day (5)|hour(5)|min (6) |sec (6) | fraction 0-3 B   |
+        +---+---------------------+-------+-------+--------+--------+------------------+
+        sign bit: 1 = non-negative (a DATETIME is never negative)
 
     The server reads the fraction as signed; a valid one never has its top bit set, so it is read
     unsigned here and a cleared sign bit is corruption.
@@ -203,7 +208,11 @@ def decode_time2(buf, offset, meta):
     """TIME2: 3 bytes big-endian + fraction, offset binary (sql-common/my_time.c
     ``my_time_packed_from_binary``, ``TIME_from_longlong_time_packed``)::
 
-        1 bit sign (1 = non-negative) | 1 bit unused | 10 bits hour | 6 bits minute | 6 bits second
+         23  22  21          12 11      6 5       0
+        +---+---+--------------+---------+---------+------------------+
+        | s | 0 |  hour (10)   | min (6) | sec (6) | fraction 0-3 B   |
+        +---+---+--------------+---------+---------+------------------+
+        the 3 bytes are the signed value + 0x800000 (s = 1: non-negative)
 
     Negative values store the integer part rounded down and the fraction as (0x100 - frac) (resp.
     0x10000 - frac), for binary sort order; the server's comment table in
