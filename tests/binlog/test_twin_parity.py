@@ -247,3 +247,31 @@ def test_all_types_row_values(twin):
     fixed = rows.build_plan(ALL_TYPES_TM, Options(), columns=columns)
     (row,) = rows.decode_rows(fixed, ALL_TYPES_ROW, 0, len(ALL_TYPES_ROW), ALL_TYPES_PRESENT)
     assert row[94] == -2 and row[3] == 128
+
+
+# --------------------------------------------------------------------------- Sakila on MySQL 5.5.27
+
+def test_sakila_first_rows(shared_path, twin):
+    """mysql-bin.sakila.gz: the Sakila sample database loaded on MySQL 5.5.27 (pre-5.6 temporal
+    formats). First rows of a few tables equal the published Sakila data (sakila-data.sql):
+    film 1 ACADEMY DINOSAUR, rental 1, payment 1, language 1. TIMESTAMP columns are UTC epochs; the
+    loading server ran at UTC+1, so actor 1's last_update '2006-02-15 04:34:33' is 03:34:33 UTC."""
+    from mysqlddl.binlog.events.rows_event import RowsEvent
+    from mysqlddl.binlog.reader import read_events
+
+    first = {}
+    path = shared_path / "binlogs" / "mysql-binlog-connector-java" / "mysql-bin.sakila.gz"
+    for ev in read_events(str(path)):
+        if isinstance(ev, RowsEvent) and ev.table not in first:
+            first[ev.table] = ev.rows()[0]
+    assert first["sakila.actor"] == (1, "PENELOPE", "GUINESS", dt.datetime(2006, 2, 15, 3, 34, 33, tzinfo=UTC))
+    film = first["sakila.film"]
+    # film_id, title, ..., release_year YEAR, language_id, original_language_id, rental_duration,
+    # rental_rate DECIMAL(4,2), length, replacement_cost DECIMAL(5,2), rating ENUM index (2 = 'PG'),
+    # special_features SET bits ('Deleted Scenes' 4 | 'Behind the Scenes' 8)
+    assert film[:2] == (1, "ACADEMY DINOSAUR") and film[3:12] == (2006, 1, None, 6, Decimal("0.99"), 86,
+                                                                   Decimal("20.99"), 2, 12)
+    assert first["sakila.rental"][:6] == (1, dt.datetime(2005, 5, 24, 22, 53, 30), 367, 130,
+                                          dt.datetime(2005, 5, 26, 22, 4, 30), 1)
+    assert first["sakila.payment"][:6] == (1, 1, 1, 76, Decimal("2.99"), dt.datetime(2005, 5, 25, 11, 30, 37))
+    assert first["sakila.language"][:2] == (1, "English")      # CHAR(20): trailing spaces not logged
