@@ -112,3 +112,78 @@ def bl():
 
     return types.SimpleNamespace(Builder=BinlogBuilder, lenenc=lenenc, varlen=varlen,
                                  MYSQL80_PHL=MYSQL80_PHL, MARIADB_PHL=MARIADB_PHL)
+
+
+# ------------------------------------------------------------------------------ the lab workload
+#
+# tools/workload.py run once per session at small scale on a private MariaDB, in two variants: the
+# shared ``mariadb_server`` (binlog_row_metadata=MINIMAL, the server default: TABLE_MAPs carry types
+# and metadata only) and a dedicated server with binlog_row_metadata=FULL (column names, signedness,
+# charsets, ENUM/SET members in every TABLE_MAP). Each yields a LabRun: the server, the workload's
+# Truth (closed binlog files, DDL log with positions, typed final table contents) and the module.
+
+LAB_SCALE = 0.001          # bulk: 500 INSERT + 300 UPDATE + 200 DELETE row changes
+LAB_KW = {"scale": LAB_SCALE, "bigtx_rows": 300, "blob_kib": 64, "random_rows": 12}
+
+
+def _load_workload():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "workload.py"
+    spec = importlib.util.spec_from_file_location("_mysqlddl_tools_workload", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod        # dataclasses resolve string annotations through sys.modules
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class LabRun:
+    def __init__(self, server, truth, workload, row_metadata: str):
+        self.server = server
+        self.truth = truth
+        self.workload = workload
+        self.row_metadata = row_metadata
+
+    @property
+    def paths(self):
+        return self.truth.paths
+
+    def __repr__(self) -> str:
+        return f"<LabRun {self.row_metadata} {len(self.truth.files)} files>"
+
+
+@pytest.fixture(scope="session")
+def lab_workload():
+    """The tools/workload.py module."""
+    return _load_workload()
+
+
+@pytest.fixture(scope="session")
+def lab_minimal(mariadb_server, lab_workload):
+    truth = lab_workload.run(mariadb_server, log=lambda m: None, **LAB_KW)
+    return LabRun(mariadb_server, truth, lab_workload, "MINIMAL")
+
+
+@pytest.fixture(scope="session")
+def lab_full(mariadb_server, lab_workload, tmp_path_factory):
+    """A second private server with binlog_row_metadata=FULL (mariadb_server first: it skips or fails
+    with the install hint when mariadbd is missing)."""
+    import os
+    from pathlib import Path
+
+    server_class = type(mariadb_server)        # tools/mariadb_lab.MariaDBServer
+    base = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"mdbfull-{os.getpid()}"
+    srv = server_class(base, row_metadata="FULL").start()
+    try:
+        truth = lab_workload.run(srv, log=lambda m: None, **LAB_KW)
+        yield LabRun(srv, truth, lab_workload, "FULL")
+    finally:
+        srv.destroy()
+
+
+@pytest.fixture(scope="session", params=["MINIMAL", "FULL"])
+def lab(request):
+    """The workload's binlogs and truth, once per binlog_row_metadata variant."""
+    return request.getfixturevalue("lab_minimal" if request.param == "MINIMAL" else "lab_full")
