@@ -2,8 +2,9 @@
 """mysqlddl._speedups: the compiled core. Only mysqlddl.binlog imports it.
 
 One compilation unit: per-topic .pxi files are included here so `cdef inline` helpers inline
-across them. mysqlddl/binlog/_twin.py is the pure-Python twin; both must give identical results
-(tests/binlog/test_twin_parity.py).
+across them (cursor.pxi: the bounded read cursor; rows.pxi: compile_plan / decode_rows, the row
+image decoder). mysqlddl/binlog/_twin.py is the pure-Python twin; both must give identical results
+(tests/binlog/test_twin_parity.py, test_twin_fuzz.py, and the `twin` fixture everywhere).
 """
 
 from mysqlddl.errors import TruncatedError, CorruptEventError
