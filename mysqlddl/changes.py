@@ -255,7 +255,9 @@ Change = RowChange | SchemaChange | TransactionMark
 class ChangeStats:
     """What a run saw: ``queries`` by :class:`QueryKind` value, ``ddl`` applied, ``ddl_errors``
     (skipped under a non-RAISE policy), ``rows`` per (``db.table``, op), transactions, XA outcomes
-    (rows held at PREPARE then committed / rolled back / still pending at the end), flagged
+    (rows held at PREPARE then committed / rolled back / still pending at the end),
+    ``ddl_unknown_tables`` (DDL left out, in part or whole, because it acts on tables the history
+    never saw: created before the first file and not in the baseline), flagged
     TABLE_MAP mismatches, and the first/last event timestamps (seconds)."""
 
     events: int = 0
@@ -263,6 +265,7 @@ class ChangeStats:
     ddl: int = 0
     ddl_errors: int = 0
     ddl_before_baseline: int = 0
+    ddl_unknown_tables: int = 0
     rows: Counter = dataclasses.field(default_factory=Counter)
     transactions: int = 0
     xa_committed: int = 0
@@ -279,6 +282,7 @@ class ChangeStats:
             per_table.setdefault(table, {})[op] = n
         return {"events": self.events, "ddl": self.ddl, "ddl_errors": self.ddl_errors,
                 "ddl_before_baseline": self.ddl_before_baseline,
+                "ddl_unknown_tables": self.ddl_unknown_tables,
                 "dml_rows": sum(self.rows.values()), "rows": per_table,
                 "queries": dict(sorted(self.queries.items())), "transactions": self.transactions,
                 "xa": {"committed": self.xa_committed, "rolled_back": self.xa_rolled_back,
@@ -420,12 +424,22 @@ def _set_pack_length(n: int) -> int:
     return 4 if b == 3 else 8 if b > 4 else b
 
 
-def check_column(col: Column, t: int, meta: int) -> str | None:
+def check_column(col: Column, t: int, meta: int, *, charset_known: bool = True) -> str | None:
     """Why TABLE_MAP type ``t`` with metadata ``meta`` cannot be column ``col``, or None.
+
+    ``charset_known=False``: the column's charset was inherited from a database the history never
+    saw created, so the model's charset is the server default, not a fact; a CHAR/VARCHAR byte
+    length is then accepted for any 1-4 bytes per character.
 
     Expected encodings: sql/field.h ``Field::binlog_type`` and each Field's
     ``do_save_field_metadata`` (see :func:`mysqlddl.binlog.rows.parse_column_metadata`)."""
     fam, name = col.family, col.type_name
+
+    def text_bytes(nbytes: int) -> bool:
+        if charset_known or fam not in (F.CHAR, F.VARCHAR) or not col.length:
+            return nbytes == col.length * (model_charsets.maxlen(col.charset) if fam in (F.CHAR, F.VARCHAR)
+                                           else 1)
+        return nbytes % col.length == 0 and 1 <= nbytes // col.length <= 4
 
     def want(codes, what=None):
         names = "/".join(CT(c).name for c in codes)
@@ -483,7 +497,7 @@ def check_column(col: Column, t: int, meta: int) -> str | None:
         rt, size = rows_mod.string_real_type(meta)
         if rt in (CT.ENUM, CT.SET):
             return f"{name} but the TABLE_MAP says {_tname(rt)}"
-        if fam in (F.CHAR, F.BINARY) and col.length is not None:
+        if fam in (F.CHAR, F.BINARY) and col.length is not None and not text_bytes(size):
             nbytes = col.length * (model_charsets.maxlen(col.charset) if fam is F.CHAR else 1)
             if size != nbytes:
                 return f"{col.column_type} holds {nbytes} bytes, the TABLE_MAP says {size}"
@@ -493,7 +507,7 @@ def check_column(col: Column, t: int, meta: int) -> str | None:
             return None
         if t not in (CT.VARCHAR, CT.VAR_STRING):
             return want([CT.VARCHAR])
-        if col.length is not None:
+        if col.length is not None and not text_bytes(meta):
             nbytes = col.length * (model_charsets.maxlen(col.charset) if fam is F.VARCHAR else 1)
             if meta != nbytes:
                 return f"{col.column_type} holds {nbytes} bytes, the TABLE_MAP says {meta}"
@@ -536,10 +550,11 @@ def _character_indexes(tm: TableMapEvent, count: int | None) -> list[int]:
     return with_geo if count is not None and count == len(with_geo) != len(chars) else chars
 
 
-def cross_check(tm: TableMapEvent, table: Table) -> list[str]:
+def cross_check(tm: TableMapEvent, table: Table, *, charset_known: bool = True) -> list[str]:
     """Every disagreement between a TABLE_MAP and the table version in force: column count, type
     codes and metadata; names, signedness and charsets when the map carries them. Empty when they
-    agree."""
+    agree. ``charset_known=False``: see :func:`check_column` (charsets are then not compared: the
+    TABLE_MAP's are the only facts)."""
     cols = table.columns
     if tm.column_count != len(cols):
         return [f"the TABLE_MAP has {tm.column_count} columns, {table.id} has {len(cols)} "
@@ -547,7 +562,7 @@ def cross_check(tm: TableMapEvent, table: Table) -> list[str]:
     out = []
     metas = tm.column_metadata or (0,) * tm.column_count
     for i, (col, t, m) in enumerate(zip(cols, tm.column_types, metas, strict=True)):
-        why = check_column(col, t, m)
+        why = check_column(col, t, m, charset_known=charset_known)
         if why:
             out.append(f"column {i + 1} `{col.name}`: {why}")
     if out:
@@ -567,7 +582,7 @@ def cross_check(tm: TableMapEvent, table: Table) -> list[str]:
         collations = tm.charsets
     except (MysqlddlError, ValueError, IndexError):
         collations = None
-    if collations is not None:
+    if collations is not None and charset_known:
         for i, coll in zip(_character_indexes(tm, len(collations)), collations, strict=False):
             col = cols[i]
             logged = bl_charsets.charset_of_collation(coll)
@@ -582,14 +597,31 @@ def cross_check(tm: TableMapEvent, table: Table) -> list[str]:
     return out
 
 
-def column_spec(col: Column) -> dict:
-    """What the schema tells the row decoder about a column (rows.build_plan ``columns=``)."""
+#: A text column's charset by bytes per character, when only the TABLE_MAP's byte length says
+#: (the unambiguous widths only: 2 could be ucs2, gbk, big5...).
+_CHARSET_BY_WIDTH = {1: "latin1", 3: "utf8mb3", 4: "utf8mb4"}
+
+
+def column_spec(col: Column, tm_meta: int | None = None, *, charset_known: bool = True,
+                tm_has_charsets: bool = False) -> dict:
+    """What the schema tells the row decoder about a column (rows.build_plan ``columns=``).
+    With ``charset_known=False`` the text charset comes from the TABLE_MAP (its charset metadata
+    when present, else the byte width of a CHAR/VARCHAR), not from the model's assumed default."""
     fam = col.family
     spec: dict = {"unsigned": col.unsigned}
     if fam in _BINARY_FAMILIES:
         spec["charset"] = "binary"
     elif fam is F.JSON:
         spec["charset"] = col.charset or "utf8mb4"
+    elif not charset_known and fam in (F.CHAR, F.VARCHAR, F.TEXT):
+        if not tm_has_charsets:
+            width = None
+            if fam is F.VARCHAR and col.length and tm_meta:
+                width = tm_meta // col.length
+            elif fam is F.CHAR and col.length and tm_meta:
+                width = rows_mod.string_real_type(tm_meta)[1] // col.length
+            cs = _CHARSET_BY_WIDTH.get(width) if width else None
+            spec["charset"] = cs or model_charsets.canonical_charset(col.charset or "utf8mb4")
     elif col.charset:
         spec["charset"] = model_charsets.canonical_charset(col.charset)
     if fam in (F.TIME, F.DATETIME, F.TIMESTAMP):
@@ -694,6 +726,10 @@ class ChangeReader:
             if schema is not None:
                 base = self._baseline(schema, schema_database)
             self.history = SchemaHistory(self.options, baseline=base)
+        # databases whose default charset is known (see _db_known)
+        self._known_dbs = set(self.history.catalog_at(BinlogPosition(-1, 0)).databases)
+        for rec in self.history.records:
+            self._note_databases(rec)
         self._start = None
         if self.filters.start_position is not None:
             f, p = _parse_pos(self.filters.start_position)
@@ -928,6 +964,11 @@ class ChangeReader:
             if not commands:
                 self.stats.queries["no_schema_change"] += 1
                 return
+            commands, unknown = self._without_unknown(commands, db)
+            if unknown:
+                self.stats.ddl_unknown_tables += 1
+                if not commands:
+                    return
             before = self.history.catalog
             rec = self.history.record(end, db, ev.query, commands, options=opts)
         except DdlError as e:
@@ -939,6 +980,7 @@ class ChangeReader:
             return
         self.stats.ddl += 1
         self.stats.ddl_errors += len(rec.errors)
+        self._note_databases(rec)
         self._maps.clear()
         gtid = self._gtid
         self._gtid = None
@@ -948,6 +990,63 @@ class ChangeReader:
                           for tid, t in rec.tables)
             yield SchemaChange(dataclasses.replace(self._source(ev, db=db), gtid=gtid), ev.query, db, rec,
                                kinds)
+
+    def _db_known(self, name: str) -> bool:
+        """Whether a database's default charset is a fact (from the baseline or a CREATE /
+        ALTER DATABASE in the log), not the default the model assumed when a CREATE TABLE named
+        a database it had never seen."""
+        key = name.lower() if self.history.catalog.lower_case_table_names else name
+        return key in self._known_dbs
+
+    def _note_databases(self, rec: HistoryRecord) -> None:
+        from .commands import AlterDatabase, CreateDatabase
+
+        for cmd in rec.commands:
+            if isinstance(cmd, CreateDatabase) or (isinstance(cmd, AlterDatabase)
+                                                   and (cmd.charset or cmd.collation)):
+                name = cmd.name or rec.default_db
+                if name:
+                    self._known_dbs.add(name.lower() if self.history.catalog.lower_case_table_names
+                                        else name)
+
+    def _never_seen(self, tid: TableId | None, db: str | None) -> bool:
+        """The history knows nothing of this table: not in the baseline, never created, and not
+        in the catalog now."""
+        if tid is None:
+            return False
+        tid = tid.qualified(db)
+        if tid.database is None:
+            return False
+        h = self.history
+        return (h.catalog.table(tid) is None and not h.versions(tid)
+                and h.table_at(tid, BinlogPosition(-1, 0)) is None)
+
+    def _without_unknown(self, commands, db):
+        """The commands minus what acts on tables the history never saw (DDL on a table created
+        before the first file and absent from the baseline cannot be applied; such a table stays
+        unknown and its rows are named by the TABLE_MAP or positionally, as they say). Returns
+        (commands, whether something was left out)."""
+        from .commands import AlterTable, CreateIndex, DropIndex, DropTable, RenameTable, TruncateTable
+
+        out, dropped = [], False
+        for cmd in commands:
+            if isinstance(cmd, DropTable):
+                keep = tuple(t for t in cmd.tables if not self._never_seen(t, db))
+                if len(keep) != len(cmd.tables):
+                    dropped = True
+                    if keep:
+                        out.append(dataclasses.replace(cmd, tables=keep))
+                    continue
+            elif isinstance(cmd, RenameTable):
+                if any(self._never_seen(a, db) for a, _ in cmd.pairs):
+                    dropped = True
+                    continue
+            elif isinstance(cmd, (AlterTable, TruncateTable, CreateIndex, DropIndex)):
+                if self._never_seen(cmd.table, db):
+                    dropped = True
+                    continue
+            out.append(cmd)
+        return out, dropped
 
     def _schema_change_ok(self, db: str | None, rec: HistoryRecord) -> bool:
         f = self.filters
@@ -964,8 +1063,9 @@ class ChangeReader:
         pos = BinlogPosition(Position(tm.file or "", tm.pos).file_seq, tm.pos, Path(tm.file or "").name)
         version = self.history.table_at(TableId(tm.database, tm.table), pos)
         mismatch: tuple[str, ...] = ()
+        charset_known = self._db_known(tm.database)
         if version is not None:
-            problems = cross_check(tm, version)
+            problems = cross_check(tm, version, charset_known=charset_known)
             if problems:
                 if self.on_mismatch == "raise":
                     raise SchemaMismatchError(
@@ -977,10 +1077,13 @@ class ChangeReader:
                 version = None
         if version is not None:
             key = (id(version), tm.column_types, tm.column_metadata, tm.signedness, tm.column_charsets,
-                   tm.default_charset, opts)
+                   tm.default_charset, opts, charset_known)
             hit = self._plans.get(key)
             if hit is None:
-                plan = rows_mod.build_plan(tm, opts, columns=[column_spec(c) for c in version.columns])
+                has_cs = tm.column_charsets is not None or tm.default_charset is not None
+                plan = rows_mod.build_plan(tm, opts, columns=[
+                    column_spec(c, m, charset_known=charset_known, tm_has_charsets=has_cs)
+                    for c, m in zip(version.columns, tm.column_metadata, strict=True)])
                 hit = self._plans[key] = (version, plan)
                 if len(self._plans) > 4096:
                     self._plans.clear()
