@@ -1038,7 +1038,15 @@ class ChangeReader:
                         out.append(dataclasses.replace(cmd, tables=keep))
                     continue
             elif isinstance(cmd, RenameTable):
-                if any(self._never_seen(a, db) for a, _ in cmd.pairs):
+                # pairs apply in order: a name an earlier pair created is known (a swap through
+                # a temporary name)
+                made: set[TableId] = set()
+                unknown = False
+                for a, b in cmd.pairs:
+                    if a.qualified(db) not in made and self._never_seen(a, db):
+                        unknown = True
+                    made.add(b.qualified(db))
+                if unknown:
                     dropped = True
                     continue
             elif isinstance(cmd, (AlterTable, TruncateTable, CreateIndex, DropIndex)):
