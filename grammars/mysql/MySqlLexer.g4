@@ -24,7 +24,7 @@ tokens { DQ_IDENT }
 VERSIONED_COMMENT: '/*' 'M'? '!' .*? '*/' -> channel(HIDDEN);
 HINT_COMMENT: '/*+' .*? '*/' -> channel(HIDDEN);
 BLOCK_COMMENT: '/*' .*? '*/' -> channel(HIDDEN);
-LINE_COMMENT: ('#' ~[\r\n]* | '--' [ \t\r\n] ~[\r\n]* | '--' [\r\n]) -> channel(HIDDEN);
+LINE_COMMENT: ('#' ~[\r\n]* | '--' [ \t] ~[\r\n]* | '--' [\r\n]) -> channel(HIDDEN);
 WS: [ \t\r\n\f\u000B\u00A0]+ -> channel(HIDDEN);
 
 // ------------------------------------------------------------------------------ keywords

@@ -47,11 +47,11 @@ class Statement:
 _WS = re.compile(r"\s*")
 _DELIMITER_CMD = re.compile(r"delimiter[ \t]+(\S+)[^\n]*(?:\n|\Z)", re.I)
 # A plain comment between statements (not a versioned /*! or /*M! one, which is executable).
-_LEADING_COMMENT = re.compile(r"(?:\#|--(?:[ \t\r\n]|\Z))[^\n]*|/\*(?!M?!).*?\*/", re.S)
+_LEADING_COMMENT = re.compile(r"(?:\#|--(?=[ \t\r\n]|\Z))[^\n]*|/\*(?!M?!).*?\*/", re.S)
 
 _STRING_BS = r"""'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*\""""
 _STRING_NOBS = r"""'(?:[^']|'')*'|"(?:[^"]|"")*\""""
-_REST = r"""|`(?:[^`]|``)*`|(?:\#|--(?:[ \t\r\n]|\Z))[^\n]*|/\*.*?\*/"""
+_REST = r"""|`(?:[^`]|``)*`|(?:\#|--(?=[ \t\r\n]|\Z))[^\n]*|/\*.*?\*/"""
 _OPENERS = r"""|(?P<open>['"`]|/\*)"""
 
 # Block words for compound_bodies: BEGIN/CASE open, END closes; END IF/WHILE/LOOP/REPEAT close
