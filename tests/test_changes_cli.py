@@ -1,0 +1,152 @@
+"""`mysqlddl changes` / `mysqlddl history`: as a function (main(argv)) and as a subprocess (run
+from a temporary cwd, so the installed package is what runs)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from mysqlddl.cli import main
+
+GO_MYSQL_DDL = """
+CREATE TABLE decodedecimal (
+    id     int(11) not null auto_increment,
+    v4_2 decimal(4,2), v5_0 decimal(5,0), v7_3 decimal(7,3), v10_2 decimal(10,2),
+    v10_3 decimal(10,3), v13_2 decimal(13,2), v15_14 decimal(15,14), v20_10 decimal(20,10),
+    v30_5 decimal(30,5), v30_20 decimal(30,20), v30_25 decimal(30,25),
+    prec   int(11), scale  int(11), PRIMARY KEY(id)
+) engine=InnoDB;
+"""  # the CREATE TABLE of go-mysql's _expected/ddsql.sql (Percona Server 5.6.16)
+
+
+def lines(text):
+    return [json.loads(x) for x in text.splitlines() if x.strip()]
+
+
+@pytest.fixture
+def go_mysql(shared_path):
+    return str(shared_path / "binlogs/go-mysql/tcb-eval002c-bin.003320")
+
+
+def test_changes_to_a_file_with_a_json_summary(shared_path, tmp_path, capsys):
+    out = tmp_path / "out.jsonl"
+    rc = main(["changes", str(shared_path / "binlogs/maxwell/binlog.000004"), "-o", str(out),
+               "--summary", "json"])
+    assert rc == 0
+    events = lines(out.read_text())
+    rows = [e for e in events if "op" in e]
+    assert len(rows) == 28 and {e["op"] for e in rows} == {"c", "u"}
+    assert sum(1 for e in events if e.get("status") == "BEGIN") == 5
+    assert sum(1 for e in events if "ddl" in e) == 16
+    summary = json.loads(capsys.readouterr().err)
+    assert summary["dml_rows"] == 28 and summary["ddl"] == 16
+    assert summary["rows"]["bac_schema.bac_schema"] == {"c": 10, "u": 9}
+    assert summary["first_event_ts"] <= summary["last_event_ts"]
+
+
+def test_baseline_schema_names_the_columns(go_mysql, tmp_path, capsys):
+    ddl = tmp_path / "schema.sql"
+    ddl.write_text(GO_MYSQL_DDL)
+    assert main(["changes", go_mysql, "--summary", "none"]) == 0
+    bare = [e for e in lines(capsys.readouterr().out) if "op" in e]
+    assert bare[0]["mysqlddl"] == {"naming": "positional"} and "col_2" in bare[0]["after"]
+    assert main(["changes", go_mysql, "--schema", str(ddl), "--schema-database", "test",
+                 "--summary", "none", "--no-transactions"]) == 0
+    rows = lines(capsys.readouterr().out)
+    assert len(rows) == 17 and "mysqlddl" not in rows[0]
+    # first row of ddsql.sql: "-10.55" into every column, (prec, scale) = (4, 2)
+    assert rows[0]["after"]["v4_2"] == "-10.55" and rows[0]["after"]["v5_0"] == "-11"
+    assert rows[0]["after"]["v30_25"] == "-10.5500000000000000000000000"
+    assert (rows[0]["after"]["prec"], rows[0]["after"]["scale"]) == (4, 2)
+
+
+def test_mismatch_exit_code_and_flag_mode(go_mysql, tmp_path, capsys):
+    ddl = tmp_path / "stale.sql"
+    ddl.write_text(GO_MYSQL_DDL.replace("v4_2 decimal(4,2)", "v4_2 decimal(4,3)"))
+    assert main(["changes", go_mysql, "--schema", str(ddl), "--schema-database", "test"]) == 3
+    err = capsys.readouterr().err
+    assert "decimal(4,3)" in err and "--on-mismatch flag" in err
+    assert main(["changes", go_mysql, "--schema", str(ddl), "--schema-database", "test",
+                 "--on-mismatch", "flag", "--summary", "json"]) == 0
+    captured = capsys.readouterr()
+    rows = [e for e in lines(captured.out) if "op" in e]
+    assert len(rows) == 17 and "decimal(4,3)" in rows[0]["mysqlddl"]["mismatch"][0]
+    assert json.loads(captured.err)["mismatches_flagged"] == 1
+
+
+def test_filters(shared_path, capsys):
+    path = str(shared_path / "binlogs/maxwell/binlog.000004")
+    assert main(["changes", path, "--table", "bac_history", "--no-transactions",
+                 "--no-schema-changes", "--summary", "none"]) == 0
+    rows = lines(capsys.readouterr().out)
+    assert len(rows) == 9 and {e["source"]["table"] for e in rows} == {"bac_history"}
+    assert main(["changes", path, "--exclude-database", "bac_schema", "--summary", "none"]) == 0
+    assert not [e for e in lines(capsys.readouterr().out) if "op" in e]
+    # the updates happened last: a start time after the inserts keeps only them
+    assert main(["changes", path, "--no-transactions", "--no-schema-changes", "--summary", "none"]) == 0
+    every = lines(capsys.readouterr().out)
+    t_upd = min(e["ts_ms"] for e in every if e["op"] == "u") // 1000
+    assert main(["changes", path, "--start-datetime", f"@{t_upd}", "--no-transactions",
+                 "--no-schema-changes", "--summary", "none"]) == 0
+    later = lines(capsys.readouterr().out)
+    assert later and {e["op"] for e in later} == {"u"}
+    # GTID include set: the transaction of the first update only
+    gtid = next(e for e in every if e["op"] == "u")["source"]["gtid"]
+    assert main(["changes", path, "--include-gtids", gtid, "--no-transactions", "--no-schema-changes",
+                 "--summary", "none"]) == 0
+    only = lines(capsys.readouterr().out)
+    assert only and {e["source"]["gtid"] for e in only} == {gtid}
+    # stop position: nothing at or after it is read
+    pos = next(e for e in every if e["op"] == "u")["source"]["pos"]
+    assert main(["changes", path, "--stop-position", str(pos), "--summary", "none",
+                 "--no-transactions", "--no-schema-changes"]) == 0
+    before = lines(capsys.readouterr().out)
+    assert before and all(e["source"]["pos"] < pos for e in before)
+
+
+def test_history_subcommand(shared_path, tmp_path, capsys):
+    out = tmp_path / "h.jsonl"
+    assert main(["history", str(shared_path / "binlogs/maxwell/binlog.000004"), "-o", str(out)]) == 0
+    recs = lines(out.read_text())
+    assert recs[0]["mysqlddl_history"] == 1 and len(recs) == 17
+    assert all(r["position"]["file"] == "binlog.000004" for r in recs[1:])
+    positions = [(r["position"]["file_seq"], r["position"]["pos"]) for r in recs[1:]]
+    assert positions == sorted(positions)
+
+
+def test_ddl_errors_policy(shared_path, tmp_path, capsys):
+    path = str(shared_path / "binlogs/canal/binlog_tsdb/mysql-bin.000003")
+    bad = tmp_path / "b.sql"
+    bad.write_text("CREATE TABLE wanshao.wanshao_test (id INT, col1 BIGINT);")
+    assert main(["changes", path, "--schema", str(bad), "--summary", "none"]) == 1
+    assert "col1" in capsys.readouterr().err
+    assert main(["changes", path, "--schema", str(bad), "--ddl-errors", "skip", "--summary", "json",
+                 "--on-mismatch", "flag"]) == 0
+    assert json.loads(capsys.readouterr().err)["ddl_errors"] >= 1
+
+
+def test_progress_only_when_asked_or_a_tty(shared_path, capsys):
+    path = str(shared_path / "binlogs/maxwell/binlog.000004")
+    assert main(["changes", path, "--summary", "none"]) == 0
+    assert capsys.readouterr().err == ""          # stderr is not a TTY here
+    assert main(["changes", path, "--summary", "none", "--progress", "always"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("\r[") and "100.0%" in err
+
+
+def test_subprocess_from_a_temporary_cwd(shared_path, tmp_path):
+    path = str(shared_path / "binlogs/maxwell/binlog.000004")
+    proc = subprocess.run([sys.executable, "-m", "mysqlddl", "changes", path, "--summary", "text"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert len([e for e in lines(proc.stdout) if "op" in e]) == 28
+    assert "DML rows 28" in proc.stderr and "bac_schema.bac_history: c=5, u=4" in proc.stderr
+    bad = subprocess.run([sys.executable, "-m", "mysqlddl", "changes", str(tmp_path / "nope.000001")],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 1 and "no such file" in bad.stderr
+    usage = subprocess.run([sys.executable, "-m", "mysqlddl", "changes", path, "--on-mismatch", "x"],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert usage.returncode == 2
