@@ -21,16 +21,25 @@ import warnings
 from typing import Any, ClassVar
 
 from .errors import DdlError, DdlSemanticError
-from .model import charsets
-from .model import codec
-from .model import literals
+from .model import charsets, codec, literals
 from .model.catalog import Catalog, Database, View
 from .model.column import Column, Default, DefaultKind
 from .model.ids import TableId, column_key
-from .model.resolve import (Context, ResolvedColumn, add_check_spec, add_column_extras,
-                            add_foreign_key_spec, add_key_spec, convert_column_charset,
-                            first_timestamp_before, prune_generated_indexes, refit_keys, resolve_column,
-                            text_value)
+from .model.resolve import (
+    Context,
+    ResolvedColumn,
+    add_check_spec,
+    add_column_extras,
+    add_foreign_key_spec,
+    add_key_spec,
+    convert_column_charset,
+    first_timestamp_before,
+    promote_primary_key_columns,
+    prune_generated_indexes,
+    refit_keys,
+    resolve_column,
+    validate_table,
+)
 from .model.spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, KeySpec, col
 from .model.table import IndexKind, IndexPart, Partitioning, Table, TableEditor
 from .options import DEFAULT, ErrorPolicy, Options
@@ -276,6 +285,8 @@ class CreateTable(Command):
         prune_generated_indexes(ed)
         for chk in self.checks:
             add_check_spec(ed, chk, ctx)
+        promote_primary_key_columns(ed, ctx)
+        validate_table(ed)
         return _put(catalog, ed.build(), changed=(tid,), databases=dbs)
 
 
@@ -452,6 +463,8 @@ class AlterColumnDefault(AlterOperation):
     def apply_to(self, ed, st):
         c = ed.column(self.name)
         st.claim(self.name, ed)
+        if c.on_update is not None and st.ctx.rules.set_default_drops_on_update:
+            ed.set_column(self.name, on_update=None)
         if self.default is None:
             # DROP DEFAULT leaves a nullable column with DEFAULT NULL (MariaDB 10.11 checked).
             ed.set_column(self.name, default=Default.null() if c.nullable and not c.auto_increment
@@ -459,6 +472,8 @@ class AlterColumnDefault(AlterOperation):
             return
         d = literals.normalise_default(literals.classify(self.default, st.ctx.no_backslash_escapes),
                                        c.family, scale=c.scale, fsp=c.fsp or 0, values=c.values)
+        if d.kind is DefaultKind.NULL and not c.nullable:
+            raise DdlSemanticError(f"Invalid default value for '{c.name}'")
         ed.set_column(self.name, default=d)
 
 
@@ -611,10 +626,9 @@ class ConvertCharset(AlterOperation):
     collation: str | None = None
 
     def apply_to(self, ed, st):
-        cs, coll = charsets.resolve_pair(self.charset, self.collation, (st.ctx.charset, st.ctx.collation),
-                                         st.ctx.rules.collation_column)
-        st.convert = (cs, coll)  # applied once every other clause is in, see AlterTable.apply
-        ed.set(charset=cs, collation=coll)
+        # st.convert was resolved up front; the columns are converted once every other clause
+        # is in (see AlterTable.apply)
+        ed.set(charset=st.ctx.charset, collation=st.ctx.collation)
 
 
 @_op
@@ -683,12 +697,25 @@ class PartitionOp(AlterOperation):
 
 
 _DROPS = (DropColumn, DropKey, DropPrimaryKey, DropForeignKey, DropCheck, DropConstraint)
+_COLUMN_OPS = (AddColumn, ChangeColumn, ModifyColumn, RenameColumn, AlterColumnDefault, AlterColumnVisibility)
+_KEY_OPS = (AddIndex, AddForeignKey, AddCheck, RenameIndex)
+
+
+def _phase(op: AlterOperation) -> int:
+    if isinstance(op, _DROPS):
+        return 0
+    if isinstance(op, _COLUMN_OPS):
+        return 1
+    if isinstance(op, _KEY_OPS):
+        return 2
+    return 3
 
 
 @_command
 class AlterTable(Command):
-    """ALTER TABLE [IF EXISTS] t op, op, ...: ``operations`` applied to one new version, the DROP
-    clauses first, then the others in order (as the server does).
+    """ALTER TABLE [IF EXISTS] t op, op, ...: ``operations`` applied to one new version in the
+    server's phases: DROP clauses, column clauses, new keys and constraints, then table options,
+    each phase in statement order.
 
     Column definitions in ADD/CHANGE/MODIFY inherit the table charset as it is at the *end* of the
     statement (``ADD c VARCHAR(3), DEFAULT CHARSET=latin1`` gives c latin1; MariaDB 10.11 checked).
@@ -708,28 +735,60 @@ class AlterTable(Command):
         cs, coll = t.charset, t.collation
         if cs is None:
             cs, coll = _database_defaults(catalog, t.id.database, options)
-        for op in self.operations:  # the table default at the end of the statement
+        # The table default at the end of the statement: an explicit [DEFAULT] CHARSET/COLLATE
+        # wins over CONVERT TO, in any order (MariaDB 10.11: "CONVERT TO CHARACTER SET utf8,
+        # DEFAULT COLLATE latin1_bin" converts the columns and leaves the default latin1_bin).
+        # CHARSET and COLLATE clauses accumulate separately and must agree (MariaDB 10.11:
+        # "DEFAULT COLLATE latin1_bin, DEFAULT CHARACTER SET utf8mb4" is an error).
+        explicit_cs = explicit_coll = convert = None
+        for op in self.operations:
             c2 = l2 = None
-            if isinstance(op, (ConvertCharset, DefaultCharset)):
+            if isinstance(op, DefaultCharset):
                 c2, l2 = op.charset, op.collation
             elif isinstance(op, TableOptions):
                 _, c2, l2, _, _ = _split_options(op.options)
-            if c2 is not None or l2 is not None:
-                cs, coll = charsets.resolve_pair(c2, l2, (cs, coll), rules.collation_column)
+            elif isinstance(op, ConvertCharset):
+                convert = charsets.resolve_pair(op.charset, op.collation, (cs, coll), rules.collation_column)
+            explicit_cs = c2 if c2 is not None else explicit_cs
+            explicit_coll = l2 if l2 is not None else explicit_coll
+        explicit = None
+        if explicit_cs is not None or explicit_coll is not None:
+            explicit = charsets.resolve_pair(explicit_cs, explicit_coll, (cs, coll), rules.collation_column)
+        cs, coll = explicit or convert or (cs, coll)
         st = _AlterState(catalog, options, _context(catalog, options, t.name, cs, coll))
+        st.convert = convert
         st.original = {column_key(c.name) for c in t.columns}
         ed = t.edit()
-        # The server applies the DROP clauses first, then the rest in statement order
-        # (mysql_prepare_alter_table(): the new definition starts from the old one minus what is
-        # dropped): "ADD CHECK (..), DROP CONSTRAINT CONSTRAINT_1" reuses the name CONSTRAINT_1.
-        drops = [op for op in self.operations if isinstance(op, _DROPS)]
-        rest = [op for op in self.operations if not isinstance(op, _DROPS)]
-        for op in drops + rest:
-            op.apply_to(ed, st)
+        # The server builds the new definition in phases (mysql_prepare_alter_table()): the old
+        # one minus what is dropped, then the existing columns changed in place, then new
+        # columns and FIRST/AFTER moves (which see the new names), then the new keys and
+        # constraints, then the rest. So "ADD CHECK (..), DROP CONSTRAINT CONSTRAINT_1" reuses
+        # the name CONSTRAINT_1, "ADD KEY (a), CHANGE a b" fails on the unknown key column a, and
+        # "ADD c AFTER a, CHANGE a b" fails on the unknown column a.
+        ops = self.operations
+        for op in ops:
+            if _phase(op) == 0:
+                op.apply_to(ed, st)
+        for op in ops:  # existing columns change in place first...
+            if isinstance(op, (ChangeColumn, ModifyColumn)):
+                dataclasses.replace(op, first=False, after=None).apply_to(ed, st)
+            elif _phase(op) == 1 and not isinstance(op, AddColumn):
+                op.apply_to(ed, st)
+        for op in ops:  # ...then new columns and moves, in statement order
+            if isinstance(op, AddColumn):
+                op.apply_to(ed, st)
+            elif isinstance(op, (ChangeColumn, ModifyColumn)) and (op.first or op.after is not None) \
+                    and ed.has_column(op.column.name):
+                ed.move_column(op.column.name, first=op.first, after=op.after)
+        for phase in (2, 3):
+            for op in ops:
+                if _phase(op) == phase:
+                    op.apply_to(ed, st)
         if st.convert is not None:
             cs2, coll2 = st.convert
             ed.columns = [convert_column_charset(c, cs2, coll2, promote=c.name.lower() not in st.changed)
                           for c in ed.columns]
+            st.changed |= {c.name.lower() for c in ed.columns if c.charset is not None}
         if st.changed:
             refit_keys(ed, st.changed, st.ctx)
         if not ed.columns:
@@ -742,6 +801,8 @@ class AlterTable(Command):
                 if ix.unique and len(cols) > 1 and hit and len(hit) < len(cols) and ed.has_index(ix.name):
                     raise DdlSemanticError(f"Key column '{hit[0]}' doesn't exist in table")
         prune_generated_indexes(ed)
+        promote_primary_key_columns(ed, st.ctx)
+        validate_table(ed)
         new_id = catalog.qualify(st.new_id.qualified(t.id.database)) if st.new_id else t.id
         if st.new_id is not None and catalog.key(new_id) != catalog.key(t.id):
             if catalog.table(new_id) is not None:

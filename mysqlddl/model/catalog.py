@@ -13,7 +13,6 @@ from .ids import TableId, lookup_name, stored_name, table_key
 from .table import Table
 
 
-
 def _empty() -> Mapping:
     return MappingProxyType({})
 

@@ -76,7 +76,16 @@ class Generated:
 
 def quote_string(value: str) -> str:
     """A single-quoted SQL string literal as the server prints it ('' for quote, \\\\ for backslash)."""
-    return "'" + value.replace("\\", "\\\\").replace("'", "''") + "'"
+    return "'" + escape_string(value) + "'"
+
+
+# The escapes the server uses when it prints a string literal (append_unescaped() in sql_show.cc).
+_PRINT_ESCAPES = {"\\": "\\\\", "'": "''", "\0": "\\0", "\n": "\\n", "\r": "\\r", "\x1a": "\\Z"}
+
+
+def escape_string(value: str) -> str:
+    """The body of a string literal as the server prints it."""
+    return "".join(_PRINT_ESCAPES.get(ch, ch) for ch in value)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

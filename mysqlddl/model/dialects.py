@@ -57,6 +57,9 @@ class DialectRules:
     # unique" key USING HASH, listed after the other unique keys (checked on 10.11.19); MySQL
     # rejects it (ER_BLOB_KEY_WITHOUT_LENGTH), as both do for a plain or primary key.
     long_unique_hash: bool = False
+    # ALTER COLUMN SET/DROP DEFAULT on a column with ON UPDATE CURRENT_TIMESTAMP: MariaDB 10.11 loses
+    # the ON UPDATE (the field's unireg_check is reset); MySQL 8.0 keeps it.
+    set_default_drops_on_update: bool = False
     # A plain key on a BLOB/TEXT column without a prefix, or on a VARCHAR longer than the engine's
     # key limit: MariaDB 10.11 shortens it to min(limit // mbmaxlen, column capacity) with a
     # warning ("Specified key was too long"), e.g. KEY (text utf8mb4) -> (`u`(768)); MySQL
@@ -106,7 +109,7 @@ MARIADB = DialectRules(
     column_check_named_after_column=True, quoted_column_default=True,
     drop_column_in_multi_unique_is_error=True, full_column_collation_clause=True,
     invisible_before_default=True, legacy_timestamp_default_null_is_zero=True,
-    long_unique_hash=True, auto_key_prefix=True,
+    long_unique_hash=True, auto_key_prefix=True, set_default_drops_on_update=True,
 )
 
 # Oracle reuses the MySQL machinery until its own listeners need different rows.

@@ -239,6 +239,8 @@ def normalise_default(raw: RawDefault, family: TypeFamily, *, scale: int | None 
         return Default.literal(_time_text(s, fsp))
     if family is F.CHAR:
         return Default.literal(s.rstrip(" "))
+    if family is F.BINARY and length:
+        return Default.literal(s.ljust(length, "\0"))  # BINARY(n) pads with 0x00
     if family is F.ENUM and values:
         if k == "number":
             i = int(v)

@@ -119,7 +119,7 @@ def column_default_text(c: Column, rules: DialectRules) -> str | None:
     if c.family in NUMERIC_FAMILIES or c.family is TypeFamily.YEAR or \
             c.family is TypeFamily.BIT and d.value.startswith("b'"):
         return d.value
-    return "'" + d.value.replace("\\", "\\\\").replace("'", "''") + "'"
+    return quote_string(d.value)
 
 
 def column_extra_text(c: Column, rules: DialectRules) -> str:

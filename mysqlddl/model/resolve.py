@@ -268,6 +268,11 @@ def _fit_parts(ed: TableEditor, kind: IndexKind, parts, using: str | None, ctx: 
                 c.family in (F.CHAR, F.VARCHAR, F.BINARY, F.VARBINARY) and c.length is not None
                 and p.length >= c.length)):
             p = dataclasses.replace(p, length=None)
+        if p.length is not None and c.family in (F.TEXT, F.BLOB) and p.length > (T.capacity(c.type_name) or p.length):
+            p = dataclasses.replace(p, length=T.capacity(c.type_name))  # e.g. TEXT -> TINYTEXT: 255
+        if p.length is not None and p.length * mb > limit and kind is IndexKind.INDEX \
+                and ctx.rules.auto_key_prefix:
+            p = dataclasses.replace(p, length=limit // mb)  # e.g. after CONVERT TO a wider charset
         if p.length is None:
             if c.family in (F.TEXT, F.BLOB, F.JSON):
                 if kind is IndexKind.UNIQUE and ctx.rules.long_unique_hash:
@@ -284,7 +289,31 @@ def _fit_parts(ed: TableEditor, kind: IndexKind, parts, using: str | None, ctx: 
                 elif kind is IndexKind.INDEX:
                     p = dataclasses.replace(p, length=limit // mb)
         out.append(p)
+    if len(out) > 1 and using != "HASH" and sum(_part_bytes(ed, p) for p in out) > limit:
+        if kind is IndexKind.UNIQUE and ctx.rules.long_unique_hash:
+            using = "HASH"
+        else:
+            raise DdlSemanticError(f"Specified key was too long; max key length is {limit} bytes")
     return using, tuple(out)
+
+
+# Bytes a key part takes for the key-length limit, for fixed-size types (MySQL manual 13.7).
+_FIXED_BYTES = {"tinyint": 1, "smallint": 2, "mediumint": 3, "int": 4, "bigint": 8, "float": 4,
+                "double": 8, "date": 3, "year": 1, "time": 3, "datetime": 5, "timestamp": 4,
+                "enum": 2, "set": 8, "inet4": 4, "inet6": 16, "uuid": 16}
+
+
+def _part_bytes(ed: TableEditor, p: IndexPart) -> int:
+    if p.column is None or not ed.has_column(p.column):
+        return 0
+    c = ed.column(p.column)
+    if c.family in _PREFIXABLE:
+        return (p.length or c.length or 0) * charsets.maxlen(c.charset)
+    if c.family is F.DECIMAL:
+        return (c.length or 10) // 2 + 1
+    if c.family is F.BIT:
+        return ((c.length or 1) + 7) // 8
+    return _FIXED_BYTES.get(c.type_name, 8) + ((c.fsp or 0) + 1) // 2
 
 
 _PREFIXABLE = frozenset({F.CHAR, F.VARCHAR, F.BINARY, F.VARBINARY, F.TEXT, F.BLOB, F.JSON})
@@ -296,6 +325,7 @@ def refit_keys(ed: TableEditor, columns: set[str], ctx: Context) -> None:
     def refit(ix: Index) -> Index:
         if not any(p.column and p.column.lower() in columns for p in ix.parts):
             return ix
+        _check_new_parts(ed, ix, prefixes=False)
         using = None if ix.using == "HASH" else ix.using
         using, parts = _fit_parts(ed, ix.kind, tuple(dataclasses.replace(p, length=None)
                                                      if p.length is not None and ix.using == "HASH" else p
@@ -307,10 +337,31 @@ def refit_keys(ed: TableEditor, columns: set[str], ctx: Context) -> None:
     ed.indexes = [refit(x) for x in ed.indexes]
 
 
+def _check_new_parts(ed: TableEditor, spec: KeySpec | Index, prefixes: bool = True) -> None:
+    """What the server refuses in a new key: FULLTEXT on non-character columns
+    (ER_BAD_FT_COLUMN), SPATIAL on non-geometry or nullable columns, a prefix on a non-string
+    column or longer than the column (ER_WRONG_SUB_KEY)."""
+    for p in spec.parts:
+        if p.column is None or not ed.has_column(p.column):
+            continue
+        c = ed.column(p.column)
+        if spec.kind is IndexKind.FULLTEXT and c.family not in (F.CHAR, F.VARCHAR, F.TEXT):
+            raise DdlSemanticError(f"Column '{c.name}' cannot be part of FULLTEXT index")
+        if spec.kind is IndexKind.SPATIAL and (c.family is not F.GEOMETRY or c.nullable):
+            raise DdlSemanticError("All parts of a SPATIAL index must be geometrical and NOT NULL")
+        if prefixes and p.length is not None and (c.family not in _PREFIXABLE or (
+                c.family in (F.CHAR, F.VARCHAR, F.BINARY, F.VARBINARY) and c.length is not None
+                and p.length > c.length)):
+            raise DdlSemanticError("Incorrect prefix key; the used key part isn't a string, the used "
+                                   "length is longer than the key part, or the storage engine doesn't "
+                                   "support unique prefix keys")
+
+
 def add_key_spec(ed: TableEditor, spec: KeySpec, ctx: Context) -> Index:
     """Name a key the way the server does (its name, else its CONSTRAINT name, else its first
     column, made unique with _2, _3...) and add it."""
     comment = text_value(spec.comment, ctx)
+    _check_new_parts(ed, spec)
     using, parts = _fit_parts(ed, spec.kind, spec.parts, spec.using, ctx)
     spec = dataclasses.replace(spec, parts=parts)
     if spec.kind is IndexKind.PRIMARY:
@@ -375,6 +426,36 @@ def add_check_spec(ed: TableEditor, spec: CheckSpec, ctx: Context) -> Check:
     chk = Check(name, spec.expression, spec.enforced)
     ed.add_check(chk)
     return chk
+
+
+def promote_primary_key_columns(ed: TableEditor, ctx: Context) -> None:
+    """PRIMARY KEY columns become NOT NULL and lose an implied DEFAULT NULL (TableEditor.build
+    does this too); a TIMESTAMP promoted this way under explicit_defaults_for_timestamp=OFF gets
+    the zero default instead (MariaDB 10.11: "a TIMESTAMP(2) NULL" + ADD PRIMARY KEY (a) ->
+    NOT NULL DEFAULT '0000-00-00 00:00:00.00')."""
+    if ed.primary_key is None or ctx.explicit_defaults_for_timestamp:
+        return
+    for name in ed.primary_key.columns:
+        if not ed.has_column(name):
+            continue
+        c = ed.column(name)
+        if c.nullable and c.family is F.TIMESTAMP and (c.default is None or c.default.kind is DefaultKind.NULL):
+            fsp = c.fsp or 0
+            ed.set_column(name, nullable=False,
+                          default=Default.literal("0000-00-00 00:00:00" + ("." + "0" * fsp if fsp else "")))
+
+
+def validate_table(ed: TableEditor) -> None:
+    """Table-wide rules the server checks once the definition is complete: at most one
+    AUTO_INCREMENT column, and it must lead some key (ER_WRONG_AUTO_KEY, 1075)."""
+    autos = [c for c in ed.columns if c.auto_increment]
+    if not autos:
+        return
+    lead = {ix.parts[0].column.lower() for ix in ed.all_keys()
+            if ix.parts and ix.parts[0].column and ix.kind is not IndexKind.FULLTEXT}
+    if len(autos) > 1 or autos[0].name.lower() not in lead:
+        raise DdlSemanticError("Incorrect table definition; there can be only one auto column and it "
+                               "must be defined as a key")
 
 
 def convert_column_charset(c: Column, charset: str, collation: str, promote: bool = True) -> Column:

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 
 from ..errors import DdlSemanticError
 from .column import Column, DefaultKind
 from .ids import TableId, column_key
+
+
+def rename_in_expression(expr: str, old: str, new: str) -> str:
+    """Rename a column inside expression text where it appears as a backquoted identifier (the
+    form the server stores and prints expressions in; MariaDB rewrites them on RENAME/CHANGE)."""
+    if not expr or "`" not in expr:
+        return expr
+    pattern = re.compile("`" + re.escape(old.replace("`", "``")) + "`", re.IGNORECASE)
+    return pattern.sub(lambda _: "`" + new.replace("`", "``") + "`", expr)
 
 
 class IndexKind(str, enum.Enum):
@@ -251,7 +261,9 @@ class TableEditor:
         col = self.column(old_name)
         keep = [c for c in self.checks if c.column is not None and column_key(c.column) == column_key(old_name)]
         self.replace_column(old_name, col.replace(name=new_name))
-        self.checks += [dataclasses.replace(c, column=new_name) for c in keep]
+        self.checks += [dataclasses.replace(c, column=new_name,
+                                            expression=rename_in_expression(c.expression, old_name, new_name))
+                        for c in keep]
         return self
 
     def drop_column(self, name: str) -> TableEditor:
@@ -277,8 +289,15 @@ class TableEditor:
         return self
 
     def move_column(self, name: str, *, first: bool = False, after: str | None = None) -> TableEditor:
-        col = self.column(name)
-        return self.replace_column(name, col, first=first, after=after)
+        """FIRST / AFTER for an existing column (definition, keys and checks unchanged)."""
+        i = self._find(name)
+        if i < 0:
+            raise DdlSemanticError(f"Unknown column '{name}' in '{self.id.name}'")
+        if after is not None and column_key(after) == column_key(name):
+            raise DdlSemanticError(f"Unknown column '{after}' in '{self.id.name}'")
+        col = self.columns.pop(i)
+        self._insert_at(col, first, after)
+        return self
 
     def set_column(self, name: str, **changes) -> TableEditor:
         """Change fields of one column in place (ALTER COLUMN SET DEFAULT, visibility...)."""
@@ -302,8 +321,12 @@ class TableEditor:
         self.indexes = [ren(x) for x in self.indexes]
         self.foreign_keys = [dataclasses.replace(fk, columns=tuple(
             new if column_key(c) == k else c for c in fk.columns)) for fk in self.foreign_keys]
-        self.checks = [dataclasses.replace(c, column=new) if c.column and column_key(c.column) == k
-                       else c for c in self.checks]
+        self.checks = [dataclasses.replace(c, column=new if c.column and column_key(c.column) == k else c.column,
+                                           expression=rename_in_expression(c.expression, old, new))
+                       for c in self.checks]
+        self.columns = [c.replace(generated=dataclasses.replace(
+            c.generated, expression=rename_in_expression(c.generated.expression, old, new)))
+            if c.generated is not None else c for c in self.columns]
 
     # ---------------------------------------------------------------- keys
     def all_keys(self) -> list[Index]:
@@ -429,7 +452,7 @@ class TableEditor:
 
     def _sorted_keys(self) -> tuple[list[Index], list[Index]]:
         """The server's key order (sort_keys() in sql_table.cc, stable on the previous order):
-        unique keys whose parts are all NOT NULL whole columns, other unique keys, MariaDB's long
+        unique keys ordered by (has a nullable part, has a prefix part), then MariaDB's long
         unique (HASH) keys; plain and spatial keys, then FULLTEXT keys.
 
         MariaDB 10.11 re-sorts only when the statement adds a key, ranking by the NULL-ability the
@@ -439,12 +462,13 @@ class TableEditor:
             return self.unique_keys, self.indexes
         nullable = {column_key(c.name): c.nullable for c in self.columns}
 
-        def rank(ix: Index) -> int:
+        def rank(ix: Index) -> tuple[int, int]:
             if ix.using == "HASH":
-                return 2  # MariaDB long unique (hash) keys come last
-            full = all(p.column is not None and p.length is None
-                       and nullable.get(column_key(p.column)) is False for p in ix.parts)
-            return 0 if full else 1
+                return (2, 0)  # MariaDB long unique (hash) keys come last
+            null_part = any(p.column is None or nullable.get(column_key(p.column)) is not False
+                            for p in ix.parts)
+            prefix = any(p.length is not None for p in ix.parts)
+            return (int(null_part), int(prefix))
         return (sorted(self.unique_keys, key=rank),
                 sorted(self.indexes, key=lambda ix: 1 if ix.kind is IndexKind.FULLTEXT else 0))
 

@@ -359,3 +359,38 @@ def test_key_order_is_resorted_only_when_a_key_is_added(maria):
         AddIndex(KeySpec(IndexKind.UNIQUE, (IndexPart("d"),), name="ud")),
     )
     assert [k.name for k in maria.table().keys()] == ["ub", "ud", "ua"]
+
+
+def test_explicit_default_charset_wins_over_convert_for_the_table_default(maria):
+    maria(CreateTable(T, (col("a", "varchar", 3),), options=(("CHARSET", "latin1"),)))
+    alter(maria, ConvertCharset("utf8"), DefaultCharset(None, "latin1_bin"), AddColumn(col("b", "varchar", 2)))
+    t = maria.table()
+    assert (t.charset, t.collation) == ("latin1", "latin1_bin")
+    assert [(c.charset, c.collation) for c in t.columns] == [("utf8mb3", "utf8mb3_general_ci")] * 2
+
+
+def test_new_keys_see_the_new_column_names(evo):
+    with pytest.raises(DdlSemanticError, match="Key column 'a'"):
+        AlterTable(T, (AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"),))),
+                       ChangeColumn("a", col("a2", "int")))).apply(evo.catalog, evo.options)
+    alter(evo, AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("n"),))), AddColumn(col("n", "int")))
+    assert evo.table().index("n").columns == ("n",)
+
+
+def test_after_sees_the_new_column_names(evo):
+    with pytest.raises(DdlSemanticError, match="Unknown column 'a'"):
+        AlterTable(T, (AddColumn(col("n", "int"), after="a"), ChangeColumn("a", col("a2", "int")))).apply(
+            evo.catalog, evo.options)
+    alter(evo, AddColumn(col("n", "int"), after="a2"), ChangeColumn("a", col("a2", "int"), first=True))
+    assert evo.table().column_names == ("a2", "id", "n", "b")  # as MariaDB 10.11.19 does it
+
+
+def test_rename_rewrites_backquoted_expressions(maria):
+    maria(CreateTable(T, (col("j", "json"), col("a", "int"), col("g", "int", generated="`a` + 1")),
+                      checks=(CheckSpec("`a` > 0"),)))
+    alter(maria, RenameColumn("j", "j2"))
+    alter(maria, ChangeColumn("a", col("b", "int")))
+    t = maria.table()
+    assert [(c.name, c.expression) for c in t.checks] == [("CONSTRAINT_1", "`b` > 0"), ("j", "json_valid(`j2`)")] \
+        or sorted((c.name, c.expression) for c in t.checks) == [("CONSTRAINT_1", "`b` > 0"), ("j", "json_valid(`j2`)")]
+    assert t.column("g").generated.expression == "`b` + 1"

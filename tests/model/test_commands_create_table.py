@@ -261,3 +261,13 @@ def test_mariadb_shortens_plain_keys_on_long_columns(maria):
                           col("v", "varchar", 1000)),
                       keys=tuple(KeySpec(IndexKind.INDEX, (IndexPart(n),)) for n in ("t", "tt", "b", "v"))))
     assert [k.parts[0].length for k in maria.table().keys()] == [768, 255, 3072, 768]
+
+
+def test_auto_increment_must_be_a_single_key_column(both):
+    with pytest.raises(DdlSemanticError, match="only one auto column"):
+        CreateTable(T, (col("a", "int", auto_increment=True),)).apply(both.catalog, both.options)
+    with pytest.raises(DdlSemanticError, match="only one auto column"):
+        CreateTable(T, (col("a", "int", auto_increment=True, primary_key=True), col("s", "serial"))).apply(
+            both.catalog, both.options)
+    both(CreateTable(T, (col("a", "int", auto_increment=True, unique=True),)))
+    assert both.table().column("a").auto_increment

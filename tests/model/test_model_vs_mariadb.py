@@ -1031,7 +1031,18 @@ TYPE_POOL = [
     lambda r: col("", "SET", values=("'x'", "'y'")),
     lambda r: col("", "JSON"),
     lambda r: col("", "BOOL"),
-    lambda r: col("", "SERIAL") if False else col("", "INTEGER"),
+    lambda r: col("", "INTEGER"),
+    lambda r: col("", "TIMESTAMP", r.choice([None, 3])),
+    lambda r: col("", "TIMESTAMP", default="CURRENT_TIMESTAMP", on_update="CURRENT_TIMESTAMP"),
+    lambda r: col("", "DATETIME", default="CURRENT_TIMESTAMP"),
+    lambda r: col("", "NUMERIC", r.randint(1, 30)),
+    lambda r: col("", "DOUBLE PRECISION"),
+    lambda r: col("", "LONG VARCHAR"),
+    lambda r: col("", "CHAR", r.randint(1, 10), charset="binary"),
+    lambda r: col("", "TEXT", r.choice([10, 300, 70000])),
+    # INET6/UUID are left out here: MariaDB refuses some type changes from them ("Cannot cast
+    # 'inet6' as 'tinyint'"), a conversion rule the model does not carry (failed DDL never reaches
+    # a binlog). test_every_type_and_synonym covers them.
     lambda r: col(
         "", "VARCHAR", r.randint(1, 40), collation=r.choice(["latin1_bin", "utf8mb4_bin", "utf8mb4_unicode_ci"])
     ),
@@ -1075,10 +1086,27 @@ def random_column(r: random.Random, name: str) -> ColumnSpec:
     return dataclasses.replace(spec, **kw)
 
 
+def random_key(r: random.Random, t) -> KeySpec:
+    cols = list(t.column_names)
+    n = r.choice([1, 1, 1, 2, 3])
+    parts = []
+    for c in r.sample(cols, min(n, len(cols))):
+        col_ = t.column(c)
+        length = None
+        if col_.family.value in ("varchar", "char", "text", "blob", "varbinary") and r.random() < 0.4:
+            length = r.randint(1, 10)
+        parts.append(IndexPart(c, length))
+    kind = r.choice([IndexKind.INDEX, IndexKind.INDEX, IndexKind.UNIQUE, IndexKind.FULLTEXT, IndexKind.PRIMARY])
+    if kind is IndexKind.FULLTEXT:
+        parts = [IndexPart(p.column) for p in parts]
+    name = r.choice([None, None, f"k{r.randint(0, 20)}"]) if kind is not IndexKind.PRIMARY else None
+    return KeySpec(kind, tuple(parts), name=name)
+
+
 def random_op(r: random.Random, t, names: list[str], counter: list[int]):
     cols = list(t.column_names)
     k = r.random()
-    if k < 0.30 or len(cols) < 2:
+    if k < 0.28 or len(cols) < 2:
         counter[0] += 1
         where = r.random()
         return C.AddColumn(
@@ -1086,38 +1114,42 @@ def random_op(r: random.Random, t, names: list[str], counter: list[int]):
             first=where < 0.15,
             after=r.choice(cols) if 0.15 <= where < 0.5 and cols else None,
         )
-    if k < 0.42:
+    if k < 0.38:
         return C.DropColumn(r.choice(cols))
-    if k < 0.55:
+    if k < 0.50:
         return C.ModifyColumn(random_column(r, r.choice(cols)), first=r.random() < 0.1)
-    if k < 0.65:
+    if k < 0.58:
         counter[0] += 1
         old = r.choice(cols)
         return C.ChangeColumn(
             old, random_column(r, f"c{counter[0]}"), after=r.choice(cols) if r.random() < 0.3 else None
         )
-    if k < 0.75:
-        c = r.choice(cols)
-        return C.AddIndex(KeySpec(r.choice([IndexKind.INDEX, IndexKind.UNIQUE]), (IndexPart(c),)))
-    if k < 0.80 and t.keys():
-        return C.DropKey(r.choice(t.keys()).name)
-    if k < 0.85:
+    if k < 0.70:
+        return C.AddIndex(random_key(r, t))
+    if k < 0.75 and t.keys():
+        return C.DropKey(r.choice(t.keys()).name) if r.random() < 0.8 or t.primary_key is None else C.DropPrimaryKey()
+    if k < 0.78 and t.indexes:
+        return C.RenameIndex(r.choice(t.indexes).name, f"ri{r.randint(0, 50)}")
+    if k < 0.83:
         return C.RenameColumn(r.choice(cols), f"r{counter[0]}_{r.randint(0, 99)}")
-    if k < 0.90:
+    if k < 0.88:
         return (
             C.DefaultCharset(r.choice(["latin1", "utf8mb4"]), None)
             if r.random() < 0.5
             else C.DefaultCharset(None, r.choice(["latin1_bin", "utf8mb4_unicode_ci"]))
         )
-    if k < 0.93:
-        return C.ConvertCharset(r.choice(["latin1", "utf8mb4"]))
+    if k < 0.91:
+        return C.ConvertCharset(r.choice(["latin1", "utf8mb4", "utf8"]))
+    if k < 0.94:
+        return C.AlterColumnDefault(r.choice(cols), r.choice([None, "NULL", "'1'"]))
     if k < 0.96:
-        return C.AlterColumnDefault(r.choice(cols), None)
+        return C.AlterColumnVisibility(r.choice(cols), False) if False else C.DropColumn(r.choice(cols))
     return C.TableOptions((("COMMENT", f"'c{r.randint(0, 9)}'"),))
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("seed", range(1, 13))
 def test_random_sequences(lab, seed):
+    """Random ALTER TABLE sequences (fixed seeds) on two tables, plus table-level statements."""
     r = random.Random(seed)
     d = lab.db("rnd")
     lab.run(C.CreateDatabase(d, r.choice(["latin1", "utf8mb4"])), C.UseDatabase(d))
@@ -1126,10 +1158,13 @@ def test_random_sequences(lab, seed):
     names = ["r1", "r2"]
     counter = [0]
     for n in names:
+        cols = tuple(random_column(r, f"c{counter[0] + i}") for i in range(1, 5))
+        keys = (KeySpec(IndexKind.PRIMARY, (IndexPart(cols[0].name),)),) if r.random() < 0.3 else ()
         lab.step(
             C.CreateTable(
                 T(n),
-                tuple(random_column(r, f"c{counter[0] + i}") for i in range(1, 5)),
+                cols,
+                keys=keys,
                 options=((("DEFAULT CHARSET", r.choice(["latin1", "utf8mb4"])),) if r.random() < 0.5 else ()),
             )
         )
@@ -1142,7 +1177,12 @@ def test_random_sequences(lab, seed):
             continue
         ops = tuple(random_op(r, t, names, counter) for _ in range(r.choice([1, 1, 2, 3])))
         ok += lab.step(alter(T(n), *ops))
-        if r.random() < 0.05:
+        x = r.random()
+        if x < 0.04:
             lab.step(C.RenameTable(((T("r1"), T("tmp")), (T("r2"), T("r1")), (T("tmp"), T("r2")))))
+        elif x < 0.07:
+            lab.step(C.CreateTable(T("lk"), like=T(n), or_replace=True))
+        elif x < 0.09:
+            lab.step(C.DropTable((T("lk"),), if_exists=True))
     bump("random ALTERs accepted", ok)
     assert ok >= 15
