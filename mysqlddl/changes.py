@@ -1097,7 +1097,7 @@ class ChangeReader:
                     self._plans.clear()
             plan = hit[1]
             names = tuple(c.name for c in version.columns)
-            families = tuple(c.family for c in version.columns)
+            families = tuple(_value_family(c, version) for c in version.columns)
             naming = Naming.SCHEMA
         else:
             plan = rows_mod.build_plan(tm, opts)
@@ -1162,6 +1162,17 @@ class ChangeReader:
                 v = typed_value(fam, v)
             out[name] = v
         return out
+
+
+def _value_family(col: Column, table: Table) -> TypeFamily:
+    """The family that types a column's values: MariaDB's JSON is LONGTEXT with a
+    ``json_valid(col)`` check (MariaDB KB "JSON Data Type"), declared JSON or dumped as
+    ``longtext ... CHECK (json_valid(`col`))``; its values are JSON documents."""
+    if col.family is F.TEXT and (col.declared_type.strip().upper() == "JSON" or any(
+            ch.column is not None and ch.column.lower() == col.name.lower()
+            and ch.expression.replace(" ", "").lower().startswith("json_valid(") for ch in table.checks)):
+        return F.JSON
+    return col.family
 
 
 def typed_value(family: TypeFamily, v):
