@@ -58,6 +58,18 @@ T = ColumnType
 NUMERIC_TYPES = frozenset({T.DECIMAL, T.TINY, T.SHORT, T.LONG, T.FLOAT, T.DOUBLE, T.LONGLONG, T.INT24,
                            T.NEWDECIMAL})
 
+#: MariaDB gives a SIGNEDNESS bit to every column whose Binlog_type_info has a signedness
+#: (sql/log_event_server.cc ``Table_map_log_event::init_signedness_field``): the numeric types and
+#: also YEAR (Field_year is a Field_tiny, always UNSIGNED). Seen in MariaDB 10.11 binlogs: a table
+#: with a YEAR column has one more bit than MySQL's count.
+MARIADB_SIGNEDNESS_TYPES = NUMERIC_TYPES | {T.YEAR}
+
+
+def signedness_columns(column_types, mariadb: bool) -> list[int]:
+    """Indices of the columns the SIGNEDNESS bitmap describes, in bit order (MSB first)."""
+    kinds = MARIADB_SIGNEDNESS_TYPES if mariadb else NUMERIC_TYPES
+    return [i for i, t in enumerate(column_types) if t in kinds]
+
 #: Types that carry a character set in the TABLE_MAP DEFAULT_CHARSET / COLUMN_CHARSET optional metadata
 #: (sql/log_event.cc ``is_character_type``: string and blob types, ENUM/SET excluded).
 CHARACTER_TYPES = frozenset({T.STRING, T.VAR_STRING, T.VARCHAR, T.TINY_BLOB, T.MEDIUM_BLOB, T.LONG_BLOB,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..errors import ConfigError, CorruptEventError
 from ..options import Dialect
 from . import speedups
-from .coltypes import BLOB_TYPES, CHARACTER_TYPES, NUMERIC_TYPES
+from .coltypes import BLOB_TYPES, CHARACTER_TYPES, signedness_columns
 from .coltypes import ColumnType as T
 from .values import charsets
 from .values.meta import ColumnMeta
@@ -223,9 +223,10 @@ def build_plan(table_map, options, columns=None) -> DecodePlan:
     """Resolve every column of a TABLE_MAP into a ColumnMeta once (STYLE.md 10).
 
     ``table_map`` exposes ``column_types``, ``column_metadata`` (from parse_column_metadata),
-    ``null_bitmap`` and optionally ``signedness`` (True = unsigned; one per column or one per
-    numeric column), ``column_charsets`` (collation ids; per column or per character column),
-    ``enum_values`` / ``set_values`` (tuples of names; per column or per ENUM/SET column),
+    ``null_bitmap`` and optionally ``signedness`` (True = unsigned; one per column, or one per
+    column of coltypes.signedness_columns: MySQL's numeric columns, MariaDB's also YEAR; the count
+    tells which), ``column_charsets`` / ``default_charset`` (collation ids; per column or per
+    character column), ``enum_values`` / ``set_values`` (tuples of names; per column or per ENUM/SET column),
     ``database``, ``table``. ``columns`` (optional, one per column: objects or dicts) is what the
     schema knows and wins over the TABLE_MAP: ``unsigned``, ``charset`` (collation id or charset
     name, "binary" for bytes), ``fsp`` (MariaDB pre-10.1 temporal types), ``enum_values`` /
@@ -272,7 +273,14 @@ def _build_plan(table_map, options, columns, types, metas) -> DecodePlan:
             real.append(rt if rt in (T.ENUM, T.SET) else t)
         else:
             real.append(t)
-    numeric = [i for i, t in enumerate(types) if t in NUMERIC_TYPES]
+    numeric = signedness_columns(types, mariadb=False)
+    given = getattr(table_map, "signedness", None)
+    if given is not None and len(tuple(given)) != len(numeric):
+        # MariaDB also counts YEAR columns (coltypes.MARIADB_SIGNEDNESS_TYPES): the count tells
+        # which server's reading the TABLE_MAP follows.
+        mariadb = signedness_columns(types, mariadb=True)
+        if len(tuple(given)) == len(mariadb):
+            numeric = mariadb
     character = [i for i, t in enumerate(real) if t in CHARACTER_TYPES]
     enums = [i for i, t in enumerate(real) if t == T.ENUM]
     sets = [i for i, t in enumerate(real) if t == T.SET]

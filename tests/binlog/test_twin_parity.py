@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from mysqlddl.binlog import _twin, rows, speedups
+from mysqlddl.binlog.coltypes import ColumnType as T
 from mysqlddl.errors import MysqlddlError
 from mysqlddl.options import Options
 
@@ -171,9 +172,10 @@ ALL_TYPES_TM = types.SimpleNamespace(
                   252, 252, 140, 252, 252, 252, 252, 140, 254, 254, 254, 254, 254, 252, 255, 255, 255, 255, 255,
                   255, 255, 255, 254, 254, 254, 8, 15, 3, 3, 15, 17),
     column_metadata=None, null_bitmap=b"\xff" * 13, database="lab", table="all_types",
+    # SIGNEDNESS as MariaDB counts it: 29 numeric columns plus c_year (unsigned), 30 bits
     signedness=(False, False, False, True, False, True, False, True, False, True, False, True, True, False,
                 False, False, False, False, False, False, False, False, False, True, False, False, True,
-                False, False),
+                False, False, False),
     column_charsets=(45, 45, 45, 8, 8, 63, 45, 45, 33, 8, 8, 63, 63, 45, 45, 45, 45, 45, 8, 45, 63, 63, 63,
                      63, 63, 46, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 45, 45))
 ALL_TYPES_META = bytes.fromhex(
@@ -238,15 +240,18 @@ def test_all_types_row_values(twin):
     assert row[77:82] == (5, 257, 5, 2305, (1 << 63) | (1 << 32) | (1 << 31) | 1)   # ENUM/SET without names
     assert row[82] == '{"k": "ünï 😀", "esc": "a\\"b\\\\c\\n", "num": 1.0e2, "arr": [1, "2", null]}'
     assert row[90] is None                                # c_gcoll NULL in this row
-    assert row[95] == "id-5/-1"                           # generated columns are in the image
-    # c_vgen BIGINT AS (c_i * 2) VIRTUAL = -2, but MariaDB 10.11's SIGNEDNESS metadata flags this
-    # virtual column UNSIGNED: the TABLE_MAP alone gives 2^64 - 2; the schema's signedness corrects it.
-    assert row[94] == (1 << 64) - 2
-    columns = [None] * 100
-    columns[94] = {"unsigned": False}
-    fixed = rows.build_plan(ALL_TYPES_TM, Options(), columns=columns)
-    (row,) = rows.decode_rows(fixed, ALL_TYPES_ROW, 0, len(ALL_TYPES_ROW), ALL_TYPES_PRESENT)
-    assert row[94] == -2 and row[3] == 128
+    assert row[94] == -2 and row[95] == "id-5/-1"         # generated columns are in the image
+
+
+def test_mariadb_signedness_counts_year():
+    """MariaDB gives YEAR a SIGNEDNESS bit (MySQL does not): read with MySQL's count, every numeric
+    column after c_year would take its neighbour's flag (c_vgen BIGINT would turn UNSIGNED)."""
+    plan = all_types_plan()
+    assert plan.columns[51].type == T.YEAR
+    assert [plan.columns[i].unsigned for i in (25, 94, 96, 97)] == [False, False, False, False]
+    mysql_count = types.SimpleNamespace(**dict(vars(ALL_TYPES_TM), signedness=ALL_TYPES_TM.signedness[:29]))
+    shifted = rows.build_plan(mysql_count, Options())
+    assert shifted.columns[94].unsigned is True          # what the 29-bit reading gets wrong
 
 
 # --------------------------------------------------------------------------- Sakila on MySQL 5.5.27
