@@ -60,9 +60,9 @@ def _keyword_types() -> frozenset[int]:
 _KEYWORD_TYPES = _keyword_types()
 
 
-def describe_expected(types) -> str:
+def describe_expected(types, limit: int | None = None) -> str:
     """A readable summary of an expected-token set: keywords and symbols by name, all the
-    identifier-capable tokens folded into ``identifier``."""
+    identifier-capable tokens folded into ``identifier``; at most ``limit`` names."""
     names: list[str] = []
     has_ident = False
     for t in sorted(types):
@@ -79,8 +79,8 @@ def describe_expected(types) -> str:
             names.append(MySqlParser.symbolicNames[t])
     if has_ident:
         names.insert(0, "identifier")
-    if len(names) > 15:
-        names = names[:15] + [f"... ({len(names) - 15} more)"]
+    if limit is not None and len(names) > limit:
+        names = names[:limit] + [f"... ({len(names) - limit} more)"]
     return ", ".join(names)
 
 
@@ -107,22 +107,23 @@ class _CollectingErrorListener(ErrorListener):
         self.source = source
 
     def syntaxError(self, recognizer, offendingSymbol, line, column, msg, e):
-        expected = None
+        expected = short = None
         try:
             if e is not None and e.getExpectedTokens() is not None:
-                expected = describe_expected(_interval_types(e.getExpectedTokens()))
+                types = _interval_types(e.getExpectedTokens())
             else:
-                expected = describe_expected(_interval_types(recognizer.getExpectedTokens()))
+                types = _interval_types(recognizer.getExpectedTokens())
+            expected, short = describe_expected(types), describe_expected(types, 15)
         except Exception:  # noqa: BLE001 - expected tokens are a courtesy, the error stands
-            expected = None
+            expected = short = None
         tok = token_display(offendingSymbol)
         offset = offendingSymbol.start if offendingSymbol is not None and offendingSymbol.start >= 0 else None
         if offendingSymbol is not None and offendingSymbol.type == Token.EOF:
             message = "unexpected end of statement"
         else:
             message = f"unexpected {tok!r}"
-        if expected:
-            message += f", expected {expected}"
+        if short:
+            message += f", expected {short}"
         self.errors.append(DdlSyntaxError(
             message, line=line, column=column, offset=offset, statement=self.statement,
             statement_index=self.statement_index, source=self.source, token=tok, expected=expected,

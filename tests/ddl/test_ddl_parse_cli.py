@@ -1,0 +1,61 @@
+"""`mysqlddl parse`: .sql and .jsonl inputs, positioned rejections, summary JSON, exit codes;
+called as a function and as a subprocess (STYLE 18)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from mysqlddl.cli import main
+
+SCRIPT = "CREATE TABLE t (a INT);\nALTER TABLE t\n  ADD COLUMN b FOO;\nDROP TABLE t;\n"
+
+
+def test_sql_script_with_a_rejection(tmp_path, capsys):
+    src = tmp_path / "s.sql"
+    src.write_text(SCRIPT)
+    summary_path = tmp_path / "summary.json"
+    rc = main(["parse", "--summary-json", str(summary_path), str(src)])
+    out, err = capsys.readouterr()
+    assert rc == 1
+    assert "2/3 statements accepted, 1 rejected" in out
+    # statement index, script line:column, offending token and what was expected
+    assert f"{src}: statement 2: line 3:15: unexpected 'FOO', expected identifier" in err
+    summary = json.loads(summary_path.read_text())
+    assert (summary["total"], summary["accepted"], summary["rejected"]) == (3, 2, 1)
+    rej = summary["rejections"][0]
+    assert (rej["statement_index"], rej["line"], rej["column"], rej["token"]) == (1, 3, 15, "FOO")
+    assert "VARCHAR" in rej["expected"]
+
+
+def test_jsonl_rows_with_scripts_all_accepted(tmp_path, capsys):
+    src = tmp_path / "rows.jsonl"
+    src.write_text("\n".join(json.dumps({"sql": s, "label": "x"}) for s in (
+        "CREATE TABLE a (x INT); CREATE INDEX i ON a (x)", "RENAME TABLE a TO b", "SET NAMES utf8")) + "\n")
+    assert main(["parse", "--dialect", "mysql", str(src)]) == 0
+    assert "4/4 statements accepted, 0 rejected" in capsys.readouterr().out
+
+
+def test_jsonl_rejection_names_the_row(tmp_path, capsys):
+    src = tmp_path / "rows.jsonl"
+    src.write_text(json.dumps({"sql": "SELECT 1"}) + "\n" + json.dumps({"sql": "DROP TABLE"}) + "\n")
+    assert main(["parse", str(src)]) == 1
+    assert f"{src}:row 2: statement 1: line 1:10: unexpected end of statement" in capsys.readouterr().err
+
+
+def test_sql_mode_option_switches_ansi_quotes(tmp_path):
+    src = tmp_path / "a.sql"
+    src.write_text('CREATE TABLE "t" ("a" INT);')
+    assert main(["parse", str(src)]) == 1
+    assert main(["parse", "--sql-mode", "ANSI_QUOTES", str(src)]) == 0
+
+
+def test_parse_as_a_subprocess(tmp_path):
+    src = tmp_path / "s.sql"
+    src.write_text(SCRIPT)
+    proc = subprocess.run([sys.executable, "-m", "mysqlddl", "parse", str(src)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert "statement 2: line 3:15" in proc.stderr
+    assert "2/3 statements accepted" in proc.stdout
