@@ -73,6 +73,9 @@ class MariaDBServer:
         self.socket = str(self.base / "mysqld.sock")
         self.pidfile = self.base / "mysqld.pid"
         self.errlog = self.base / "mysqld.err"
+        # A private tmpdir: servers in other PID namespaces sharing /tmp name their temporary-table
+        # files alike (#sql-temptable-<pid>-<thread>-<n>) and delete each other's.
+        self.tmpdir = self.base / "tmp"
         self.port = port or spare_port()
         self.binlog_basename = "mariadb-bin"
         self.row_metadata = row_metadata
@@ -83,6 +86,7 @@ class MariaDBServer:
     def init(self) -> None:
         self.base.mkdir(parents=True, exist_ok=True)
         self.binlog_dir.mkdir(exist_ok=True)
+        self.tmpdir.mkdir(exist_ok=True)
         if (self.datadir / "mysql").is_dir():
             return
         log = self.base / "install_db.log"
@@ -100,6 +104,7 @@ class MariaDBServer:
         self.init()
         args = [exe, "--no-defaults", "--user=root", f"--datadir={self.datadir}", f"--socket={self.socket}",
                 f"--pid-file={self.pidfile}", f"--log-error={self.errlog}", f"--port={self.port}",
+                f"--tmpdir={self.tmpdir}",
                 "--bind-address=127.0.0.1", "--skip-name-resolve", "--server-id=1",
                 f"--log-bin={self.binlog_dir / self.binlog_basename}",
                 f"--log-bin-index={self.binlog_dir / (self.binlog_basename + '.index')}",
