@@ -51,7 +51,7 @@ _KEYWORD_IDENT_TYPES = _keyword_identifier_types()
 def _keyword_types() -> frozenset[int]:
     # Every token whose literal is a word ('SELECT', 'INT1', ...): the lexer's keyword rules.
     out = set()
-    for t, lit in enumerate(MySqlLexer.literalNames):
+    for t, lit in enumerate(MySqlParser.literalNames):  # the lexer's list is not indexed by type
         if len(lit) > 2 and lit[0] == "'" and lit[1:-1].replace("_", "").isalnum() and lit[1].isalpha():
             out.add(t)
     return frozenset(out)
