@@ -337,6 +337,7 @@ class _AlterState:
         self.consumed: set[str] = set()  # original columns already changed by a clause
         self.changed: set[str] = set()  # new names of columns redefined by CHANGE/MODIFY/ADD
         self.convert: tuple[str, str] | None = None  # CONVERT TO CHARACTER SET, applied last
+        self.binary: set[str] = set()  # columns this statement defines with the BINARY attribute
 
     def claim(self, name: str, ed: TableEditor) -> None:
         """CHANGE/MODIFY/RENAME COLUMN name an original column, and only once per statement:
@@ -385,6 +386,10 @@ class AddColumn(AlterOperation):
         rc = _resolve_at(ed, self.column, st, self.first, self.after, None)
         ed.add_column(rc.column, first=self.first, after=self.after)
         st.changed.add(rc.column.name.lower())
+        if self.column.type.binary:
+            st.binary.add(rc.column.name.lower())
+        if self.column.type.binary:
+            st.binary.add(rc.column.name.lower())
         add_column_extras(ed, rc, st.ctx)
 
 
@@ -423,6 +428,8 @@ class ChangeColumn(AlterOperation):
         rc = _resolve_at(ed, self.column, st, self.first, self.after, self.old_name)
         ed.replace_column(self.old_name, rc.column, first=self.first, after=self.after)
         st.changed.add(rc.column.name.lower())
+        if self.column.type.binary:
+            st.binary.add(rc.column.name.lower())
         add_column_extras(ed, rc, st.ctx)
 
 
@@ -471,7 +478,8 @@ class AlterColumnDefault(AlterOperation):
                           and c.family not in st.ctx.rules.no_implicit_null_default else None)
             return
         d = literals.normalise_default(literals.classify(self.default, st.ctx.no_backslash_escapes),
-                                       c.family, scale=c.scale, fsp=c.fsp or 0, values=c.values)
+                                       c.family, scale=c.scale, fsp=c.fsp or 0, values=c.values,
+                                       length=c.length, zerofill=c.zerofill)
         if d.kind is DefaultKind.NULL and not c.nullable:
             raise DdlSemanticError(f"Invalid default value for '{c.name}'")
         ed.set_column(self.name, default=d)
@@ -749,6 +757,9 @@ class AlterTable(Command):
                 _, c2, l2, _, _ = _split_options(op.options)
             elif isinstance(op, ConvertCharset):
                 convert = charsets.resolve_pair(op.charset, op.collation, (cs, coll), rules.collation_column)
+            if l2 is not None and explicit_coll is not None and \
+                    charsets.canonical_collation(l2) != charsets.canonical_collation(explicit_coll):
+                raise DdlSemanticError(f"Conflicting declarations: 'COLLATE {explicit_coll}' and 'COLLATE {l2}'")
             explicit_cs = c2 if c2 is not None else explicit_cs
             explicit_coll = l2 if l2 is not None else explicit_coll
         explicit = None
@@ -766,8 +777,11 @@ class AlterTable(Command):
         # the name CONSTRAINT_1, "ADD KEY (a), CHANGE a b" fails on the unknown key column a, and
         # "ADD c AFTER a, CHANGE a b" fails on the unknown column a.
         ops = self.operations
-        for op in ops:
-            if _phase(op) == 0:
+        for op in ops:  # key and constraint drops name the old keys...
+            if _phase(op) == 0 and not isinstance(op, DropColumn):
+                op.apply_to(ed, st)
+        for op in ops:  # ...then column drops (which also shrink keys)
+            if isinstance(op, DropColumn):
                 op.apply_to(ed, st)
         for op in ops:  # existing columns change in place first...
             if isinstance(op, (ChangeColumn, ModifyColumn)):
@@ -786,8 +800,9 @@ class AlterTable(Command):
                     op.apply_to(ed, st)
         if st.convert is not None:
             cs2, coll2 = st.convert
-            ed.columns = [convert_column_charset(c, cs2, coll2, promote=c.name.lower() not in st.changed)
-                          for c in ed.columns]
+            ed.columns = [convert_column_charset(
+                c, cs2, charsets.binary_collation(cs2) if c.name.lower() in st.binary else coll2,
+                promote=c.name.lower() not in st.changed) for c in ed.columns]
             st.changed |= {c.name.lower() for c in ed.columns if c.charset is not None}
         if st.changed:
             refit_keys(ed, st.changed, st.ctx)

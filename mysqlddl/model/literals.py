@@ -189,7 +189,7 @@ def _float_text(d: Decimal) -> str:
 
 def normalise_default(raw: RawDefault, family: TypeFamily, *, scale: int | None = None,
                       fsp: int = 0, values: tuple[str, ...] = (), type_name: str = "",
-                      length: int | None = None) -> Default:
+                      length: int | None = None, zerofill: bool = False) -> Default:
     """The model's Default for a classified DEFAULT clause on a column of ``family``."""
     k = raw.kind
     if k == "null":
@@ -211,7 +211,9 @@ def normalise_default(raw: RawDefault, family: TypeFamily, *, scale: int | None 
         else:
             num = Decimal(v)
         if family is F.INTEGER:
-            return Default.literal(str(int(num.quantize(Decimal(1), rounding=ROUND_HALF_UP))))
+            text = str(int(num.quantize(Decimal(1), rounding=ROUND_HALF_UP)))
+            # ZEROFILL defaults are stored padded to the display width (MariaDB 10.11: '00007')
+            return Default.literal(text.zfill(length) if zerofill and length else text)
         if family is F.DECIMAL:
             q = Decimal(1).scaleb(-(scale or 0))
             return Default.literal(format(num.quantize(q, rounding=ROUND_HALF_UP), "f"))

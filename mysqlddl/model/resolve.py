@@ -177,7 +177,8 @@ def resolve_column(spec: ColumnSpec, ctx: Context, *, first_timestamp: bool) -> 
     if spec.default is not None:
         default = literals.normalise_default(
             literals.classify(spec.default, nbe), fam, scale=fields["scale"], fsp=fields["fsp"] or 0,
-            values=fields["values"], type_name=fields["type_name"], length=fields["length"])
+            values=fields["values"], type_name=fields["type_name"], length=fields["length"],
+            zerofill=fields["zerofill"])
     on_update = None
     if spec.on_update is not None:
         raw = literals.classify(spec.on_update, nbe)

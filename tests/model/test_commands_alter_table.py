@@ -394,3 +394,24 @@ def test_rename_rewrites_backquoted_expressions(maria):
     assert [(c.name, c.expression) for c in t.checks] == [("CONSTRAINT_1", "`b` > 0"), ("j", "json_valid(`j2`)")] \
         or sorted((c.name, c.expression) for c in t.checks) == [("CONSTRAINT_1", "`b` > 0"), ("j", "json_valid(`j2`)")]
     assert t.column("g").generated.expression == "`b` + 1"
+
+
+def test_binary_attribute_survives_convert_in_the_same_statement(maria):
+    maria(CreateTable(T, (col("a", "varchar", 3), col("b", "varchar", 3)), options=(("CHARSET", "latin1"),)))
+    alter(maria, ConvertCharset("utf8mb4"), ModifyColumn(col("a", "varchar", 3, binary=True)))
+    t = maria.table()
+    assert (t.column("a").collation, t.column("b").collation) == ("utf8mb4_bin", "utf8mb4_general_ci")
+
+
+def test_conflicting_collations_and_key_drops_before_column_drops(maria):
+    maria(CreateTable(T, (col("a", "int"), col("b", "int")), keys=(KeySpec(IndexKind.INDEX, (IndexPart("a"),), name="k"),)))
+    with pytest.raises(DdlSemanticError, match="Conflicting declarations"):
+        AlterTable(T, (DefaultCharset(None, "latin1_bin"), DefaultCharset(None, "utf8mb4_bin"))).apply(
+            maria.catalog, maria.options)
+    alter(maria, DropColumn("a"), DropKey("k"))
+    assert maria.table().keys() == () and maria.table().column_names == ("b",)
+
+
+def test_zerofill_default_is_padded(both):
+    both(CreateTable(T, (col("z", "smallint", zerofill=True, default="7"),)))
+    assert both.table().column("z").default.value == "00007"
