@@ -371,8 +371,9 @@ def test_explicit_default_charset_wins_over_convert_for_the_table_default(maria)
 
 def test_new_keys_see_the_new_column_names(evo):
     with pytest.raises(DdlSemanticError, match="Key column 'a'"):
-        AlterTable(T, (AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"),))),
-                       ChangeColumn("a", col("a2", "int")))).apply(evo.catalog, evo.options)
+        AlterTable(
+            T, (AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("a"),))), ChangeColumn("a", col("a2", "int")))
+        ).apply(evo.catalog, evo.options)
     alter(evo, AddIndex(KeySpec(IndexKind.INDEX, (IndexPart("n"),))), AddColumn(col("n", "int")))
     assert evo.table().index("n").columns == ("n",)
 
@@ -380,19 +381,25 @@ def test_new_keys_see_the_new_column_names(evo):
 def test_after_sees_the_new_column_names(evo):
     with pytest.raises(DdlSemanticError, match="Unknown column 'a'"):
         AlterTable(T, (AddColumn(col("n", "int"), after="a"), ChangeColumn("a", col("a2", "int")))).apply(
-            evo.catalog, evo.options)
+            evo.catalog, evo.options
+        )
     alter(evo, AddColumn(col("n", "int"), after="a2"), ChangeColumn("a", col("a2", "int"), first=True))
     assert evo.table().column_names == ("a2", "id", "n", "b")  # as MariaDB 10.11.19 does it
 
 
 def test_rename_rewrites_backquoted_expressions(maria):
-    maria(CreateTable(T, (col("j", "json"), col("a", "int"), col("g", "int", generated="`a` + 1")),
-                      checks=(CheckSpec("`a` > 0"),)))
+    maria(
+        CreateTable(
+            T, (col("j", "json"), col("a", "int"), col("g", "int", generated="`a` + 1")), checks=(CheckSpec("`a` > 0"),)
+        )
+    )
     alter(maria, RenameColumn("j", "j2"))
     alter(maria, ChangeColumn("a", col("b", "int")))
     t = maria.table()
-    assert [(c.name, c.expression) for c in t.checks] == [("CONSTRAINT_1", "`b` > 0"), ("j", "json_valid(`j2`)")] \
-        or sorted((c.name, c.expression) for c in t.checks) == [("CONSTRAINT_1", "`b` > 0"), ("j", "json_valid(`j2`)")]
+    assert [(c.name, c.expression) for c in t.checks] == [
+        ("CONSTRAINT_1", "`b` > 0"),
+        ("j", "json_valid(`j2`)"),
+    ] or sorted((c.name, c.expression) for c in t.checks) == [("CONSTRAINT_1", "`b` > 0"), ("j", "json_valid(`j2`)")]
     assert t.column("g").generated.expression == "`b` + 1"
 
 
@@ -404,10 +411,15 @@ def test_binary_attribute_survives_convert_in_the_same_statement(maria):
 
 
 def test_conflicting_collations_and_key_drops_before_column_drops(maria):
-    maria(CreateTable(T, (col("a", "int"), col("b", "int")), keys=(KeySpec(IndexKind.INDEX, (IndexPart("a"),), name="k"),)))
+    maria(
+        CreateTable(
+            T, (col("a", "int"), col("b", "int")), keys=(KeySpec(IndexKind.INDEX, (IndexPart("a"),), name="k"),)
+        )
+    )
     with pytest.raises(DdlSemanticError, match="Conflicting declarations"):
         AlterTable(T, (DefaultCharset(None, "latin1_bin"), DefaultCharset(None, "utf8mb4_bin"))).apply(
-            maria.catalog, maria.options)
+            maria.catalog, maria.options
+        )
     alter(maria, DropColumn("a"), DropKey("k"))
     assert maria.table().keys() == () and maria.table().column_names == ("b",)
 
