@@ -34,7 +34,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from .binlog import rows as rows_mod
-from .binlog.coltypes import CHARACTER_TYPES, NUMERIC_TYPES
+from .binlog.coltypes import CHARACTER_TYPES, signedness_columns
 from .binlog.coltypes import ColumnType as CT
 from .binlog.events import (
     AnnotateRowsEvent,
@@ -55,7 +55,7 @@ from .errors import ConfigError, CorruptEventError, DdlError, MysqlddlError, Sch
 from .history import BinlogPosition, HistoryRecord, SchemaHistory
 from .model import charsets as model_charsets
 from .model.catalog import Catalog
-from .model.column import Column, GeneratedKind
+from .model.column import Column
 from .model.ids import TableId
 from .model.table import Table
 from .model.types import TypeFamily
@@ -550,7 +550,8 @@ def _character_indexes(tm: TableMapEvent, count: int | None) -> list[int]:
     return with_geo if count is not None and count == len(with_geo) != len(chars) else chars
 
 
-def cross_check(tm: TableMapEvent, table: Table, *, charset_known: bool = True) -> list[str]:
+def cross_check(tm: TableMapEvent, table: Table, *, charset_known: bool = True,
+                mariadb: bool = False) -> list[str]:
     """Every disagreement between a TABLE_MAP and the table version in force: column count, type
     codes and metadata; names, signedness and charsets when the map carries them. Empty when they
     agree. ``charset_known=False``: see :func:`check_column` (charsets are then not compared: the
@@ -572,13 +573,10 @@ def cross_check(tm: TableMapEvent, table: Table, *, charset_known: bool = True) 
             if col.name.lower() != n.lower():
                 out.append(f"column {i + 1} is `{col.name}` in the schema, `{n}` in the TABLE_MAP")
     if tm.signedness is not None:
-        numeric = [i for i, t in enumerate(tm.column_types) if t in NUMERIC_TYPES]
+        # MariaDB's bitmap also has a bit for YEAR columns (coltypes.signedness_columns)
+        numeric = signedness_columns(tm.column_types, mariadb)
         for i, unsigned in zip(numeric, tm.signedness, strict=False):
             col = cols[i]
-            if col.generated is not None and col.generated.kind is GeneratedKind.VIRTUAL:
-                # MariaDB 10.11 logs a signed VIRTUAL BIGINT as unsigned (seen: `c_vgen BIGINT AS
-                # (c_i * 2) VIRTUAL`, information_schema says signed): not a fact to check against
-                continue
             if col.family in (F.INTEGER, F.DECIMAL, F.FLOAT) and col.unsigned != unsigned:
                 out.append(f"column {i + 1} `{col.name}` is {'un' if col.unsigned else ''}signed in the "
                            f"schema, {'un' if unsigned else ''}signed in the TABLE_MAP")
@@ -1078,7 +1076,8 @@ class ChangeReader:
         mismatch: tuple[str, ...] = ()
         charset_known = self._db_known(tm.database)
         if version is not None:
-            problems = cross_check(tm, version, charset_known=charset_known)
+            problems = cross_check(tm, version, charset_known=charset_known,
+                                   mariadb=opts.dialect is Dialect.MARIADB)
             if problems:
                 if self.on_mismatch == "raise":
                     raise SchemaMismatchError(
