@@ -514,13 +514,14 @@ class Workload:
     """Runs the phases on one connection and records the ground truth as it goes."""
 
     def __init__(self, conn, *, binlog_dir: str, socket: str, user: str = "root", password: str | None = None,
-                 seed: int = 20240611, scale: float = 0.001,
+                 database: str = DB, tmp_database: str = DB2, seed: int = 20240611, scale: float = 0.001,
                  bigtx_rows: int | None = None, blob_kib: int | None = None, random_rows: int = 20,
                  insert_batch: int = 1000, log=print):
         self.conn = conn
         self.cur = conn.cursor()
         self.binlog_dir = binlog_dir
         self.socket, self.user, self.password = socket, user, password
+        self.main_db, self.tmp_db = database, tmp_database
         self.seed = seed
         self.scale = scale
         self.bigtx_rows = bigtx_rows if bigtx_rows is not None else max(300, int(200_000 * scale))
@@ -630,8 +631,8 @@ class Workload:
 
     def phase_a(self) -> None:
         self.begin_phase("a", "all_types and legacy_temporal: every column type in row events")
-        self.ddl(f"CREATE DATABASE {quote_ident(DB)} CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci")
-        self.use(DB)
+        self.ddl(f"CREATE DATABASE {quote_ident(self.main_db)} CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci")
+        self.use(self.main_db)
         body = ",\n  ".join(f"{quote_ident(c.name)} {c.sqltype}" for c in TYPE_COLS)
         self.ddl(f"CREATE TABLE all_types (\n  {body}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4")
         self.insert("all_types", [self.type_row(1, "lo")])
@@ -701,7 +702,7 @@ class Workload:
     # -- phase (b) --------------------------------------------------------------------------------
     def phase_b(self) -> None:
         self.begin_phase("b", "DDL evolution with row changes between every DDL")
-        self.use(DB)
+        self.use(self.main_db)
         ins, ddl = self.insert, self.ddl
 
         def upd(sql, table):
@@ -738,7 +739,8 @@ class Workload:
         ins("evo", [{"y": "r", "b_renamed": "v10", "x": "1", "z": 10, "select": 5, "we`ird col": "odd", "ünï": 3}])
         ddl("ALTER TABLE evo ALGORITHM=INSTANT, ADD COLUMN inst VARCHAR(10) DEFAULT 'inst'")
         ins("evo", [{"y": "r", "b_renamed": "v11", "x": "2", "z": 11, "inst": "i"}])
-        ddl(f"/* leading comment */ alter   TABLE `{DB}`.`evo`\n  -- line comment\n  MODIFY `x` DECIMAL(20,6) NULL",
+        ddl(f"/* leading comment */ alter   TABLE `{self.main_db}`.`evo`\n  -- line comment\n"
+            "  MODIFY `x` DECIMAL(20,6) NULL",
             note="qualified name, comments, odd whitespace and case")
         ins("evo", [{"y": "p", "b_renamed": "v12", "x": "-12345678901234.123456", "z": 12}])
         ddl("RENAME TABLE evo TO evo2")
@@ -766,18 +768,18 @@ class Workload:
         ddl("DROP TABLE evo_like")
         ddl("CREATE TABLE evo_like (k VARCHAR(8) PRIMARY KEY, v JSON, t TIME(2))", note="a dropped name reused")
         ins("evo_like", [{"k": f"k{k}", "v": '{"reborn": true}', "t": "-01:02:03.45"} for k in range(2)])
-        ddl(f"CREATE DATABASE {DB2} CHARACTER SET latin1")
-        ddl(f"CREATE TABLE {DB2}.t1 (id INT PRIMARY KEY, s VARCHAR(10))")
-        ins(f"{DB2}.t1", [{"id": k, "s": f"tmp{k}"} for k in range(2)])
-        self.use(DB2)
+        ddl(f"CREATE DATABASE {self.tmp_db} CHARACTER SET latin1")
+        ddl(f"CREATE TABLE {self.tmp_db}.t1 (id INT PRIMARY KEY, s VARCHAR(10))")
+        ins(f"{self.tmp_db}.t1", [{"id": k, "s": f"tmp{k}"} for k in range(2)])
+        self.use(self.tmp_db)
         ddl("CREATE TABLE t2 (id INT PRIMARY KEY, evo_id INT)", note="default database lab_tmp, unqualified")
-        ddl(f"CREATE TABLE {DB}.cross_db (id INT PRIMARY KEY, note VARCHAR(20))", note="qualified into lab")
+        ddl(f"CREATE TABLE {self.main_db}.cross_db (id INT PRIMARY KEY, note VARCHAR(20))", note="qualified into lab")
         ins("t2", [{"id": 1, "evo_id": 3}])
-        ins(f"{DB}.cross_db", [{"id": 1, "note": "from lab_tmp session"}])
-        self.dml(f"UPDATE {DB}.evo3 e JOIN t2 ON t2.evo_id = e.id SET e.x = 777, t2.evo_id = 4",
+        ins(f"{self.main_db}.cross_db", [{"id": 1, "note": "from lab_tmp session"}])
+        self.dml(f"UPDATE {self.main_db}.evo3 e JOIN t2 ON t2.evo_id = e.id SET e.x = 777, t2.evo_id = 4",
                  "evo3+t2", "multi-update")
-        self.use(DB)
-        ddl(f"DROP DATABASE {DB2}")
+        self.use(self.main_db)
+        ddl(f"DROP DATABASE {self.tmp_db}")
         ddl("DROP TABLE IF EXISTS no_such_table", note="a no-op DROP is still logged")
         ddl("CREATE TEMPORARY TABLE tmp_rows (id INT)", note="not logged under binlog_format=ROW")
         self.dml("INSERT INTO tmp_rows VALUES (1),(2)", "tmp_rows", "insert-temporary")
@@ -834,7 +836,7 @@ class Workload:
         return "(" + ",".join(literal(v) for v in vals) + ")"
 
     def phase_c(self) -> None:
-        self.use(DB)
+        self.use(self.main_db)
         first = self.flush()
         self.begin_phase("c", "bulk: about 1M row changes at scale 1, in binlog files of their own")
         self.ddl("CREATE TABLE bulk (id BIGINT UNSIGNED NOT NULL PRIMARY KEY, k INT NOT NULL, grp SMALLINT UNSIGNED,"
@@ -869,7 +871,7 @@ class Workload:
 
     # -- phase (d) --------------------------------------------------------------------------------
     def phase_d(self) -> None:
-        self.use(DB)
+        self.use(self.main_db)
         self.begin_phase("d", "one transaction spanning many rows events and two tables")
         self.ddl("CREATE TABLE bigtx (id INT UNSIGNED NOT NULL PRIMARY KEY, bulk_id BIGINT UNSIGNED, v VARCHAR(100),"
                  " d DECIMAL(20,6), t TIME(6), j JSON) ENGINE=InnoDB")
@@ -908,11 +910,13 @@ class Workload:
         self.q("SET SESSION time_zone = '+00:00'")
         self.q("SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'")   # zero dates and clamping allowed
         if reset:
-            self.q(f"DROP DATABASE IF EXISTS {DB}")
-            self.q(f"DROP DATABASE IF EXISTS {DB2}")
+            self.q(f"DROP DATABASE IF EXISTS {self.main_db}")
+            self.q(f"DROP DATABASE IF EXISTS {self.tmp_db}")
             self.q("RESET MASTER")
         self.tick(0)
         first = self.flush()       # the workload's own files start here
+        if "a" not in phases:      # phase a creates the database
+            self.ddl(f"CREATE DATABASE IF NOT EXISTS {quote_ident(self.main_db)} CHARACTER SET utf8mb4")
         for p in phases:
             getattr(self, f"phase_{p}")()
             self.tick(60)
@@ -925,7 +929,7 @@ class Workload:
             "'log_bin_compress','character_set_server','collation_server','mysql56_temporal_format','server_id')"))
         conn = text_connection(socket=self.socket, user=self.user, password=self.password)
         try:
-            tables = dump_tables(conn, [DB, DB2])
+            tables = dump_tables(conn, [self.main_db, self.tmp_db])
         finally:
             conn.close()
         params = {"seed": self.seed, "scale": self.scale, "bigtx_rows": self.bigtx_rows, "blob_kib": self.blob_kib,
@@ -939,7 +943,8 @@ class Workload:
 def run(server=None, *, socket: str | None = None, user: str = "root", password: str | None = None,
         binlog_dir: str | None = None, phases: str = "abcd", reset: bool = False, **kw) -> Truth:
     """Run the workload on ``server`` (a tools/mariadb_lab.MariaDBServer) or on the server at
-    ``socket``; returns the Truth. ``kw``: seed, scale, bigtx_rows, blob_kib, random_rows, insert_batch, log."""
+    ``socket``; returns the Truth. ``kw``: database, tmp_database (default lab, lab_tmp), seed, scale,
+    bigtx_rows, blob_kib, random_rows, insert_batch, log."""
     import pymysql
 
     sock = server.socket if server is not None else socket
@@ -970,12 +975,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--random-rows", type=int, default=20)
     ap.add_argument("--insert-batch", type=int, default=1000)
     ap.add_argument("--phases", default="abcd")
+    ap.add_argument("--database", default=DB, help="the workload's database (its second one: --tmp-database)")
+    ap.add_argument("--tmp-database", default=DB2)
     ap.add_argument("--reset-master", action="store_true", help="drop the lab databases and RESET MASTER first")
     a = ap.parse_args(argv)
     t0 = time.monotonic()
     truth = run(socket=a.socket, user=a.user, password=a.password, phases=a.phases, reset=a.reset_master,
                 seed=a.seed, scale=a.scale, bigtx_rows=a.bigtx_rows, blob_kib=a.blob_kib, random_rows=a.random_rows,
-                insert_batch=a.insert_batch, log=lambda m: print(m, file=sys.stderr, flush=True))
+                insert_batch=a.insert_batch, database=a.database, tmp_database=a.tmp_database,
+                log=lambda m: print(m, file=sys.stderr, flush=True))
     if a.out:
         truth.to_dir(a.out)
     print(json.dumps({"files": truth.files, "bulk_files": truth.bulk_files,
