@@ -766,7 +766,7 @@ indexHint: (USE | IGNORE | FORCE) (INDEX | KEY) (FOR (JOIN | ORDER BY | GROUP BY
 
 joinedTable
     : (INNER | CROSS)? JOIN tableFactor joinCondition?
-    | STRAIGHT_JOIN tableFactor (ON expression)?
+    | STRAIGHT_JOIN tableReference (ON expression)?
     | (LEFT | RIGHT) OUTER? JOIN tableReference joinCondition
     | NATURAL (INNER | (LEFT | RIGHT) OUTER?)? JOIN tableFactor
     ;

@@ -177,3 +177,154 @@ def restore_texts(tokens, original: str, prepared: str) -> None:
             text = original[t.start:t.stop + 1]
             if text != prepared[t.start:t.stop + 1]:
                 t.text = text
+
+
+# ------------------------------------------------------------------------------ fast tokenizer
+#
+# The Python ANTLR lexer walks its ATN one character at a time and costs about half of a warm
+# parse (tools/bench_ddl.py). FastTokenizer produces the same tokens as MySqlLexer.g4 — same types,
+# channels, start/stop offsets, lines and columns — with Python's C regex engine. It follows the
+# grammar's rules exactly, including ANTLR's longest-match-then-first-rule choice between
+# keywords, numbers, hex/bit literals, charset introducers and identifiers. Anything it does not
+# model (NO-BREAK SPACE, which the grammar lets both WS and ID match) makes it decline, and the
+# ANTLR lexer is used. tests/ddl/test_ddl_fast_lexer.py compares both on the whole corpus.
+
+_WORD_CHARS = "A-Za-z0-9_$\u0080-\U0010ffff"
+_FAST = re.compile(
+    r"(?P<ws>[ \t\r\n\f\v]+)"
+    r"|(?P<vcomment>/\*M?!.*?\*/)"
+    r"|(?P<hint>/\*\+.*?\*/)"
+    r"|(?P<block>/\*.*?\*/)"
+    r"|(?P<line>\#[^\r\n]*|--[ \t][^\r\n]*|--[\r\n])"
+    r"|(?P<nstring>[Nn]'(?:\\.|''|[^'\\])*')"
+    r"|(?P<xhex>[Xx]'[0-9A-Fa-f]*')"
+    r"|(?P<xbit>[Bb]'[01]*')"
+    r"|(?P<string>'(?:\\.|''|[^'\\])*')"
+    r"|(?P<dqstring>\"(?:\\.|\"\"|[^\"\\])*\")"
+    r"|(?P<bq>`(?:[^`]|``)*`)"
+    r"|(?P<real>[0-9]+\.[0-9]*(?:[Ee][+-]?[0-9]+)?|\.[0-9]+(?:[Ee][+-]?[0-9]+)?|[0-9]+[Ee][+-]?[0-9]+)"
+    r"|(?P<word>[" + _WORD_CHARS + r"]+)"
+    r"|(?P<global>@@(?:[A-Za-z0-9._$]+|`(?:[^`]|``)*`))"
+    r"|(?P<at>@(?:[A-Za-z0-9._$\u0080-\uffff]+|'(?:\\.|''|[^'\\])*'|\"(?:\\.|\"\"|[^\"\\])*\"|`(?:[^`]|``)*`))"
+    r"|(?P<nullesc>\\[Nn])"
+    r"|(?P<op><=>|->>|:=|<>|!=|<=|>=|<<|>>|&&|\|\||->|[=<>+\-*/%&|^~!(){},.;:?])"
+    r"|(?P<err>.)",
+    re.S,
+)
+_WORD_RUN = re.compile("[" + _WORD_CHARS + "]+")
+_HEX_NUM = re.compile(r"0[xX][0-9A-Fa-f]+\Z")
+_BIT_NUM = re.compile(r"0[bB][01]+\Z")
+
+
+class FastTokenizer:
+    """Tokens for one statement, identical to MySqlLexer's, built with regular expressions."""
+
+    def __init__(self, lexer_cls, parser_cls):
+        from antlr4.Token import CommonToken
+
+        self._CommonToken = CommonToken
+        t = lexer_cls
+        self.eof = -1
+        self.simple = {
+            "ws": (t.WS, 1), "vcomment": (t.VERSIONED_COMMENT, 1), "hint": (t.HINT_COMMENT, 1),
+            "block": (t.BLOCK_COMMENT, 1), "line": (t.LINE_COMMENT, 1),
+            "nstring": (t.NATIONAL_STRING, 0), "xhex": (t.HEX_LITERAL, 0), "xbit": (t.BIT_LITERAL, 0),
+            "string": (t.STRING, 0), "dqstring": (t.DQ_STRING, 0), "bq": (t.BACKTICK_ID, 0),
+            "global": (t.GLOBAL_ID, 0), "at": (t.AT_ID, 0), "nullesc": (t.NULL_ESCAPE, 0),
+            "err": (t.ERROR_CHAR, 0),
+        }
+        self.real, self.decimal, self.ident = t.REAL_LITERAL, t.DECIMAL_LITERAL, t.ID
+        self.hex, self.bit, self.charset = t.HEX_LITERAL, t.BIT_LITERAL, t.UNDERSCORE_CHARSET
+        self.keywords: dict[str, int] = {}
+        self.ops: dict[str, int] = {}
+        for ttype, lit in enumerate(parser_cls.literalNames):
+            if len(lit) >= 3 and lit[0] == "'" and lit[-1] == "'":
+                text = lit[1:-1]
+                if text[0].isalpha():
+                    self.keywords[text.upper()] = ttype
+                else:
+                    self.ops[text] = ttype
+        # alternatives of NE ('<>' | '!=') have no single literal name
+        self.ops.setdefault("<>", t.NE)
+        self.ops.setdefault("!=", t.NE)
+        self.charsets = _CHARSETS
+
+    def tokens(self, text: str, source) -> list | None:
+        """The token list (hidden channel included, EOF last), or None when declining."""
+        if "\u00a0" in text:
+            return None
+        CommonToken = self._CommonToken
+        out = []
+        pos = 0
+        n = len(text)
+        line = 1
+        line_start = 0
+        match = _FAST.match
+        simple = self.simple
+        keywords = self.keywords
+        while pos < n:
+            m = match(text, pos)
+            kind = m.lastgroup
+            end = m.end()
+            channel = 0
+            if kind == "word" or kind == "real":
+                run = _WORD_RUN.match(text, pos)
+                run_end = run.end() if run else pos
+                if kind == "real" and end >= run_end:
+                    ttype = self.real
+                else:
+                    end = run_end
+                    word = text[pos:end]
+                    if word.isdigit() and word.isascii():
+                        ttype = self.decimal
+                    elif word.isascii() and (kt := keywords.get(word.upper())) is not None:
+                        ttype = kt
+                    elif _HEX_NUM.match(word):
+                        ttype = self.hex
+                    elif _BIT_NUM.match(word):
+                        ttype = self.bit
+                    elif word[0] == "_" and word[1:].lower() in self.charsets:
+                        ttype = self.charset
+                    else:
+                        ttype = self.ident  # also 1e5x: the identifier run outgrows the number
+            elif kind == "op":
+                ttype = self.ops[m.group()]
+            else:
+                ttype, channel = simple[kind]
+            tok = CommonToken(source, ttype, channel, pos, end - 1)
+            tok.line = line
+            tok.column = pos - line_start
+            tok.tokenIndex = len(out)
+            out.append(tok)
+            nl = text.count("\n", pos, end)
+            if nl:
+                line += nl
+                line_start = text.rfind("\n", pos, end) + 1
+            pos = end
+        eof = CommonToken(source, self.eof, 0, n, n - 1)
+        eof.line = line
+        eof.column = n - line_start
+        eof.tokenIndex = len(out)
+        out.append(eof)
+        return out
+
+
+class TextSource:
+    """The minimal input-stream face CommonToken needs to produce its text."""
+
+    __slots__ = ("strdata", "size")
+
+    def __init__(self, text: str):
+        self.strdata = text
+        self.size = len(text)
+
+    def getText(self, start: int, stop: int) -> str:
+        return self.strdata[start:stop + 1]
+
+
+# The names of MySqlLexer's UNDERSCORE_CHARSET rule (a test checks they match the grammar).
+_CHARSETS = frozenset("""
+    armscii8 ascii big5 binary cp1250 cp1251 cp1256 cp1257 cp850 cp852 cp866 cp932 dec8 eucjpms
+    euckr filename gb18030 gb2312 gbk geostd8 greek hebrew hp8 keybcs2 koi8r koi8u latin1 latin2
+    latin5 latin7 macce macroman sjis swe7 tis620 ucs2 ujis utf16 utf16le utf32 utf8 utf8mb3 utf8mb4
+""".split())
