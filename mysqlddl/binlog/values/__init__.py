@@ -5,6 +5,27 @@ decoder (STYLE.md 7); the row decoder of the pure twin calls them, and the compi
 same functions for the rare types it does not inline, so both give identical values. ``buf`` may be
 any bytes-like object; ``len(buf)`` is the end of the readable region. ``meta`` is a
 :class:`~mysqlddl.binlog.values.meta.ColumnMeta`.
+
+Python values by column type (Options can change the ones marked *):
+
+    TINYINT..BIGINT, BIT, YEAR            int (YEAR 0 stays 0; signed unless the TABLE_MAP or schema
+                                          says UNSIGNED)
+    FLOAT, DOUBLE                         float (FLOAT: the exact float32 value)
+    DECIMAL                               decimal.Decimal with the column's scale  (* str)
+    DATE / DATETIME                       datetime.date / naive datetime.datetime  (* zero/invalid
+                                          dates: the server's text, or None)
+    TIMESTAMP                             datetime.datetime in UTC                  (* as DATETIME)
+    TIME                                  datetime.timedelta (may be negative)
+    CHAR, VARCHAR, TEXT (+ COMPRESSED)    str in the column's charset, bytes for binary ones (* bytes,
+                                          fallback charset, error handler, CHAR padding)
+    BINARY(N), VARBINARY, BLOB            bytes (BINARY(N)/INET6/UUID trailing 0x00 restored)
+    ENUM / SET                            member name(s) when known, else index / bitmask int
+    JSON (MySQL binary)                   dict/list/str/int/float/bool/None, Decimal, date/time
+                                          values, JsonOpaque  (* canonical JSON text)
+    JSON partial update                   JsonPartialUpdate(diffs) (decode_partial_update_rows)
+    GEOMETRY                              Geometry(srid, wkb)
+    VECTOR                                tuple of floats
+    NULL                                  None;  not in the row image: rows.ABSENT
 """
 
 from __future__ import annotations
