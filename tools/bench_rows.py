@@ -11,8 +11,9 @@ start_file and end_file in $MYSQLDDL_LAB/truth/manifest.json.
 Cases, each timed in CPU seconds of this process (time.process_time) or of the child (os.wait4):
 
 - ``compiled/lean``: mysqlddl._speedups decode_rows under a minimal framing loop of this tool (file
-  read once, 19-byte headers, CRC32 verified, TABLE_MAP and rows-event headers parsed here): what the
-  row decoder itself costs;
+  mapped once, 19-byte headers, CRC32 verified, TABLE_MAP and rows-event headers parsed here): what the
+  row decoder itself costs. It knows v1/v2 rows events only (what MySQL 5.6+ and MariaDB write
+  uncompressed); zstd payloads and MariaDB compressed events count only in the reader case;
 - ``compiled/reader``: the same through mysqlddl.binlog.reader (full event decoding), when present;
 - ``pure-python/lean``: the twin, on the first ``--twin-rows`` row changes only (it is ~30x slower);
   its rate is reported, not extrapolated to a total;
