@@ -3,7 +3,7 @@
 Real rows bodies (shared binlogs read with mysqlddl.binlog.reader, plus the MariaDB all-types row and
 the pre-10.1 temporal event of test_twin_parity.py) are truncated, have bytes overwritten and
 bitmap bits flipped. Whatever comes out must be the same on the compiled core and the pure twin:
-identical rows, or the same MysqlddlError subclass for the same column. Any other exception
+identical rows, or the same MysqlddlError subclass for the same column and byte offset. Any other exception
 (IndexError, ValueError, OverflowError, RecursionError, ...) escapes and fails the test; a hang
 trips hypothesis' deadline-free run only through the slow marker's time, so the decoders are
 built to always advance (every loop consumes bytes or raises).
@@ -68,8 +68,9 @@ def outcome(impl, plan, body, p1, p2):
     speedups.impl = impl
     try:
         return ("ok", repr(rows.decode_rows(plan, b"\x00\x01" + body + b"\xfe", 2, 2 + len(body), p1, p2)))
-    except MysqlddlError as e:
-        return ("error", type(e).__name__, e.column)
+    except MysqlddlError as e:   # same type, column, offset and (for truncation) sizes on both twins
+        return ("error", type(e).__name__, e.column, e.offset, getattr(e, "needed", None),
+                getattr(e, "available", None))
     finally:
         speedups.impl = saved
 
