@@ -396,14 +396,12 @@ class Replayer:
         if self.full:
             assert tm.column_names == tuple(c["name"] for c in cols)
             self.n_maps_checked += 1
-            # Known bug (test_full_signedness_counts_year, xfail): MariaDB counts YEAR among the
-            # SIGNEDNESS columns, our plan does not, so every numeric column after a YEAR takes its
-            # neighbour's flag. Until it is fixed, such tables take signedness from the schema.
-            year = T.YEAR in tm.column_types
-            if not legacy and not year:
+            # FULL metadata: the plan comes from the TABLE_MAP alone (signedness included: MariaDB's
+            # bitmap also covers YEAR, see test_full_signedness_counts_year); only the pre-5.6
+            # temporal types need the schema, for their fsp.
+            if not legacy:
                 return ev.plan()
-            schema = [dict({"fsp": c["fsp"]} if t in self.LEGACY_TEMPORAL else {},
-                           **({"unsigned": "unsigned" in c["ctype"]} if year else {}))
+            schema = [{"fsp": c["fsp"]} if t in self.LEGACY_TEMPORAL else {}
                       for c, t in zip(cols, tm.column_types, strict=True)]
         else:
             schema = [{"unsigned": "unsigned" in c["ctype"],
@@ -507,16 +505,14 @@ def test_replay_equals_server_contents(lab, twin):
     assert rep.n_maps_checked > 0 or lab.row_metadata == "MINIMAL"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "MariaDB gives YEAR a SIGNEDNESS bit too (sql/log_event_server.cc Table_map_log_event::"
-    "init_signedness_field counts every column whose Binlog_type_info::m_signedness is not "
-    "SIGN_NOT_APPLICABLE; Field_year is a Field_tiny, sql/field.h). rows.build_plan can take that "
-    "reading (54ada74), but events/table_map.py cuts the bitmap to MySQL's numeric count "
-    "(_msb_bits(raw, numeric)), so the plan never sees the extra bit and every numeric column after a "
-    "YEAR takes its neighbour's flag (here c_bool reads unsigned, c_izf signed)"))
 def test_full_signedness_counts_year(lab_full):
     """binlog_row_metadata=FULL: the all_types TABLE_MAP's signedness must mark exactly the UNSIGNED
-    columns of the schema (c_bool TINYINT signed, c_izf INT ZEROFILL unsigned follow c_year)."""
+    columns of the schema (c_bool TINYINT signed, c_izf INT ZEROFILL unsigned follow c_year).
+
+    MariaDB gives YEAR a SIGNEDNESS bit too (sql/log_event_server.cc Table_map_log_event::
+    init_signedness_field counts every column whose Binlog_type_info::m_signedness is not
+    SIGN_NOT_APPLICABLE; Field_year is a Field_tiny, sql/field.h); reading the bitmap with MySQL's
+    column set shifts every flag after a YEAR onto its neighbour."""
     truth = lab_full.truth.tables["lab.all_types"]
     want = {c["name"]: "unsigned" in c["column_type"] for c in truth.columns}
     for path in lab_full.paths:

@@ -69,7 +69,8 @@ def _msb_bits(raw: bytes, n: int) -> tuple[bool, ...]:
 class TableMapEvent(Event):
     """Optional-metadata fields are None when the server did not write them.
 
-    - ``signedness``: one bool per numeric column (True = UNSIGNED), numeric columns in order;
+    - ``signedness``: one bool per numeric column (True = UNSIGNED), numeric columns in order
+      (written by MariaDB: YEAR columns too, coltypes.signedness_columns);
     - ``default_charset``: (default collation, ((character-column index, collation), ...));
       ``column_charsets``: one collation per character column; the ``enum_set_*`` pair is the same
       for ENUM/SET columns;
@@ -158,8 +159,8 @@ def _str_values(c):
     return tuple(c.lenenc_bytes("value") for _ in range(n))
 
 
-def _optional_metadata(cur, column_types) -> dict:
-    from ..coltypes import NUMERIC_TYPES
+def _optional_metadata(cur, column_types, mariadb: bool) -> dict:
+    from ..coltypes import signedness_columns
 
     v: dict = {}
     unknown = []
@@ -169,7 +170,11 @@ def _optional_metadata(cur, column_types) -> dict:
         n = cur.lenenc("optional metadata length")
         c = cur.sub(n, f"optional metadata {t}")
         if t == SIGNEDNESS:
-            numeric = sum(1 for ct in column_types if ct in NUMERIC_TYPES)
+            # Which columns the bitmap describes depends on the server that wrote it: MariaDB's
+            # init_signedness_field also counts YEAR (coltypes.MARIADB_SIGNEDNESS_TYPES). The FDE
+            # says which server that is; cutting the bits to MySQL's count would shift every flag
+            # after a YEAR column onto its neighbour.
+            numeric = len(signedness_columns(column_types, mariadb=mariadb))
             raw = c.rest()
             if len(raw) != (numeric + 7) // 8:
                 raise cur.corrupt(f"SIGNEDNESS has {len(raw)} bytes for {numeric} numeric columns", at)
@@ -231,7 +236,7 @@ def decode_table_map(header, cur, ctx) -> TableMapEvent:
     meta_at = cur.abs()
     meta_raw = cur.take(meta_len, "column metadata")
     null_bitmap = cur.take((ncols + 7) // 8, "null bitmap")
-    optional = _optional_metadata(cur, types)
+    optional = _optional_metadata(cur, types, mariadb=ctx.fde.is_mariadb)
     cur.expect_end("TABLE_MAP")
     column_metadata = None
     rows = _rows_module()
