@@ -24,6 +24,7 @@ cdef extern from "Python.h":
 import datetime as _datetime
 from decimal import Decimal as _Decimal
 from mysqlddl.errors import BinlogError, RowImageOverrunError
+from mysqlddl.binlog.coltypes import ColumnType as T
 from mysqlddl.binlog.values import decoder_for as _decoder_for
 from mysqlddl.binlog.values import charsets as _charsets
 from mysqlddl.binlog.values.temporal import invalid_text as _invalid_text
@@ -90,6 +91,10 @@ cdef class CompiledPlan:
         return self.ncols
 
 
+_INT_SIZES = {T.TINY: 1, T.SHORT: 2, T.INT24: 3, T.LONG: 4, T.LONGLONG: 8}
+_STRING_TYPES = frozenset({T.STRING, T.VAR_STRING, T.VARCHAR, T.TINY_BLOB, T.MEDIUM_BLOB, T.LONG_BLOB, T.BLOB})
+
+
 cdef int _fsp_of(object m):
     return 0 if m.fsp is None else <int>m.fsp
 
@@ -114,45 +119,45 @@ def compile_plan(columns):
         s = &p.steps[i]
         t = m.type
         s.kind = K_PY
-        if t in (1, 2, 9, 3, 8):
+        if t in _INT_SIZES:
             s.kind = K_INT
-            s.a = {1: 1, 2: 2, 9: 3, 3: 4, 8: 8}[t]
+            s.a = _INT_SIZES[t]
             s.b = 1 if m.unsigned else 0
-        elif t == 6:
+        elif t == T.NULL:
             s.kind = K_NULL
-        elif t == 4:
+        elif t == T.FLOAT:
             s.kind = K_FLOAT
-        elif t == 5:
+        elif t == T.DOUBLE:
             s.kind = K_DOUBLE
-        elif t == 246:
+        elif t == T.NEWDECIMAL:
             s.kind = K_NEWDEC
             s.a = m.precision
             s.b = m.scale
             s.c = m.length
             s.d = 1 if m.decimal_as_str else 0
-        elif t == 13:
+        elif t == T.YEAR:
             s.kind = K_YEAR
-        elif t in (10, 14):
+        elif t in (T.DATE, T.NEWDATE):
             s.kind = K_DATE
-        elif t == 19:
+        elif t == T.TIME2:
             s.kind = K_TIME2
             s.a = _fsp_of(m)
-        elif t == 18:
+        elif t == T.DATETIME2:
             s.kind = K_DATETIME2
             s.a = _fsp_of(m)
-        elif t == 17:
+        elif t == T.TIMESTAMP2:
             s.kind = K_TIMESTAMP2
             s.a = _fsp_of(m)
-        elif t == 7 and _fsp_of(m) == 0:
+        elif t == T.TIMESTAMP and _fsp_of(m) == 0:
             s.kind = K_TIMESTAMP
-        elif t == 12 and _fsp_of(m) == 0:
+        elif t == T.DATETIME and _fsp_of(m) == 0:
             s.kind = K_DATETIME
-        elif t == 11 and _fsp_of(m) == 0:
+        elif t == T.TIME and _fsp_of(m) == 0:
             s.kind = K_TIME
-        elif t in (254, 253, 15, 249, 250, 251, 252) and not m.pad_chars:
+        elif t in _STRING_TYPES and not m.pad_chars:
             s.kind = K_STR
             s.a = m.len_bytes
-            s.b = m.length if t in (254, 253, 15) else -1
+            s.b = m.length if t in (T.STRING, T.VAR_STRING, T.VARCHAR) else -1
             s.d = m.pad_bytes
             if m.encoding is None:
                 s.c = S_BYTES
@@ -169,13 +174,13 @@ def compile_plan(columns):
                 errs = m.errors.encode("ascii")
                 p.keep.append(errs)
                 s.errors = PyBytes_AS_STRING(errs)
-        elif t == 247:
+        elif t == T.ENUM:
             s.kind = K_ENUM
             s.a = m.length
-        elif t == 248 and m.names is None:
+        elif t == T.SET and m.names is None:
             s.kind = K_SET
             s.a = m.length
-        elif t == 16:
+        elif t == T.BIT:
             s.kind = K_BIT
             s.a = m.length
         if s.kind == K_PY:
