@@ -55,7 +55,7 @@ def test_parse_as_a_subprocess(tmp_path):
     src = tmp_path / "s.sql"
     src.write_text(SCRIPT)
     proc = subprocess.run([sys.executable, "-m", "mysqlddl", "parse", str(src)],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 1
     assert "statement 2: line 3:15" in proc.stderr
     assert "2/3 statements accepted" in proc.stdout
