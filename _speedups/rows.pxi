@@ -493,8 +493,13 @@ cdef object _text(Step *s, const uint8_t *p, Py_ssize_t n):
             return PyUnicode_DecodeCharmap(<const char *>p, n, _LATIN1_TABLE, s.errors)
         return PyUnicode_Decode(<const char *>p, n, s.enc, s.errors)
     except UnicodeDecodeError as e:
-        raise CorruptEventError(f"text not valid in {'utf-8' if s.c == S_UTF8 else (s.enc or b'').decode() or _charsets.MYSQL_LATIN1}: "
-                                f"{e.reason} at byte {e.start}") from None
+        if s.c == S_UTF8:
+            name = "utf-8"
+        elif s.enc != NULL:
+            name = (<bytes>s.enc).decode("ascii")
+        else:
+            name = _charsets.MYSQL_LATIN1
+        raise CorruptEventError(f"text not valid in {name}: {e.reason} at byte {e.start}") from None
 
 
 cdef object _value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):

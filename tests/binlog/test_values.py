@@ -300,3 +300,14 @@ def test_unknown_charset_falls_back_and_strict_errors_are_typed(twin):
     assert value.encode("utf-8", "surrogateescape") == b"\xffA"
     with pytest.raises(ConfigError):
         plan_for(T.VARCHAR, 255, None, Options(charset_fallback="klingon"))
+
+
+def test_other_charsets_and_strict_errors(twin):
+    """cp1251 (collation 51) decodes through the codec path; its undefined byte 0x98 is a typed
+    error under charset_errors=strict, with the same message on both twins."""
+    from mysqlddl.errors import CorruptEventError
+
+    plan = plan_for(T.VARCHAR, 255, {"charset": 51}, Options(charset_errors="strict"))
+    assert rows.decode_rows(plan, b"\x00\x03\xcf\xf0\xe8", 0, 5, b"\x01") == [("при",)]
+    with pytest.raises(CorruptEventError, match="cp1251"):
+        rows.decode_rows(plan, b"\x00\x02\x98A", 0, 4, b"\x01")
