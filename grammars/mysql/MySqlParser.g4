@@ -564,18 +564,20 @@ signedLiteral: (PLUS | MINUS)? literal;
 
 // ============================================================================ expressions
 // MySQL 8.4 manual 11.5 "Expressions": expr > boolean_primary > predicate > bit_expr > simple_expr.
+// IS [NOT] TRUE/FALSE/UNKNOWN sits in booleanPrimary next to IS [NOT] NULL (the manual puts it one
+// level up): with both at the expression level, every `x IS NULL` needed full-LL prediction.
 
 expression
     : NOT expression                                                         # notExpr
     | expression (AND | LOGICAL_AND) expression                              # andExpr
     | expression XOR expression                                              # xorExpr
     | expression (OR | PIPES) expression                                     # orExpr
-    | booleanPrimary IS NOT? (TRUE | FALSE | UNKNOWN)                        # isTruthExpr
     | booleanPrimary                                                         # primaryExpr
     ;
 
 booleanPrimary
     : booleanPrimary IS NOT? (NULL | NULL_ESCAPE)                            # isNullPredicate
+    | booleanPrimary IS NOT? (TRUE | FALSE | UNKNOWN)                        # isTruthPredicate
     | booleanPrimary comparisonOperator predicate                            # comparisonPredicate
     | booleanPrimary comparisonOperator (ALL | ANY | SOME) LPAREN queryExpression RPAREN  # quantifiedComparison
     | predicate                                                              # predicatePrimary
