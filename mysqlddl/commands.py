@@ -469,7 +469,8 @@ class AlterColumnDefault(AlterOperation):
 
     def apply_to(self, ed, st):
         c = ed.column(self.name)
-        st.claim(self.name, ed)
+        if column_key(self.name) in st.original:
+            st.claim(self.name, ed)
         if c.on_update is not None and st.ctx.rules.set_default_drops_on_update:
             ed.set_column(self.name, on_update=None)
         if self.default is None:
@@ -494,7 +495,8 @@ class AlterColumnVisibility(AlterOperation):
 
     def apply_to(self, ed, st):
         ed.column(self.name)
-        st.claim(self.name, ed)
+        if column_key(self.name) in st.original:
+            st.claim(self.name, ed)
         ed.set_column(self.name, visible=self.visible)
 
 
@@ -783,9 +785,13 @@ class AlterTable(Command):
         for op in ops:  # ...then column drops (which also shrink keys)
             if isinstance(op, DropColumn):
                 op.apply_to(ed, st)
+        later = []
         for op in ops:  # existing columns change in place first...
             if isinstance(op, (ChangeColumn, ModifyColumn)):
                 dataclasses.replace(op, first=False, after=None).apply_to(ed, st)
+            elif isinstance(op, (AlterColumnDefault, AlterColumnVisibility)) and \
+                    column_key(op.name) not in st.original:
+                later.append(op)  # ALTER COLUMN of a column this statement adds
             elif _phase(op) == 1 and not isinstance(op, AddColumn):
                 op.apply_to(ed, st)
         for op in ops:  # ...then new columns and moves, in statement order
@@ -794,6 +800,8 @@ class AlterTable(Command):
             elif isinstance(op, (ChangeColumn, ModifyColumn)) and (op.first or op.after is not None) \
                     and ed.has_column(op.column.name):
                 ed.move_column(op.column.name, first=op.first, after=op.after)
+        for op in later:
+            op.apply_to(ed, st)
         for phase in (2, 3):
             for op in ops:
                 if _phase(op) == phase:

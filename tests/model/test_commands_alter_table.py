@@ -427,3 +427,8 @@ def test_conflicting_collations_and_key_drops_before_column_drops(maria):
 def test_zerofill_default_is_padded(both):
     both(CreateTable(T, (col("z", "smallint", zerofill=True, default="7"),)))
     assert both.table().column("z").default.value == "00007"
+
+
+def test_alter_column_may_target_a_column_added_by_the_statement(evo):
+    alter(evo, AddColumn(col("x1", "int")), AlterColumnDefault("x1", "5"))
+    assert evo.table().column("x1").default.value == "5"
