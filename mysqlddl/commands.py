@@ -24,7 +24,8 @@ from .errors import DdlError, DdlSemanticError
 from .model import charsets, codec, literals
 from .model.catalog import Catalog, Database, View
 from .model.column import Column, Default, DefaultKind
-from .model.ids import TableId, column_key
+from .model.dialects import rules_for
+from .model.ids import TableId, column_key, lookup_name, stored_name
 from .model.resolve import (
     Context,
     ResolvedColumn,
@@ -260,7 +261,7 @@ class CreateTable(Command):
             return _put(catalog, ed.build(), changed=(tid,), databases=dbs)
         db_cs = _database_defaults(catalog, tid.database, options)
         engine, cs, coll, comment, others = _split_options(self.options)
-        cs, coll = charsets.resolve_pair(cs, coll, db_cs, _rules(options).collation_column)
+        cs, coll = charsets.resolve_pair(cs, coll, db_cs, rules_for(options).collation_column)
         ctx = _context(catalog, options, tid.name, cs, coll)
         ed = Table(tid).edit()
         ed.set(charset=cs, collation=coll, engine=_canonical_engine(engine or catalog.default_engine(options)),
@@ -288,11 +289,6 @@ class CreateTable(Command):
         promote_primary_key_columns(ed, ctx)
         validate_table(ed)
         return _put(catalog, ed.build(), changed=(tid,), databases=dbs)
-
-
-def _rules(options: Options):
-    from .model.dialects import rules_for
-    return rules_for(options)
 
 
 def _select_column(catalog: Catalog, item: SelectItem) -> Column:
@@ -741,7 +737,7 @@ class AlterTable(Command):
             if self.if_exists:
                 return catalog.evolve(changed=())
             raise DdlSemanticError(f"Table '{catalog.qualify(self.table)}' doesn't exist")
-        rules = _rules(options)
+        rules = rules_for(options)
         cs, coll = t.charset, t.collation
         if cs is None:
             cs, coll = _database_defaults(catalog, t.id.database, options)
@@ -946,7 +942,6 @@ class CreateDatabase(Command):
     comment: str | None = None
 
     def apply(self, catalog: Catalog, options: Options = DEFAULT) -> Catalog:
-        from .model.ids import stored_name
         if catalog.database(self.name) is not None:
             if self.if_not_exists:
                 return catalog.evolve(changed=())
@@ -954,7 +949,7 @@ class CreateDatabase(Command):
                 raise DdlSemanticError(f"Can't create database '{self.name}'; database exists")
             catalog = DropDatabase(self.name).apply(catalog, options)
         cs, coll = charsets.resolve_pair(self.charset, self.collation, catalog.server_charset(options),
-                                         _rules(options).collation_column)
+                                         rules_for(options).collation_column)
         db = Database(stored_name(self.name, catalog.lower_case_table_names), cs, coll,
                       _option_value(self.comment) if self.comment is not None else None)
         return catalog.evolve(databases=catalog.with_database(db), changed=catalog.changed
@@ -979,7 +974,7 @@ class AlterDatabase(Command):
         cs, coll = db.charset, db.collation
         if self.charset is not None or self.collation is not None:
             cs, coll = charsets.resolve_pair(self.charset, self.collation, (cs, coll),
-                                             _rules(options).collation_column)
+                                             rules_for(options).collation_column)
         comment = _option_value(self.comment) if self.comment is not None else db.comment
         return catalog.evolve(databases=catalog.with_database(Database(db.name, cs, coll, comment)))
 
@@ -999,7 +994,6 @@ class DropDatabase(Command):
                 return catalog.evolve(changed=())
             raise DdlSemanticError(f"Can't drop database '{self.name}'; database doesn't exist")
         key = db.name if db else self.name
-        from .model.ids import lookup_name
         k = lookup_name(key, catalog.lower_case_table_names)
         views = {vk: v for vk, v in catalog.views.items() if vk.database != k}
         return catalog.evolve(remove=[t.id for t in gone], databases=catalog.with_database(None, key),

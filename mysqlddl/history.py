@@ -26,7 +26,7 @@ from typing import Any
 from .commands import Command
 from .errors import ConfigError, DdlError, DdlSemanticError, SchemaHistoryError
 from .model import codec
-from .model.catalog import Catalog, Database, Session
+from .model.catalog import Catalog, Database
 from .model.ids import TableId, lookup_name, table_key
 from .model.table import Table
 from .options import DEFAULT, ErrorPolicy, Options
@@ -216,7 +216,7 @@ class SchemaHistory:
         i = bisect.bisect_right(self._dbs[0], k) - 1
         if i >= 0:
             dbs = self._dbs[1][i]
-        n = bisect.bisect_right([r.position.key for r in self.records], k)
+        n = bisect.bisect_right(self.records, k, key=lambda r: r.position.key)
         return dataclasses.replace(self._base, tables=MappingProxyType(tables),
                                    databases=MappingProxyType(dict(dbs)), version=n, changed=())
 
@@ -246,12 +246,11 @@ class SchemaHistory:
                           "baseline_databases": [codec.to_data(d) for d in self._base.databases.values()]},
                          sort_keys=True, ensure_ascii=False)
         dbs_at = dict(zip(self._dbs[0], self._dbs[1], strict=True))
-        for rec in self.records:
-            dbs = dbs_at.get(rec.position.key)
-            # only the last record at a position carries the databases stored for it
-            same = [r for r in self.records if r.position.key == rec.position.key]
-            yield json.dumps(self.record_to_data(rec, dbs if rec is same[-1] else None),
-                             sort_keys=True, ensure_ascii=False)
+        # only the last record at a position carries the databases stored for that position
+        last_at = {r.position.key: i for i, r in enumerate(self.records)}
+        for i, rec in enumerate(self.records):
+            dbs = dbs_at.get(rec.position.key) if last_at[rec.position.key] == i else None
+            yield json.dumps(self.record_to_data(rec, dbs), sort_keys=True, ensure_ascii=False)
 
     def save(self, path: str | Path) -> None:
         with open(path, "w", encoding="utf-8") as f:
@@ -298,4 +297,4 @@ class SchemaHistory:
         return h
 
 
-__all__ = ["BinlogPosition", "HistoryRecord", "SchemaHistory", "Session"]
+__all__ = ["BinlogPosition", "HistoryRecord", "SchemaHistory"]

@@ -77,9 +77,6 @@ class DialectRules:
     # DEFAULT NULL"); MySQL 8.0.23 prints it after the default.
     invisible_before_default: bool = False
 
-    def collation_for(self, options: Options) -> str:  # pragma: no cover - trivial
-        return self.collation_column
-
     def explicit_defaults_for_timestamp(self, options: Options) -> bool:
         """The server default of explicit_defaults_for_timestamp (``Options`` may override)."""
         if options.explicit_defaults_for_timestamp is not None:
