@@ -18,7 +18,7 @@ import dataclasses
 from antlr4 import CommonTokenStream, InputStream
 from antlr4.error.ErrorListener import ErrorListener
 from antlr4.error.ErrorStrategy import BailErrorStrategy, DefaultErrorStrategy
-from antlr4.error.Errors import ParseCancellationException
+from antlr4.error.Errors import IllegalStateException, ParseCancellationException
 from antlr4.atn.PredictionMode import PredictionMode
 from antlr4.Token import Token
 
@@ -145,8 +145,9 @@ class ParseResult:
 
     ``tree`` is the ``singleStatement`` context (``None`` when there were syntax errors);
     ``errors`` every syntax error found (empty when the statement is valid); ``fallback`` whether
-    the statement needed the second, full-LL stage; ``tokens`` the token stream (token offsets
-    refer to ``text``, the original statement).
+    the statement needed the second, full-LL stage; ``tokens`` the parser's token stream
+    (default channel only: no whitespace or comments; token character offsets refer to ``text``,
+    the original statement, whose length the lexer's prepared copy keeps).
     """
 
     text: str
@@ -165,6 +166,41 @@ class ParseResult:
         if len(self.errors) > 1:
             first.errors = list(self.errors)
         return first
+
+
+class _DenseTokenStream(CommonTokenStream):
+    """The parser's token stream when every token is on the default channel and fetched (EOF
+    last): LT/LA/consume/seek index the list directly instead of skipping hidden tokens."""
+
+    def __init__(self, source, tokens: list):
+        super().__init__(source)
+        self.tokens = tokens
+        self.fetchedEOF = True
+        self.index = 0
+
+    def LT(self, k: int):
+        if k > 0:
+            i = self.index + k - 1
+            toks = self.tokens
+            return toks[i] if i < len(toks) else toks[-1]
+        if k == 0:
+            return None
+        i = self.index + k
+        return self.tokens[i] if i >= 0 else None
+
+    def LA(self, i: int) -> int:
+        return self.LT(i).type
+
+    def LB(self, k: int):
+        return self.LT(-k)
+
+    def consume(self) -> None:
+        if self.index >= len(self.tokens) - 1:
+            raise IllegalStateException("cannot consume EOF")
+        self.index += 1
+
+    def seek(self, index: int) -> None:
+        self.index = index
 
 
 _FAST_TOKENIZER: lexing.FastTokenizer | None = None
@@ -198,29 +234,38 @@ class Engine:
         self.statements = 0
         self.fallbacks = 0
 
-    def tokenize(self, sql: str, options: Options | None = None) -> CommonTokenStream:
-        """The filtered token stream of ``sql`` (all channels), positions in ``sql``."""
+    def tokenize(self, sql: str, options: Options | None = None, *, hidden: bool = True) -> CommonTokenStream:
+        """The filtered token stream of ``sql``, positions in ``sql``; ``hidden=False`` leaves out
+        whitespace and comments (the parser's view)."""
         options = options or self.options
         prepared = lexing.prepare_text(sql, options)
-        toks = self._fast.tokens(prepared, (self.lexer, lexing.TextSource(prepared))) if self._fast else None
-        stream = CommonTokenStream(self.lexer)
+        source = (self.lexer, lexing.TextSource(prepared))
+        toks = self._fast.tokens(prepared, source, hidden) if self._fast else None
         if toks is None:
             self.lexer.inputStream = InputStream(prepared)
-            stream.fill()
-        else:
-            stream.tokens = toks
-            stream.fetchedEOF = True
-        lexing.retype_tokens(stream.tokens, options, MySqlLexer.DQ_STRING, MySqlLexer.DQ_IDENT)
-        lexing.restore_texts(stream.tokens, sql, prepared)
+            full = CommonTokenStream(self.lexer)
+            full.fill()
+            toks = full.tokens
+            if not hidden:
+                toks = [t for t in toks if t.channel == 0]
+                for i, t in enumerate(toks):
+                    t.tokenIndex = i
+        lexing.retype_tokens(toks, options, MySqlLexer.DQ_STRING, MySqlLexer.DQ_IDENT)
+        lexing.restore_texts(toks, sql, prepared)
         if "." in sql:
-            lexing.retype_qualified_keywords(stream.tokens, MySqlLexer.DOT, MySqlLexer.ID, _KEYWORD_TYPES)
+            lexing.retype_qualified_keywords(toks, MySqlLexer.DOT, MySqlLexer.ID, _KEYWORD_TYPES)
+        if not hidden:
+            return _DenseTokenStream(self.lexer, toks)
+        stream = CommonTokenStream(self.lexer)
+        stream.tokens = toks
+        stream.fetchedEOF = True
         return stream
 
     def parse(self, sql: str, options: Options | None = None, *, statement_index: int | None = None,
               source: str | None = None) -> ParseResult:
         """Parse one statement (an optional trailing ``;`` is allowed). Never raises on bad SQL:
         the errors are in the result."""
-        stream = self.tokenize(sql, options)
+        stream = self.tokenize(sql, options, hidden=False)
         parser = self.parser
         self.statements += 1
         # Stage 1: SLL, bail out at the first error.

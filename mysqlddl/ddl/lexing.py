@@ -249,11 +249,13 @@ class FastTokenizer:
         self.ops.setdefault("!=", t.NE)
         self.charsets = _CHARSETS
 
-    def tokens(self, text: str, source) -> list | None:
-        """The token list (hidden channel included, EOF last), or None when declining."""
+    def tokens(self, text: str, source, hidden: bool = True) -> list | None:
+        """The token list (EOF last), or None when declining. ``hidden=False`` leaves out the
+        hidden-channel tokens (whitespace, comments), which the parser never looks at."""
         if "\u00a0" in text:
             return None
         CommonToken = self._CommonToken
+        new = object.__new__
         out = []
         pos = 0
         n = len(text)
@@ -291,11 +293,19 @@ class FastTokenizer:
                 ttype = self.ops[m.group()]
             else:
                 ttype, channel = simple[kind]
-            tok = CommonToken(source, ttype, channel, pos, end - 1)
-            tok.line = line
-            tok.column = pos - line_start
-            tok.tokenIndex = len(out)
-            out.append(tok)
+            if hidden or not channel:
+                # CommonToken's fields set once each (its __init__ sets most of them twice)
+                tok = new(CommonToken)
+                tok.source = source
+                tok.type = ttype
+                tok.channel = channel
+                tok.start = pos
+                tok.stop = end - 1
+                tok.tokenIndex = len(out)
+                tok.line = line
+                tok.column = pos - line_start
+                tok._text = None
+                out.append(tok)
             nl = text.count("\n", pos, end)
             if nl:
                 line += nl
