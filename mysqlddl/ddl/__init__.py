@@ -46,14 +46,19 @@ def default_engine(options: Options = DEFAULT) -> Engine:
 @dataclasses.dataclass(frozen=True, slots=True)
 class ParsedStatement:
     """A statement of a script with its parse outcome. ``result.tree`` is None when
-    ``result.errors`` is not empty."""
+    ``result.errors`` is not empty; ``result`` itself is None when a lenient run skimmed the
+    statement (the classifier found it cannot change the schema, so it was not parsed)."""
 
     statement: Statement
-    result: ParseResult
+    result: ParseResult | None
 
     @property
     def ok(self) -> bool:
-        return self.result.ok
+        return self.result is None or self.result.ok
+
+    @property
+    def skimmed(self) -> bool:
+        return self.result is None
 
 
 def parse_statement(sql: str, options: Options = DEFAULT, *, engine: Engine | None = None):
@@ -65,13 +70,20 @@ def parse_statement(sql: str, options: Options = DEFAULT, *, engine: Engine | No
 
 
 def iter_statements(script: str, options: Options = DEFAULT, *, source: str | None = None,
-                    engine: Engine | None = None) -> Iterator[ParsedStatement]:
+                    engine: Engine | None = None, lenient: bool = False) -> Iterator[ParsedStatement]:
     """Split ``script`` and parse every statement, applying ``options.error_policy``:
     RAISE stops at the first invalid statement; COLLECT yields it with its errors; WARN also
-    issues a warning; SKIP leaves it out."""
+    issues a warning; SKIP leaves it out. ``lenient=True`` parses only the statements that can
+    change the schema (:mod:`mysqlddl.ddl.classify`) and yields the others unparsed
+    (``skimmed``); the default, strict, syntax-checks every statement."""
+    from .classify import StatementClass, classify
+
     eng = engine or default_engine(options)
     policy = options.error_policy
     for stmt in split_script(script, options, source=source):
+        if lenient and classify(stmt.text, options) is not StatementClass.SCHEMA:
+            yield ParsedStatement(stmt, None)
+            continue
         result = eng.parse(stmt.text, options, statement_index=stmt.index, source=source)
         if result.errors:
             if policy is ErrorPolicy.RAISE:
