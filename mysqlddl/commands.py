@@ -20,7 +20,7 @@ import json
 import warnings
 from typing import Any, ClassVar
 
-from .errors import DdlError, DdlSemanticError
+from .errors import DdlError, DdlSemanticError, PartialApplyError
 from .model import charsets, codec, literals
 from .model.catalog import Catalog, Database, View
 from .model.column import Column, Default, DefaultKind
@@ -115,6 +115,8 @@ def apply_all(catalog: Catalog, commands, options: Options = DEFAULT) -> ApplyRe
             if options.error_policy is ErrorPolicy.RAISE:
                 raise
             errors.append(e)
+            if isinstance(e, PartialApplyError) and e.catalog is not None:
+                catalog = e.catalog  # what the server did before failing
             if options.error_policy is ErrorPolicy.WARN:
                 warnings.warn(f"skipped {type(cmd).__name__}: {e}", stacklevel=2)
     return ApplyResult(catalog, tuple(errors))
@@ -842,15 +844,16 @@ class AlterTable(Command):
 @_command
 class DropTable(Command):
     """DROP [TEMPORARY] TABLE [IF EXISTS] t1, t2, ...: a temporary table of that name is dropped
-    first. An unknown table without IF EXISTS fails the statement and drops nothing (MySQL 8.0's
-    atomic DROP; MariaDB drops the others and then fails: a difference we do not model)."""
+    first. An unknown table without IF EXISTS fails the statement: MySQL 8.0 drops nothing;
+    MariaDB drops the others first (:class:`~mysqlddl.errors.PartialApplyError` carries that
+    catalog, which the lenient error policies continue from)."""
 
     tables: tuple[TableId, ...]
     if_exists: bool = False
     temporary: bool = False
 
     def apply(self, catalog: Catalog, options: Options = DEFAULT) -> Catalog:
-        rm, rm_tmp, changed = [], [], []
+        rm, rm_tmp, changed, missing = [], [], [], []
         for tid in self.tables:
             q = catalog.qualify(tid)
             k = catalog.key(q)
@@ -859,10 +862,17 @@ class DropTable(Command):
             elif not self.temporary and k in catalog.tables:
                 rm.append(q)
             elif not self.if_exists:
-                raise DdlSemanticError(f"Unknown table '{q}'")
+                missing.append(str(q))
+                continue
             else:
                 continue
             changed.append(q)
+        if missing:
+            msg = f"Unknown table '{','.join(missing)}'"
+            if rules_for(options).drop_table_partial and changed:
+                raise PartialApplyError(msg, catalog=catalog.evolve(remove=rm, remove_temporary=rm_tmp,
+                                                                    changed=changed))
+            raise DdlSemanticError(msg)
         return catalog.evolve(remove=rm, remove_temporary=rm_tmp, changed=changed)
 
 

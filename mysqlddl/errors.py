@@ -110,6 +110,16 @@ class SchemaHistoryError(DdlError):
     offered at a position before the last one (the history is append-only)."""
 
 
+class PartialApplyError(DdlSemanticError):
+    """The statement failed after the server had already applied part of it (MariaDB's
+    ``DROP TABLE a, missing`` drops ``a`` and then reports the unknown table). ``catalog`` is the
+    schema with that part applied; lenient error policies continue from it."""
+
+    def __init__(self, message: str, *, catalog=None, **pos):
+        super().__init__(message, **pos)
+        self.catalog = catalog
+
+
 # ------------------------------------------------------------------------------------------ binlog
 
 

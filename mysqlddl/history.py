@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .commands import Command
-from .errors import ConfigError, DdlError, DdlSemanticError, SchemaHistoryError
+from .errors import ConfigError, DdlError, DdlSemanticError, PartialApplyError, SchemaHistoryError
 from .model import codec
 from .model.catalog import Catalog, Database
 from .model.ids import TableId, lookup_name, table_key
@@ -151,6 +151,10 @@ class SchemaHistory:
                                                source=str(position)) from e
                     raise
                 errs.append(f"{type(cmd).__name__}: {e.message}")
+                if isinstance(e, PartialApplyError) and e.catalog is not None:
+                    cat = e.catalog  # what the server did before failing
+                    for tid in cat.changed:
+                        touched[cat.key(tid)] = tid
                 self.errors.append((position, ddl_text, e.message))
                 if opts.error_policy is ErrorPolicy.WARN:
                     warnings.warn(f"{position}: skipped {type(cmd).__name__}: {e.message}", stacklevel=2)

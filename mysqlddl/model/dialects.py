@@ -57,6 +57,9 @@ class DialectRules:
     # unique" key USING HASH, listed after the other unique keys (checked on 10.11.19); MySQL
     # rejects it (ER_BLOB_KEY_WITHOUT_LENGTH), as both do for a plain or primary key.
     long_unique_hash: bool = False
+    # DROP TABLE a, missing (no IF EXISTS): MySQL 8.0's atomic DDL drops nothing; MariaDB 10.11
+    # drops a and then fails with ER_BAD_TABLE_ERROR (checked on 10.11.19).
+    drop_table_partial: bool = False
     # ALTER COLUMN SET/DROP DEFAULT on a column with ON UPDATE CURRENT_TIMESTAMP: MariaDB 10.11 loses
     # the ON UPDATE (the field's unireg_check is reset); MySQL 8.0 keeps it.
     set_default_drops_on_update: bool = False
@@ -107,6 +110,7 @@ MARIADB = DialectRules(
     drop_column_in_multi_unique_is_error=True, full_column_collation_clause=True,
     invisible_before_default=True, legacy_timestamp_default_null_is_zero=True,
     long_unique_hash=True, auto_key_prefix=True, set_default_drops_on_update=True,
+    drop_table_partial=True,
 )
 
 # Oracle reuses the MySQL machinery until its own listeners need different rows.

@@ -17,10 +17,27 @@ def test_drop_several_tables(both):
     assert set(both.catalog.changed) == {TableId("db", "a"), TableId("db", "b")}
 
 
-def test_drop_unknown_fails_and_drops_nothing(both):
+def test_drop_unknown_fails_mysql_drops_nothing_mariadb_drops_the_rest(my, maria):
+    from mysqlddl.commands import apply_all
+    from mysqlddl.errors import PartialApplyError
+
+    cmd = DropTable((TableId(None, "a"), TableId(None, "nope")))
+    for run in (my, maria):
+        mk(run, "a")
+    with pytest.raises(DdlSemanticError, match="Unknown table 'db.nope'") as e:
+        cmd.apply(my.catalog, my.options)
+    assert not isinstance(e.value, PartialApplyError)
+    with pytest.raises(PartialApplyError) as e:
+        cmd.apply(maria.catalog, maria.options)
+    assert e.value.catalog.table("db", "a") is None
+    res = apply_all(maria.catalog, [cmd], maria.options.replace(error_policy="skip"))
+    assert res.skipped == 1 and res.catalog.table("db", "a") is None
+    res = apply_all(my.catalog, [cmd], my.options.replace(error_policy="skip"))
+    assert res.skipped == 1 and res.catalog.table("db", "a") is not None
+
+
+def test_drop_unknown_if_exists(both):
     mk(both, "a")
-    with pytest.raises(DdlSemanticError, match="Unknown table 'db.nope'"):
-        DropTable((TableId(None, "a"), TableId(None, "nope"))).apply(both.catalog, both.options)
     both(DropTable((TableId(None, "a"), TableId(None, "nope")), if_exists=True))
     assert both.catalog.all_tables() == [] and both.catalog.changed == (TableId("db", "a"),)
 

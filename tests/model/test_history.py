@@ -153,3 +153,12 @@ def test_gtid_is_carried_and_persisted(tmp_path):
     h.save(f)
     assert json.loads(f.read_text().splitlines()[1])["position"]["gtid"] == "0-1-42"
     assert SchemaHistory.load(f, OPTS).records[0].position.gtid == "0-1-42"
+
+
+def test_partial_drop_is_recorded_under_a_lenient_policy():
+    h = SchemaHistory(OPTS.replace(error_policy="skip"))
+    h.record(p(1, 10), None, "CREATE DATABASE lab", [CreateDatabase("lab")])
+    h.record(p(1, 20), "lab", "CREATE TABLE a", [CreateTable(TableId(None, "a"), (col("x", "int"),))])
+    rec = h.record(p(1, 30), "lab", "DROP TABLE a, nope", [DropTable((TableId(None, "a"), TableId(None, "nope")))])
+    assert h.skipped == 1 and rec.tables == ((TableId("lab", "a"), None),)
+    assert h.table_at(TableId("lab", "a"), p(1, 30)) is None
