@@ -102,7 +102,8 @@ def prepare_text(sql: str, options: Options = DEFAULT) -> str:
             marker = m.group()
             if open_marker:
                 continue  # MySQL does not nest versioned comments; the inner marker is text
-            if comment_applies(marker, options):
+            # "/*!\C utf8mb4 */" (mysqlbinlog) holds a mysql client command, not SQL: a comment.
+            if comment_applies(marker, options) and not sql.startswith("\\", m.end()):
                 out.append(sql[last:m.start()])
                 out.append(" " * len(marker))
                 last = m.end()

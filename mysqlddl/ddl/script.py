@@ -51,7 +51,8 @@ _LEADING_COMMENT = re.compile(r"(?:\#|--(?=[ \t\r\n]|\Z))[^\n]*|/\*(?!M?!).*?\*/
 
 _STRING_BS = r"""'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*\""""
 _STRING_NOBS = r"""'(?:[^']|'')*'|"(?:[^"]|"")*\""""
-_REST = r"""|`(?:[^`]|``)*`|(?:\#|--(?=[ \t\r\n]|\Z))[^\n]*|/\*.*?\*/"""
+_BACKTICK = r"""|`(?:[^`]|``)*`"""
+_COMMENTS = r"""(?:\#|--(?=[ \t\r\n]|\Z))[^\n]*|/\*.*?\*/"""
 _OPENERS = r"""|(?P<open>['"`]|/\*)"""
 
 # Block words for compound_bodies: BEGIN/CASE open, END closes; END IF/WHILE/LOOP/REPEAT close
@@ -71,11 +72,13 @@ def _scanner(delimiter: str, nobs: bool, blocks: bool = False) -> re.Pattern:
     key = (delimiter, nobs, blocks)
     pat = _scanners.get(key)
     if pat is None:
-        # Skipped runs first (complete quotes and comments), then the delimiter, then an opener
-        # that did not complete (an unterminated quote or comment).
+        # Quoted runs first, then the delimiter (before comments: mysqlbinlog's DELIMITER /*!*/;
+        # starts like a comment), then comments, then an opener that did not complete (an
+        # unterminated quote or comment). The leftmost match wins; the order only breaks ties.
         pat = re.compile(
-            "(?:" + (_STRING_NOBS if nobs else _STRING_BS) + _REST + ")"
-            + "|(?P<delim>" + re.escape(delimiter) + ")" + _OPENERS + (_BLOCK_WORDS if blocks else ""),
+            "(?:" + (_STRING_NOBS if nobs else _STRING_BS) + _BACKTICK + ")"
+            + "|(?P<delim>" + re.escape(delimiter) + ")"
+            + "|(?:" + _COMMENTS + ")" + _OPENERS + (_BLOCK_WORDS if blocks else ""),
             re.S | (re.I if blocks else 0),
         )
         _scanners[key] = pat

@@ -87,3 +87,38 @@ def test_compound_bodies_mode_keeps_routine_bodies_together():
     got = texts(script, compound_bodies=True)
     assert len(got) == 2 and got[0].endswith("END IF; END")
     assert Engine().parse(got[0]).ok
+
+
+MYSQLBINLOG = """# The proper term is pseudo_replica_mode, but we use this compatibility alias
+/*!50530 SET @@SESSION.PSEUDO_SLAVE_MODE=1*/;
+DELIMITER /*!*/;
+# at 4
+#240521 10:00:00 server id 1  end_log_pos 126 CRC32 0x2a3c4f1e 	Start: binlog v 4
+# at 235
+#240521 10:00:01 server id 1  end_log_pos 412 CRC32 0x0c1d2e3f 	Query	thread_id=8	exec_time=0	error_code=0	Xid = 12
+use `shop`/*!*/;
+SET TIMESTAMP=1716285601/*!*/;
+SET @@session.pseudo_thread_id=8/*!*/;
+SET @@session.sql_mode=1168113696/*!*/;
+/*!\\C utf8mb4 *//*!*/;
+SET @@session.character_set_client=255,@@session.collation_connection=255/*!*/;
+/*!80011 SET @@session.default_collation_for_utf8mb4=255*//*!*/;
+CREATE TABLE t (a INT COMMENT 'x;y')
+/*!*/;
+BINLOG '
+AAAAAAAAAAAA
+'/*!*/;
+SET @@SESSION.GTID_NEXT= 'AUTOMATIC' /* added by mysqlbinlog */ /*!*/;
+DELIMITER ;
+# End of log file
+/*!50003 SET COMPLETION_TYPE=@OLD_COMPLETION_TYPE*/;
+"""
+
+
+def test_mysqlbinlog_output_with_its_comment_delimiter():
+    stmts = list(split_script(MYSQLBINLOG))
+    assert [s.text.split()[0] for s in stmts] == [
+        "/*!50530", "use", "SET", "SET", "SET", "/*!\\C", "SET", "/*!80011", "CREATE", "BINLOG", "SET", "/*!50003"]
+    assert stmts[8].text == "CREATE TABLE t (a INT COMMENT 'x;y')" and stmts[8].delimiter == "/*!*/;"
+    eng = Engine()
+    assert [s.line for s in stmts if not eng.parse(s.text).ok] == []
