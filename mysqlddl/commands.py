@@ -248,21 +248,38 @@ class CreateTable(Command):
     as_select: AsSelect | None = None
 
     def apply(self, catalog: Catalog, options: Options = DEFAULT) -> Catalog:
+        if self.or_replace and self.if_not_exists:
+            raise DdlSemanticError("Incorrect usage of OR REPLACE and IF NOT EXISTS")
         tid = catalog.qualify(self.table)
         dbs = _ensure_database(catalog, tid.database, options)
+        engine, cs, coll, comment, others = _split_options(self.options)
+        if cs is not None and coll is not None:  # the parser already rejects a mismatch
+            charsets.resolve_pair(cs, coll, ("binary", "binary"), rules_for(options).collation_column)
         existing = (catalog.temporary_tables if self.temporary else catalog.tables).get(catalog.key(tid))
         if existing is not None:
             if self.if_not_exists:
                 return catalog.evolve(changed=())
             if not self.or_replace:
                 raise DdlSemanticError(f"Table '{tid.name}' already exists")
+        try:
+            table = self._build(catalog, options, tid, engine, cs, coll, comment, others)
+        except DdlSemanticError as e:
+            if existing is None or isinstance(e, PartialApplyError):
+                raise
+            # MariaDB's CREATE OR REPLACE drops the old table first: a failed replacement leaves
+            # no table at all (checked on 10.11.19).
+            gone = catalog.evolve(remove_temporary=[tid], changed=(tid,)) if self.temporary else \
+                catalog.evolve(remove=[tid], changed=(tid,))
+            raise PartialApplyError(e.message, catalog=gone) from e
+        return _put(catalog, table, changed=(tid,), databases=dbs)
+
+    def _build(self, catalog, options, tid, engine, cs, coll, comment, others) -> Table:
         if self.like is not None:
             src = _require_table(catalog, self.like)
             ed = src.replace(foreign_keys=()).edit().rename(tid)
             ed.set(temporary=self.temporary)
-            return _put(catalog, ed.build(), changed=(tid,), databases=dbs)
+            return ed.build()
         db_cs = _database_defaults(catalog, tid.database, options)
-        engine, cs, coll, comment, others = _split_options(self.options)
         cs, coll = charsets.resolve_pair(cs, coll, db_cs, rules_for(options).collation_column)
         ctx = _context(catalog, options, tid.name, cs, coll)
         ed = Table(tid).edit()
@@ -290,7 +307,7 @@ class CreateTable(Command):
             add_check_spec(ed, chk, ctx)
         promote_primary_key_columns(ed, ctx)
         validate_table(ed)
-        return _put(catalog, ed.build(), changed=(tid,), databases=dbs)
+        return ed.build()
 
 
 def _select_column(catalog: Catalog, item: SelectItem) -> Column:
@@ -854,8 +871,12 @@ class DropTable(Command):
 
     def apply(self, catalog: Catalog, options: Options = DEFAULT) -> Catalog:
         rm, rm_tmp, changed, missing = [], [], [], []
+        seen = set()
         for tid in self.tables:
             q = catalog.qualify(tid)
+            if catalog.key(q) in seen:
+                raise DdlSemanticError(f"Not unique table/alias: '{q.name}'")
+            seen.add(catalog.key(q))
             k = catalog.key(q)
             if k in catalog.temporary_tables:
                 rm_tmp.append(q)

@@ -120,6 +120,11 @@ ORACLE = dataclasses.replace(MYSQL, name="oracle")
 # 1000; Aria: 2000), used by the automatic key prefix above.
 MAX_KEY_LENGTH: dict[str, int] = {"innodb": 3072, "myisam": 1000, "aria": 2000}
 
+# Engines whose keys default to HASH rather than BTREE (information_schema.STATISTICS.INDEX_TYPE)
+# and engines that cannot store BLOB/TEXT columns.
+HASH_INDEX_ENGINES = frozenset({"memory", "heap"})
+NO_BLOB_ENGINES = frozenset({"memory", "heap"})
+
 RULES: dict[Dialect, DialectRules] = {Dialect.MYSQL: MYSQL, Dialect.MARIADB: MARIADB,
                                       Dialect.ORACLE: ORACLE}
 

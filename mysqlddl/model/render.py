@@ -11,7 +11,7 @@ from typing import Any
 from ..options import DEFAULT, Options
 from .catalog import Catalog
 from .column import Column, DefaultKind, GeneratedKind, quote_string
-from .dialects import DialectRules, rules_for
+from .dialects import HASH_INDEX_ENGINES, DialectRules, rules_for
 from .table import Index, IndexKind, Table
 from .types import NUMERIC_FAMILIES, TypeFamily
 
@@ -148,6 +148,18 @@ def information_schema_column(c: Column, options: Options = DEFAULT) -> dict[str
         "COLLATION_NAME": c.collation, "EXTRA": column_extra_text(c, rules),
         "COLUMN_COMMENT": c.comment or "",
     }
+
+
+def index_type(ix: Index, t: Table) -> str:
+    """``information_schema.STATISTICS.INDEX_TYPE``: FULLTEXT, SPATIAL, the USING clause, else the
+    engine's default (HASH for MEMORY, BTREE otherwise)."""
+    if ix.kind is IndexKind.FULLTEXT:
+        return "FULLTEXT"
+    if ix.kind is IndexKind.SPATIAL:
+        return "SPATIAL"
+    if ix.using:
+        return ix.using
+    return "HASH" if (t.engine or "").lower() in HASH_INDEX_ENGINES else "BTREE"
 
 
 # ------------------------------------------------------------------------------ CREATE TABLE

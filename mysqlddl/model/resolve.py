@@ -13,7 +13,7 @@ from ..options import Options
 from . import charsets, literals
 from . import types as T
 from .column import Column, Default, DefaultKind, Generated, GeneratedKind
-from .dialects import MAX_KEY_LENGTH, DialectRules, rules_for
+from .dialects import MAX_KEY_LENGTH, NO_BLOB_ENGINES, DialectRules, rules_for
 from .ids import TableId
 from .spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, KeySpec
 from .table import Check, ForeignKey, Index, IndexKind, IndexPart, TableEditor
@@ -342,12 +342,17 @@ def _check_new_parts(ed: TableEditor, spec: KeySpec | Index, prefixes: bool = Tr
     """What the server refuses in a new key: FULLTEXT on non-character columns
     (ER_BAD_FT_COLUMN), SPATIAL on non-geometry or nullable columns, a prefix on a non-string
     column or longer than the column (ER_WRONG_SUB_KEY)."""
+    first_cs = None
     for p in spec.parts:
         if p.column is None or not ed.has_column(p.column):
             continue
         c = ed.column(p.column)
-        if spec.kind is IndexKind.FULLTEXT and c.family not in (F.CHAR, F.VARCHAR, F.TEXT):
+        if spec.kind is IndexKind.FULLTEXT and (c.family not in (F.CHAR, F.VARCHAR, F.TEXT) or (
+                first_cs is not None and c.charset != first_cs)):
+            # (all parts of a FULLTEXT key share one charset)
             raise DdlSemanticError(f"Column '{c.name}' cannot be part of FULLTEXT index")
+        if first_cs is None:
+            first_cs = c.charset
         if spec.kind is IndexKind.SPATIAL and (c.family is not F.GEOMETRY or c.nullable):
             raise DdlSemanticError("All parts of a SPATIAL index must be geometrical and NOT NULL")
         if prefixes and p.length is not None and (c.family not in _PREFIXABLE or (
@@ -448,7 +453,11 @@ def promote_primary_key_columns(ed: TableEditor, ctx: Context) -> None:
 
 def validate_table(ed: TableEditor) -> None:
     """Table-wide rules the server checks once the definition is complete: at most one
-    AUTO_INCREMENT column, and it must lead some key (ER_WRONG_AUTO_KEY, 1075)."""
+    AUTO_INCREMENT column, and it must lead some key (ER_WRONG_AUTO_KEY, 1075); engines without
+    BLOB/TEXT support (MEMORY: ER_TABLE_CANT_HANDLE_BLOB)."""
+    engine = (ed.fields.get("engine") or ed._t.engine or "").lower()
+    if engine in NO_BLOB_ENGINES and any(c.family in (F.TEXT, F.BLOB, F.JSON) for c in ed.columns):
+        raise DdlSemanticError(f"Storage engine {engine.upper()} doesn't support BLOB/TEXT columns")
     autos = [c for c in ed.columns if c.auto_increment]
     if not autos:
         return

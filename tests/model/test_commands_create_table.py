@@ -39,8 +39,13 @@ def test_inline_and_table_primary_key_columns_become_not_null(both):
     both(CreateTable(T, (col("a", "int", primary_key=True),)))
     assert both.table().column("a").nullable is False
     assert both.table().column("a").default is None
-    both(CreateTable(TableId(None, "u"), (col("a", "int"), col("b", "varchar", 3)),
-                     keys=(KeySpec(IndexKind.PRIMARY, (IndexPart("a"), IndexPart("b"))),)))
+    both(
+        CreateTable(
+            TableId(None, "u"),
+            (col("a", "int"), col("b", "varchar", 3)),
+            keys=(KeySpec(IndexKind.PRIMARY, (IndexPart("a"), IndexPart("b"))),),
+        )
+    )
     u = both.table("u")
     assert [c.nullable for c in u.columns] == [False, False]
     assert u.primary_key.columns == ("a", "b") and u.primary_key.name == "PRIMARY"
@@ -48,13 +53,26 @@ def test_inline_and_table_primary_key_columns_become_not_null(both):
 
 def test_timestamp_defaults_when_explicit_defaults_off(both):
     both.options = both.options.replace(explicit_defaults_for_timestamp=False)
-    both(CreateTable(T, (col("a", "int"), col("t1", "timestamp"), col("t2", "timestamp"),
-                         col("t3", "timestamp", nullable=True), col("t4", "timestamp", 3, nullable=False),
-                         col("t5", "timestamp", on_update="CURRENT_TIMESTAMP"))))
+    both(
+        CreateTable(
+            T,
+            (
+                col("a", "int"),
+                col("t1", "timestamp"),
+                col("t2", "timestamp"),
+                col("t3", "timestamp", nullable=True),
+                col("t4", "timestamp", 3, nullable=False),
+                col("t5", "timestamp", on_update="CURRENT_TIMESTAMP"),
+            ),
+        )
+    )
     t = both.table()
     t1, t2, t3, t4, t5 = (t.column(n) for n in ("t1", "t2", "t3", "t4", "t5"))
-    assert (t1.nullable, t1.default.kind, t1.on_update.kind) == (False, DefaultKind.CURRENT_TIMESTAMP,
-                                                                 DefaultKind.CURRENT_TIMESTAMP)
+    assert (t1.nullable, t1.default.kind, t1.on_update.kind) == (
+        False,
+        DefaultKind.CURRENT_TIMESTAMP,
+        DefaultKind.CURRENT_TIMESTAMP,
+    )
     assert (t2.nullable, t2.default.value, t2.on_update) == (False, "0000-00-00 00:00:00", None)
     assert (t3.nullable, t3.default.kind) == (True, DefaultKind.NULL)
     assert t4.default.value == "0000-00-00 00:00:00.000"
@@ -70,19 +88,45 @@ def test_timestamp_is_ordinary_when_explicit_defaults_on(both):
 
 
 def test_literal_defaults_are_normalised_to_the_type(maria):
-    maria(CreateTable(T, (
-        col("d", "decimal", 10, 2, default="1.5"), col("i", "int", default="'7'"), col("b", "bool", default="TRUE"),
-        col("dt", "datetime", 3, default="'2020-01-01'"), col("f", "double", default="1e3"),
-        col("bits", "bit", 3, default="b'101'"), col("c", "char", 3, default="'ab  '"),
-        col("e", "enum", values=("'a'", "'it''s'"), default="'IT''S'"),
-        col("s", "varchar", 5, default="_utf8mb4'x' 'y'"), col("v", "varbinary", 3, default="0x41"),
-        col("tm", "time", 2, default="'1:2:3'"), col("y", "year", default="'69'"),
-        col("n", "int", default="-1"), col("ex", "int", default="(1 + 2)"))))
+    maria(
+        CreateTable(
+            T,
+            (
+                col("d", "decimal", 10, 2, default="1.5"),
+                col("i", "int", default="'7'"),
+                col("b", "bool", default="TRUE"),
+                col("dt", "datetime", 3, default="'2020-01-01'"),
+                col("f", "double", default="1e3"),
+                col("bits", "bit", 3, default="b'101'"),
+                col("c", "char", 3, default="'ab  '"),
+                col("e", "enum", values=("'a'", "'it''s'"), default="'IT''S'"),
+                col("s", "varchar", 5, default="_utf8mb4'x' 'y'"),
+                col("v", "varbinary", 3, default="0x41"),
+                col("tm", "time", 2, default="'1:2:3'"),
+                col("y", "year", default="'69'"),
+                col("n", "int", default="-1"),
+                col("ex", "int", default="(1 + 2)"),
+            ),
+        )
+    )
     t = maria.table()
     got = {c.name: c.default.value for c in t.columns}
-    assert got == {"d": "1.50", "i": "7", "b": "1", "dt": "2020-01-01 00:00:00.000", "f": "1000",
-                   "bits": "b'101'", "c": "ab", "e": "it's", "s": "xy", "v": "A", "tm": "01:02:03.00",
-                   "y": "2069", "n": "-1", "ex": "(1 + 2)"}
+    assert got == {
+        "d": "1.50",
+        "i": "7",
+        "b": "1",
+        "dt": "2020-01-01 00:00:00.000",
+        "f": "1000",
+        "bits": "b'101'",
+        "c": "ab",
+        "e": "it's",
+        "s": "xy",
+        "v": "A",
+        "tm": "01:02:03.00",
+        "y": "2069",
+        "n": "-1",
+        "ex": "(1 + 2)",
+    }
     assert t.column("ex").default.kind is DefaultKind.EXPRESSION
 
 
@@ -98,52 +142,89 @@ def test_not_null_with_default_null_is_rejected(both):
 
 
 def test_keys_are_named_like_the_server(both):
-    both(CreateTable(T, (col("a", "int", unique=True), col("b", "int"), col("c", "varchar", 10)),
-                     keys=(KeySpec(IndexKind.INDEX, (IndexPart("a"),)),
-                           KeySpec(IndexKind.UNIQUE, (IndexPart("b"), IndexPart("c", 4)), constraint_name="uq"),
-                           KeySpec(IndexKind.FULLTEXT, (IndexPart("c"),), name="ft"),
-                           KeySpec(IndexKind.INDEX, (IndexPart("c", descending=True),), name="kc", using="BTREE"))))
+    both(
+        CreateTable(
+            T,
+            (col("a", "int", unique=True), col("b", "int"), col("c", "varchar", 10)),
+            keys=(
+                KeySpec(IndexKind.INDEX, (IndexPart("a"),)),
+                KeySpec(IndexKind.UNIQUE, (IndexPart("b"), IndexPart("c", 4)), constraint_name="uq"),
+                KeySpec(IndexKind.FULLTEXT, (IndexPart("c"),), name="ft"),
+                KeySpec(IndexKind.INDEX, (IndexPart("c", descending=True),), name="kc", using="BTREE"),
+            ),
+        )
+    )
     t = both.table()
     assert [(k.name, k.kind.value, k.columns) for k in t.keys()] == [
-        ("a", "unique", ("a",)), ("uq", "unique", ("b", "c")), ("a_2", "index", ("a",)),
-        ("kc", "index", ("c",)), ("ft", "fulltext", ("c",))]
+        ("a", "unique", ("a",)),
+        ("uq", "unique", ("b", "c")),
+        ("a_2", "index", ("a",)),
+        ("kc", "index", ("c",)),
+        ("ft", "fulltext", ("c",)),
+    ]
     assert t.index("uq").parts[1].length == 4 and t.index("kc").parts[0].descending
 
 
 def test_unique_not_null_keys_sort_before_nullable_ones(both):
-    both(CreateTable(T, (col("a", "int"), col("b", "int", nullable=False)),
-                     keys=(KeySpec(IndexKind.UNIQUE, (IndexPart("a"),)),
-                           KeySpec(IndexKind.UNIQUE, (IndexPart("b"),)))))
+    both(
+        CreateTable(
+            T,
+            (col("a", "int"), col("b", "int", nullable=False)),
+            keys=(KeySpec(IndexKind.UNIQUE, (IndexPart("a"),)), KeySpec(IndexKind.UNIQUE, (IndexPart("b"),))),
+        )
+    )
     assert [k.name for k in both.table().keys()] == ["b", "a"]
 
 
 def test_foreign_keys_get_names_and_an_index(both):
     both(CreateTable(TableId(None, "p"), (col("id", "int", primary_key=True), col("id2", "int"))))
-    both(CreateTable(T, (col("a", "int"), col("b", "int")), foreign_keys=(
-        ForeignKeySpec(("a",), TableId(None, "p"), ("id",)),
-        ForeignKeySpec(("b",), TableId(None, "p"), ("id",), name="fkx", on_delete="CASCADE"),
-        ForeignKeySpec(("a", "b"), TableId(None, "p"), ("id", "id2"), name="fky", index_name="idxy"))))
+    both(
+        CreateTable(
+            T,
+            (col("a", "int"), col("b", "int")),
+            foreign_keys=(
+                ForeignKeySpec(("a",), TableId(None, "p"), ("id",)),
+                ForeignKeySpec(("b",), TableId(None, "p"), ("id",), name="fkx", on_delete="CASCADE"),
+                ForeignKeySpec(("a", "b"), TableId(None, "p"), ("id", "id2"), name="fky", index_name="idxy"),
+            ),
+        )
+    )
     t = both.table()
     assert [(f.name, f.ref_table, f.on_delete) for f in t.foreign_keys] == [
-        ("t_ibfk_1", TableId("db", "p"), None), ("fkx", TableId("db", "p"), "CASCADE"),
-        ("fky", TableId("db", "p"), None)]
+        ("t_ibfk_1", TableId("db", "p"), None),
+        ("fkx", TableId("db", "p"), "CASCADE"),
+        ("fky", TableId("db", "p"), None),
+    ]
     assert [(k.name, k.columns) for k in t.keys()] == [("fkx", ("b",)), ("fky", ("a", "b"))]
 
 
 def test_check_names_differ_by_dialect(my, maria):
     for run in (my, maria):
-        run(CreateTable(T, (col("a", "int", check="a > 0"), col("b", "int")),
-                        checks=(CheckSpec("a < b"), CheckSpec("b > 1", name="named"))))
-    assert [(c.name, c.column) for c in maria.table().checks] == [("a", "a"), ("CONSTRAINT_1", None),
-                                                                  ("named", None)]
-    assert [(c.name, c.column) for c in my.table().checks] == [("t_chk_1", None), ("t_chk_2", None),
-                                                               ("named", None)]
+        run(
+            CreateTable(
+                T,
+                (col("a", "int", check="a > 0"), col("b", "int")),
+                checks=(CheckSpec("a < b"), CheckSpec("b > 1", name="named")),
+            )
+        )
+    assert [(c.name, c.column) for c in maria.table().checks] == [("a", "a"), ("CONSTRAINT_1", None), ("named", None)]
+    assert [(c.name, c.column) for c in my.table().checks] == [("t_chk_1", None), ("t_chk_2", None), ("named", None)]
 
 
 def test_table_options(both):
-    both(CreateTable(T, (col("a", "int"),), options=(
-        ("ENGINE", "myisam"), ("COMMENT", "'it''s'"), ("ROW_FORMAT", "DYNAMIC"), ("AUTO_INCREMENT", "5"),
-        ("DEFAULT CHARACTER SET", "latin1"))))
+    both(
+        CreateTable(
+            T,
+            (col("a", "int"),),
+            options=(
+                ("ENGINE", "myisam"),
+                ("COMMENT", "'it''s'"),
+                ("ROW_FORMAT", "DYNAMIC"),
+                ("AUTO_INCREMENT", "5"),
+                ("DEFAULT CHARACTER SET", "latin1"),
+            ),
+        )
+    )
     t = both.table()
     assert (t.engine, t.comment, t.options, t.charset) == ("MyISAM", "it's", (("ROW_FORMAT", "DYNAMIC"),), "latin1")
 
@@ -176,9 +257,14 @@ def test_or_replace_replaces(maria):
 
 def test_like_copies_everything_but_foreign_keys(both):
     both(CreateTable(TableId(None, "p"), (col("id", "int", primary_key=True),)))
-    both(CreateTable(T, (col("id", "int", auto_increment=True, primary_key=True), col("p", "int")),
-                     foreign_keys=(ForeignKeySpec(("p",), TableId(None, "p"), ("id",)),),
-                     options=(("COMMENT", "'c'"),)))
+    both(
+        CreateTable(
+            T,
+            (col("id", "int", auto_increment=True, primary_key=True), col("p", "int")),
+            foreign_keys=(ForeignKeySpec(("p",), TableId(None, "p"), ("id",)),),
+            options=(("COMMENT", "'c'"),),
+        )
+    )
     both(CreateTable(TableId(None, "l"), like=TableId(None, "t")))
     t, lk = both.table(), both.table("l")
     assert lk.columns == t.columns and lk.keys() == t.keys() and lk.comment == "c"
@@ -191,12 +277,31 @@ def test_like_unknown_source_is_an_error(both):
 
 
 def test_as_select_copies_source_columns(maria):
-    maria(CreateTable(TableId(None, "ai"), (col("id", "int", auto_increment=True, primary_key=True),
-                                           col("t", "text"), col("v", "varchar", 3, nullable=False, default="'x'"))))
-    maria(CreateTable(T, (col("extra", "int"),), as_select=AsSelect(
-        "SELECT id, t AS tt, id*2 AS x, v FROM ai",
-        (SelectItem("id", TableId(None, "ai"), "id"), SelectItem("tt", TableId(None, "ai"), "t"),
-         SelectItem("x"), SelectItem("v", TableId(None, "ai"), "v")))))
+    maria(
+        CreateTable(
+            TableId(None, "ai"),
+            (
+                col("id", "int", auto_increment=True, primary_key=True),
+                col("t", "text"),
+                col("v", "varchar", 3, nullable=False, default="'x'"),
+            ),
+        )
+    )
+    maria(
+        CreateTable(
+            T,
+            (col("extra", "int"),),
+            as_select=AsSelect(
+                "SELECT id, t AS tt, id*2 AS x, v FROM ai",
+                (
+                    SelectItem("id", TableId(None, "ai"), "id"),
+                    SelectItem("tt", TableId(None, "ai"), "t"),
+                    SelectItem("x"),
+                    SelectItem("v", TableId(None, "ai"), "v"),
+                ),
+            ),
+        )
+    )
     t = maria.table()
     assert t.column_names == ("extra", "id", "tt", "x", "v")
     i = t.column("id")
@@ -208,7 +313,7 @@ def test_as_select_copies_source_columns(maria):
 def test_temporary_tables_are_separate(both):
     both(CreateTable(T, (col("a", "int"),)))
     both(CreateTable(T, (col("tmp", "int"),), temporary=True))
-    assert both.catalog.table("db", "t").column_names == ("tmp",)   # shadows the base table
+    assert both.catalog.table("db", "t").column_names == ("tmp",)  # shadows the base table
     assert both.catalog.base_table(TableId("db", "t")).column_names == ("a",)
     assert len(both.catalog.temporary_tables) == 1
 
@@ -226,11 +331,22 @@ def test_partitioning_summary_is_kept(both):
 
 
 def test_generated_and_invisible_columns(both):
-    both(CreateTable(T, (col("a", "int"), col("g", "int", generated="a + 1", stored=True),
-                         col("h", "int", visible=False, comment="'note'"))))
+    both(
+        CreateTable(
+            T,
+            (
+                col("a", "int"),
+                col("g", "int", generated="a + 1", stored=True),
+                col("h", "int", visible=False, comment="'note'"),
+            ),
+        )
+    )
     t = both.table()
-    assert (t.column("g").generated.kind.value, t.column("g").generated.expression, t.column("g").default) == \
-        ("stored", "a + 1", None)
+    assert (t.column("g").generated.kind.value, t.column("g").generated.expression, t.column("g").default) == (
+        "stored",
+        "a + 1",
+        None,
+    )
     assert (t.column("h").visible, t.column("h").comment) == (False, "note")
 
 
@@ -253,13 +369,18 @@ def test_unique_key_on_text_without_prefix_by_dialect(my, maria):
         CreateTable(T, spec, keys=(KeySpec(IndexKind.UNIQUE, (IndexPart("t"),)),)).apply(my.catalog, my.options)
     with pytest.raises(DdlSemanticError, match="without a key length"):
         CreateTable(TableId(None, "u"), spec, keys=(KeySpec(IndexKind.PRIMARY, (IndexPart("t"),)),)).apply(
-            maria.catalog, maria.options)
+            maria.catalog, maria.options
+        )
 
 
 def test_mariadb_shortens_plain_keys_on_long_columns(maria):
-    maria(CreateTable(T, (col("t", "text"), col("tt", "tinytext"), col("b", "blob", charset=None),
-                          col("v", "varchar", 1000)),
-                      keys=tuple(KeySpec(IndexKind.INDEX, (IndexPart(n),)) for n in ("t", "tt", "b", "v"))))
+    maria(
+        CreateTable(
+            T,
+            (col("t", "text"), col("tt", "tinytext"), col("b", "blob", charset=None), col("v", "varchar", 1000)),
+            keys=tuple(KeySpec(IndexKind.INDEX, (IndexPart(n),)) for n in ("t", "tt", "b", "v")),
+        )
+    )
     assert [k.parts[0].length for k in maria.table().keys()] == [768, 255, 3072, 768]
 
 
@@ -268,6 +389,32 @@ def test_auto_increment_must_be_a_single_key_column(both):
         CreateTable(T, (col("a", "int", auto_increment=True),)).apply(both.catalog, both.options)
     with pytest.raises(DdlSemanticError, match="only one auto column"):
         CreateTable(T, (col("a", "int", auto_increment=True, primary_key=True), col("s", "serial"))).apply(
-            both.catalog, both.options)
+            both.catalog, both.options
+        )
     both(CreateTable(T, (col("a", "int", auto_increment=True, unique=True),)))
     assert both.table().column("a").auto_increment
+
+
+def test_failed_or_replace_leaves_no_table(maria):
+    from mysqlddl.errors import PartialApplyError
+
+    maria(CreateTable(T, (col("a", "int"),)))
+    with pytest.raises(PartialApplyError) as e:
+        CreateTable(T, (col("a", "int"), col("a", "int")), or_replace=True).apply(maria.catalog, maria.options)
+    assert e.value.catalog.table("db", "t") is None and maria.table().column_names == ("a",)
+    with pytest.raises(DdlSemanticError, match="OR REPLACE and IF NOT EXISTS"):
+        CreateTable(T, (col("a", "int"),), or_replace=True, if_not_exists=True).apply(maria.catalog, maria.options)
+
+
+def test_memory_engine_rules(both):
+    from mysqlddl.model import render
+
+    with pytest.raises(DdlSemanticError, match="doesn't support BLOB/TEXT"):
+        CreateTable(T, (col("a", "text"),), options=(("ENGINE", "MEMORY"),)).apply(both.catalog, both.options)
+    both(
+        CreateTable(
+            T, (col("a", "int"),), keys=(KeySpec(IndexKind.INDEX, (IndexPart("a"),)),), options=(("ENGINE", "memory"),)
+        )
+    )
+    t = both.table()
+    assert t.engine == "MEMORY" and render.index_type(t.keys()[0], t) == "HASH"

@@ -452,7 +452,7 @@ class Lab:
         )
         mine = []
         for k in t.keys():
-            itype = {IndexKind.FULLTEXT: "FULLTEXT", IndexKind.SPATIAL: "SPATIAL"}.get(k.kind, k.using or "BTREE")
+            itype = render.index_type(k, t)
             for i, p in enumerate(k.parts, 1):
                 length = p.length
                 if k.kind is IndexKind.SPATIAL and length is None:
@@ -1244,3 +1244,73 @@ def test_random_sequences(lab, seed):
             lab.step(C.DropTable((T("lk"),), if_exists=True))
     bump("random ALTERs accepted", ok)
     assert ok >= 10
+
+
+def random_create(r: random.Random, name: str, counter: list[int]) -> C.CreateTable:
+    cols = []
+    for _ in range(r.randint(2, 7)):
+        counter[0] += 1
+        cols.append(random_column(r, f"c{counter[0]}"))
+    keys, checks = [], []
+    for _ in range(r.choice([0, 1, 2, 3])):
+        fake = _FakeTable(cols)
+        keys.append(random_key(r, fake))
+    numeric = [c.name for c in cols if c.type.name in ("INT", "BIGINT", "SMALLINT", "DECIMAL", "DOUBLE")]
+    if numeric and r.random() < 0.4:
+        checks.append(CheckSpec(f"`{r.choice(numeric)}` > 0", name=r.choice([None, f"chk{r.randint(0, 9)}"])))
+    opts = []
+    if r.random() < 0.4:
+        opts.append(("DEFAULT CHARSET", r.choice(["latin1", "utf8mb4", "utf8", "ascii"])))
+    if r.random() < 0.2:
+        opts.append(("COLLATE", r.choice(["utf8mb4_unicode_ci", "latin1_bin"])))
+    if r.random() < 0.2:
+        opts.append(("ENGINE", r.choice(["MyISAM", "InnoDB", "MEMORY"])))
+    if r.random() < 0.2:
+        opts.append(("COMMENT", f"'t{r.randint(0, 9)}'"))
+    return C.CreateTable(
+        T(name),
+        tuple(cols),
+        keys=tuple(keys),
+        checks=tuple(checks),
+        options=tuple(opts),
+        or_replace=r.random() < 0.3,
+        if_not_exists=r.random() < 0.1,
+    )
+
+
+class _FakeTable:
+    """Just enough of a Table for random_key() before the table exists."""
+
+    def __init__(self, specs):
+        from mysqlddl.model.types import FAMILIES, SYNONYMS, TypeFamily, normalise_spelling
+
+        self._fam = {}
+        for s in specs:
+            sp = normalise_spelling(s.type.name)
+            tn = SYNONYMS[sp].name if sp in SYNONYMS else sp.lower()
+            self._fam[s.name] = FAMILIES.get(tn, TypeFamily.UNKNOWN)
+        self.column_names = tuple(self._fam)
+
+    def column(self, name):
+        fam = self._fam[name]
+        return type("C", (), {"family": fam})()
+
+
+@pytest.mark.parametrize("seed", range(1, int(os.environ.get("MYSQLDDL_MODEL_SEEDS", "12")) + 1))
+def test_random_create_tables(lab, seed):
+    """Random CREATE TABLE statements (columns, keys, checks, options), LIKE copies and drops."""
+    r = random.Random(1000 + seed)
+    d = lab.db("rct")
+    lab.run(C.CreateDatabase(d, r.choice(["latin1", "utf8mb4"])), C.UseDatabase(d))
+    counter = [0]
+    ok = 0
+    for i in range(30):
+        name = f"t{r.randint(0, 5)}"
+        ok += lab.step(random_create(r, name, counter))
+        x = r.random()
+        if x < 0.15:
+            lab.step(C.CreateTable(T(f"l{i}"), like=T(name)))
+        elif x < 0.25:
+            lab.step(C.DropTable((T(name), T(f"t{r.randint(0, 5)}")), if_exists=True))
+    bump("random CREATE TABLEs accepted", ok)
+    assert ok >= 5
