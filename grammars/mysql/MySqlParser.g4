@@ -925,7 +925,8 @@ userSpecification: userName authOption?;
 authOption
     : IDENTIFIED BY PASSWORD? textLiteral (REPLACE textLiteral)? (RETAIN CURRENT PASSWORD)?
     | IDENTIFIED BY RANDOM PASSWORD (REPLACE textLiteral)? (RETAIN CURRENT PASSWORD)?
-    | IDENTIFIED (WITH | VIA) authPlugin ((BY | USING | AS) (textLiteral | RANDOM PASSWORD | PASSWORD LPAREN textLiteral RPAREN))?
+    // MySQL 8 binlogs write the stored hash as a hex literal: IDENTIFIED WITH 'caching_sha2_password' AS 0x2441...
+    | IDENTIFIED (WITH | VIA) authPlugin ((BY | USING | AS) (textLiteral | HEX_LITERAL | RANDOM PASSWORD | PASSWORD LPAREN textLiteral RPAREN))?
       (REPLACE textLiteral)? (RETAIN CURRENT PASSWORD)?
       (OR authPlugin ((BY | USING | AS) (textLiteral | PASSWORD LPAREN textLiteral RPAREN))?)*
     | DISCARD OLD PASSWORD

@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 
 from antlr4 import CommonTokenStream, InputStream
-from antlr4.error.ErrorListener import ErrorListener
-from antlr4.error.ErrorStrategy import BailErrorStrategy, DefaultErrorStrategy
-from antlr4.error.Errors import IllegalStateException, ParseCancellationException
 from antlr4.atn.PredictionMode import PredictionMode
+from antlr4.error.ErrorListener import ErrorListener
+from antlr4.error.Errors import IllegalStateException, ParseCancellationException
+from antlr4.error.ErrorStrategy import BailErrorStrategy, DefaultErrorStrategy
 from antlr4.Token import Token
 
 from .._generated.mysql.MySqlLexer import MySqlLexer

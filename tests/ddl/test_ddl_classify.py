@@ -8,7 +8,7 @@ import pytest
 from mysqlddl.ddl.classify import StatementClass, classify
 from mysqlddl.options import Options
 
-S, O, E = StatementClass.SCHEMA, StatementClass.OTHER, StatementClass.EMPTY
+S, OTH, E = StatementClass.SCHEMA, StatementClass.OTHER, StatementClass.EMPTY
 
 CASES = [
     ("CREATE TABLE t (a INT)", S),
@@ -31,19 +31,19 @@ CASES = [
     ("SET STATEMENT max_statement_time=1 FOR ALTER TABLE t FORCE", S),
     ("BEGIN NOT ATOMIC CREATE TABLE t (a INT); END", S),
     ("/*!40000 ALTER TABLE `t` DISABLE KEYS */", S),
-    ("CREATE DEFINER=`root`@`%` PROCEDURE p() BEGIN CREATE TABLE x (a INT); END", O),
-    ("CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = 1", O),
-    ("CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DROP TABLE t", O),
-    ("CREATE USER u", O),
-    ("ALTER USER u ACCOUNT LOCK", O),
-    ("DROP FUNCTION f", O),
-    ("DROP PREPARE s", O),
-    ("RENAME USER a TO b", O),
-    ("INSERT INTO t VALUES (1)", O),
-    ("SELECT * FROM `table`", O),
-    ("GRANT ALL ON TABLE t TO u", O),
-    ("BEGIN", O),
-    ("XA START 'x'", O),
+    ("CREATE DEFINER=`root`@`%` PROCEDURE p() BEGIN CREATE TABLE x (a INT); END", OTH),
+    ("CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = 1", OTH),
+    ("CREATE EVENT e ON SCHEDULE EVERY 1 DAY DO DROP TABLE t", OTH),
+    ("CREATE USER u", OTH),
+    ("ALTER USER u ACCOUNT LOCK", OTH),
+    ("DROP FUNCTION f", OTH),
+    ("DROP PREPARE s", OTH),
+    ("RENAME USER a TO b", OTH),
+    ("INSERT INTO t VALUES (1)", OTH),
+    ("SELECT * FROM `table`", OTH),
+    ("GRANT ALL ON TABLE t TO u", OTH),
+    ("BEGIN", OTH),
+    ("XA START 'x'", OTH),
     ("", E),
     ("  -- just a comment\n/* and another */", E),
 ]

@@ -11,22 +11,22 @@ from pathlib import Path
 import pytest
 
 from mysqlddl.ddl import Engine, lexing
-from mysqlddl.options import Options
+from mysqlddl.options import DEFAULT, Options
 
 FAST = Engine()
 ANTLR = Engine(fast_lexer=False)
 GRAMMAR = Path(__file__).resolve().parents[2] / "grammars" / "mysql" / "MySqlLexer.g4"
 
 
-def signature(engine: Engine, text: str, options: Options = Options()):
+def signature(engine: Engine, text: str, options: Options = DEFAULT):
     return [(t.type, t.channel, t.start, t.stop, t.line, t.column, t.text)
             for t in engine.tokenize(text, options).tokens]
 
 
-def assert_same(text: str, options: Options = Options()):
+def assert_same(text: str, options: Options = DEFAULT):
     fast, antlr = signature(FAST, text, options), signature(ANTLR, text, options)
     if fast != antlr:
-        diff = next(((f, a) for f, a in zip(fast, antlr) if f != a), (len(fast), len(antlr)))
+        diff = next(((f, a) for f, a in zip(fast, antlr, strict=False) if f != a), (len(fast), len(antlr)))
         pytest.fail(f"tokenizers differ on {text!r}: fast {diff[0]} / antlr {diff[1]}")
 
 

@@ -4,22 +4,22 @@ comments, versioned comments per server version, hints, ANSI_QUOTES and NO_BACKS
 from __future__ import annotations
 
 import pytest
-
 from mysqlddl._generated.mysql.MySqlLexer import MySqlLexer
+
 from mysqlddl.ddl import Engine, lexing
-from mysqlddl.options import Dialect, Options
+from mysqlddl.options import DEFAULT, Dialect, Options
 
 ENGINE = Engine()
 
 
-def tokens(sql: str, options: Options = Options()):
+def tokens(sql: str, options: Options = DEFAULT):
     """(symbolic type name, text) of the default-channel tokens, without EOF."""
     stream = ENGINE.tokenize(sql, options)
     return [(MySqlLexer.symbolicNames[t.type], t.text) for t in stream.tokens
             if t.channel == 0 and t.type != -1]
 
 
-def types(sql: str, options: Options = Options()):
+def types(sql: str, options: Options = DEFAULT):
     return [t for t, _ in tokens(sql, options)]
 
 
@@ -89,7 +89,8 @@ def test_versioned_comment_without_version_always_applies_and_offsets_are_kept()
 def test_mysqldump_header_statements_parse():
     for sql in ("/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */",
                 "/*!40014 SET @OLD_UNIQUE_CHECKS=@@UNIQUE_CHECKS, UNIQUE_CHECKS=0 */",
-                "/*!50003 CREATE*/ /*!50017 DEFINER=`root`@`localhost`*/ /*!50003 TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = 1 */"):
+                "/*!50003 CREATE*/ /*!50017 DEFINER=`root`@`localhost`*/ /*!50003 TRIGGER tr BEFORE INSERT ON "
+                "t FOR EACH ROW SET NEW.a = 1 */"):
         assert ENGINE.parse(sql).ok, sql
 
 

@@ -4,8 +4,8 @@ MariaDB ALTER TABLE incl. IF [NOT] EXISTS forms), positive and negative."""
 from __future__ import annotations
 
 import pytest
-
 from mysqlddl._generated.mysql.MySqlParser import MySqlParser
+
 from mysqlddl.ddl import parse_statement
 
 # (sql, label of the (first) alterSpecification alternative)

@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-
 from mysqlddl._generated.mysql.MySqlLexer import MySqlLexer
 from mysqlddl._generated.mysql.MySqlParser import MySqlParser
+
 from mysqlddl.ddl import Engine
 from mysqlddl.ddl.engine import _KEYWORD_IDENT_TYPES, _KEYWORD_TYPES
 

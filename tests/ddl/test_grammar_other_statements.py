@@ -8,11 +8,15 @@ import pytest
 
 ACCEPTED = [
     # SELECT (manual 15.2.13) with joins, grouping, windows, locking, set operations, CTEs
-    ("SELECT DISTINCT a, b AS c, t.* FROM t WHERE a > 1 GROUP BY a WITH ROLLUP HAVING COUNT(*) > 2 ORDER BY 1 DESC LIMIT 10 OFFSET 5", "queryExpression"),
-    ("SELECT SQL_NO_CACHE STRAIGHT_JOIN * FROM a INNER JOIN b ON a.id = b.id LEFT OUTER JOIN c USING (id) CROSS JOIN d NATURAL JOIN e", "querySpecification"),
+    ("SELECT DISTINCT a, b AS c, t.* FROM t WHERE a > 1 GROUP BY a WITH ROLLUP HAVING COUNT(*) > 2 ORDER BY 1 "
+     "DESC LIMIT 10 OFFSET 5", "queryExpression"),
+    ("SELECT SQL_NO_CACHE STRAIGHT_JOIN * FROM a INNER JOIN b ON a.id = b.id LEFT OUTER JOIN c USING (id) "
+     "CROSS JOIN d NATURAL JOIN e", "querySpecification"),
     ("SELECT * FROM a LEFT JOIN b JOIN c ON c.id = b.id ON a.id = b.id", "querySpecification"),
-    ("SELECT * FROM t1 PARTITION (p0) AS x FORCE INDEX (i1) USE KEY FOR ORDER BY (i2) IGNORE INDEX FOR JOIN (PRIMARY)", "querySpecification"),
-    ("SELECT a, RANK() OVER (PARTITION BY b ORDER BY c ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM t WINDOW w AS (ORDER BY a)", "querySpecification"),
+    ("SELECT * FROM t1 PARTITION (p0) AS x FORCE INDEX (i1) USE KEY FOR ORDER BY (i2) IGNORE INDEX FOR JOIN "
+     "(PRIMARY)", "querySpecification"),
+    ("SELECT a, RANK() OVER (PARTITION BY b ORDER BY c ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM "
+     "t WINDOW w AS (ORDER BY a)", "querySpecification"),
     ("SELECT * FROM t FOR UPDATE OF t NOWAIT", "queryExpression"),
     ("SELECT * FROM t LOCK IN SHARE MODE", "queryExpression"),
     ("SELECT 1 UNION ALL SELECT 2 EXCEPT SELECT 3 INTERSECT DISTINCT SELECT 4 ORDER BY 1", "queryExpression"),
@@ -22,7 +26,8 @@ ACCEPTED = [
     ("SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS (rn FOR ORDINALITY, v INT PATH '$')) AS jt", "querySpecification"),
     ("SELECT a INTO @x FROM t LIMIT 1", "queryExpression"),
     ("SELECT max(id) FROM t INTO @m", "queryExpression"),
-    ("SELECT * FROM t INTO OUTFILE '/tmp/x' FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' LINES TERMINATED BY '\\n'", "queryExpression"),
+    ("SELECT * FROM t INTO OUTFILE '/tmp/x' FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' LINES "
+     "TERMINATED BY '\\n'", "queryExpression"),
     ("TABLE t", "queryTerm"),
     ("VALUES ROW(1, 2), ROW(3, 4)", "queryTerm"),
     ("SELECT /*+ MAX_EXECUTION_TIME(1000) */ * FROM t", "querySpecification"),
@@ -39,10 +44,12 @@ ACCEPTED = [
     ("UPDATE LOW_PRIORITY IGNORE a JOIN b ON a.id = b.id SET a.x = b.x, b.y = DEFAULT", "updateStatement"),
     ("WITH c AS (SELECT 1 AS id) UPDATE t, c SET t.v = 0 WHERE t.id = c.id", "updateStatement"),
     ("DELETE FROM t WHERE a = 1 ORDER BY b LIMIT 5", "deleteStatement"),
-    ("DELETE LOW_PRIORITY QUICK IGNORE t1, t2 FROM t1 INNER JOIN t2 ON t1.id = t2.id WHERE t1.x = 0", "deleteStatement"),
+    ("DELETE LOW_PRIORITY QUICK IGNORE t1, t2 FROM t1 INNER JOIN t2 ON t1.id = t2.id "
+     "WHERE t1.x = 0", "deleteStatement"),
     ("DELETE FROM t1.*, t2 USING t1 JOIN t2 ON t1.a = t2.a", "deleteStatement"),
     ("DELETE FROM t RETURNING *", "deleteStatement"),
-    ("LOAD DATA LOCAL INFILE '/x.csv' REPLACE INTO TABLE t CHARACTER SET utf8 FIELDS TERMINATED BY ',' IGNORE 1 LINES (a, @b) SET c = @b", "loadDataStatement"),
+    ("LOAD DATA LOCAL INFILE '/x.csv' REPLACE INTO TABLE t CHARACTER SET utf8 FIELDS TERMINATED BY ',' IGNORE "
+     "1 LINES (a, @b) SET c = @b", "loadDataStatement"),
     ("CALL db.proc(1, @out)", "callStatement"),
     ("CALL p", "callStatement"),
     ("DO SLEEP(1)", "doStatement"),
@@ -70,11 +77,16 @@ ACCEPTED = [
     ("XA RECOVER CONVERT XID", "xaRecover"),
     # accounts (manual 15.7.1)
     ("CREATE USER 'u'@'%' IDENTIFIED BY 'p'", "createUser"),
-    ("CREATE USER IF NOT EXISTS u@localhost IDENTIFIED WITH 'mysql_native_password' AS '*ABC' PASSWORD EXPIRE NEVER COMMENT 'x'", "createUser"),
+    ("CREATE USER IF NOT EXISTS u@localhost IDENTIFIED WITH 'mysql_native_password' AS '*ABC' PASSWORD EXPIRE "
+     "NEVER COMMENT 'x'", "createUser"),
     ("CREATE USER u IDENTIFIED VIA ed25519 USING PASSWORD('x') OR unix_socket", "createUser"),
+    ("CREATE USER 'u'@'%' IDENTIFIED WITH 'caching_sha2_password' AS 0x2441243030352456 REQUIRE NONE PASSWORD "
+     "EXPIRE DEFAULT ACCOUNT UNLOCK PASSWORD HISTORY DEFAULT PASSWORD REUSE INTERVAL DEFAULT PASSWORD REQUIRE "
+     "CURRENT DEFAULT", "createUser"),
     ("CREATE OR REPLACE USER u REQUIRE SSL AND X509 WITH MAX_QUERIES_PER_HOUR 10 ACCOUNT LOCK", "createUser"),
     ("ALTER USER 'u'@'%' IDENTIFIED BY 'new' RETAIN CURRENT PASSWORD", "alterUser"),
-    ("ALTER USER IF EXISTS u DEFAULT ROLE r1, r2 PASSWORD HISTORY 5 FAILED_LOGIN_ATTEMPTS 3 PASSWORD_LOCK_TIME UNBOUNDED", "alterUser"),
+    ("ALTER USER IF EXISTS u DEFAULT ROLE r1, r2 PASSWORD HISTORY 5 FAILED_LOGIN_ATTEMPTS 3 "
+     "PASSWORD_LOCK_TIME UNBOUNDED", "alterUser"),
     ("DROP USER IF EXISTS u1, 'u2'@'h'", "dropUser"),
     ("RENAME USER a@h TO b@h", "renameUser"),
     ("CREATE ROLE IF NOT EXISTS r1, 'r2'@'%'", "createRole"),
@@ -92,16 +104,24 @@ ACCEPTED = [
     ("SET DEFAULT ROLE ALL TO u", "setDefaultRole"),
     ("SET ROLE NONE", "setRole"),
     # routines, triggers, events (manual 15.1.17/22/13, 15.6)
-    ("CREATE PROCEDURE p(IN a INT, OUT b VARCHAR(10), INOUT c INT) SQL SECURITY INVOKER COMMENT 'x' BEGIN DECLARE x INT DEFAULT 0; SET x = a; SELECT x INTO b; END", "createProcedure"),
-    ("CREATE DEFINER=`root`@`%` PROCEDURE p() BEGIN DECLARE c CURSOR FOR SELECT 1; DECLARE CONTINUE HANDLER FOR NOT FOUND SET @done = 1; OPEN c; l: LOOP FETCH c INTO @v; IF @done THEN LEAVE l; END IF; ITERATE l; END LOOP l; CLOSE c; END", "createProcedure"),
-    ("CREATE PROCEDURE p() BEGIN WHILE @i < 3 DO SET @i = @i + 1; END WHILE; REPEAT SET @i = @i - 1; UNTIL @i = 0 END REPEAT; CASE @i WHEN 0 THEN SELECT 0; ELSE BEGIN END; END CASE; END", "createProcedure"),
-    ("CREATE PROCEDURE p() BEGIN DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN GET DIAGNOSTICS CONDITION 1 @m = MESSAGE_TEXT; RESIGNAL; END; SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'x'; END", "createProcedure"),
+    ("CREATE PROCEDURE p(IN a INT, OUT b VARCHAR(10), INOUT c INT) SQL SECURITY INVOKER COMMENT 'x' BEGIN "
+     "DECLARE x INT DEFAULT 0; SET x = a; SELECT x INTO b; END", "createProcedure"),
+    ("CREATE DEFINER=`root`@`%` PROCEDURE p() BEGIN DECLARE c CURSOR FOR SELECT 1; DECLARE CONTINUE HANDLER "
+     "FOR NOT FOUND SET @done = 1; OPEN c; l: LOOP FETCH c INTO @v; IF @done THEN LEAVE l; END IF; ITERATE l; "
+     "END LOOP l; CLOSE c; END", "createProcedure"),
+    ("CREATE PROCEDURE p() BEGIN WHILE @i < 3 DO SET @i = @i + 1; END WHILE; REPEAT SET @i = @i - 1; UNTIL @i "
+     "= 0 END REPEAT; CASE @i WHEN 0 THEN SELECT 0; ELSE BEGIN END; END CASE; END", "createProcedure"),
+    ("CREATE PROCEDURE p() BEGIN DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN GET DIAGNOSTICS CONDITION 1 @m = "
+     "MESSAGE_TEXT; RESIGNAL; END; SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'x'; END", "createProcedure"),
     ("CREATE FUNCTION f(a INT) RETURNS INT DETERMINISTIC RETURN a + 1", "createFunction"),
-    ("CREATE OR REPLACE FUNCTION IF NOT EXISTS f() RETURNS VARCHAR(5) CHARSET utf8 READS SQL DATA BEGIN RETURN 'x'; END", "createFunction"),
+    ("CREATE OR REPLACE FUNCTION IF NOT EXISTS f() RETURNS VARCHAR(5) CHARSET utf8 READS SQL DATA BEGIN "
+     "RETURN 'x'; END", "createFunction"),
     ("CREATE AGGREGATE FUNCTION f RETURNS STRING SONAME 'udf.so'", "createFunction"),
     ("CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = NEW.a + 1", "createTrigger"),
-    ("CREATE DEFINER = CURRENT_USER TRIGGER IF NOT EXISTS tr AFTER UPDATE ON db.t FOR EACH ROW FOLLOWS other BEGIN INSERT INTO log VALUES (OLD.id); END", "createTrigger"),
-    ("CREATE EVENT IF NOT EXISTS e ON SCHEDULE EVERY 1 DAY STARTS CURRENT_TIMESTAMP + INTERVAL 1 HOUR ON COMPLETION NOT PRESERVE DISABLE ON SLAVE COMMENT 'x' DO DELETE FROM t", "createEvent"),
+    ("CREATE DEFINER = CURRENT_USER TRIGGER IF NOT EXISTS tr AFTER UPDATE ON db.t FOR EACH ROW FOLLOWS other "
+     "BEGIN INSERT INTO log VALUES (OLD.id); END", "createTrigger"),
+    ("CREATE EVENT IF NOT EXISTS e ON SCHEDULE EVERY 1 DAY STARTS CURRENT_TIMESTAMP + INTERVAL 1 HOUR ON "
+     "COMPLETION NOT PRESERVE DISABLE ON SLAVE COMMENT 'x' DO DELETE FROM t", "createEvent"),
     ("CREATE EVENT e ON SCHEDULE AT '2030-01-01 00:00:00' DO BEGIN UPDATE t SET a = 1; END", "createEvent"),
     ("ALTER EVENT e ON SCHEDULE EVERY 2 HOUR RENAME TO e2 ENABLE", "alterEvent"),
     ("ALTER PROCEDURE p COMMENT 'y' SQL SECURITY DEFINER", "alterRoutine"),
@@ -141,7 +161,8 @@ ACCEPTED = [
     ("START SLAVE", "replicationControl"),
     ("INSTALL PLUGIN p SONAME 'p.so'", "installStatement"),
     ("CREATE TABLESPACE ts ADD DATAFILE 'ts.ibd' ENGINE=InnoDB", "createTablespace"),
-    ("CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (USER 'r', HOST 'h', DATABASE 'd', PORT 3306)", "createServer"),
+    ("CREATE SERVER s FOREIGN DATA WRAPPER mysql "
+     "OPTIONS (USER 'r', HOST 'h', DATABASE 'd', PORT 3306)", "createServer"),
 ]
 
 REJECTED = [
