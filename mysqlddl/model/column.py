@@ -46,12 +46,15 @@ class Default:
     def current_timestamp(cls, fsp: int | None = None) -> Default:
         return cls(DefaultKind.CURRENT_TIMESTAMP, None, fsp or None)
 
-    def sql(self, family: TypeFamily | None = None) -> str:
-        """SQL text of this default as SHOW CREATE TABLE prints it (numbers unquoted)."""
+    def sql(self, family: TypeFamily | None = None, now: str = "current_timestamp()") -> str:
+        """SQL text of this default as SHOW CREATE TABLE prints it (numbers unquoted). ``now``:
+        how the dialect spells CURRENT_TIMESTAMP without precision (MariaDB
+        ``current_timestamp()``, MySQL ``CURRENT_TIMESTAMP``); with a precision both print
+        the name followed by ``(fsp)``."""
         if self.kind is DefaultKind.NULL:
             return "NULL"
         if self.kind is DefaultKind.CURRENT_TIMESTAMP:
-            return f"current_timestamp({self.fsp})" if self.fsp else "current_timestamp()"
+            return f"{now.split('(')[0]}({self.fsp})" if self.fsp else now
         if self.kind is DefaultKind.EXPRESSION:
             return self.value
         if family in (TypeFamily.INTEGER, TypeFamily.DECIMAL, TypeFamily.FLOAT, TypeFamily.YEAR) or (

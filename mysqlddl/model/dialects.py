@@ -53,6 +53,11 @@ class DialectRules:
     # for DEFAULT NULL (MariaDB 10.2.7+); MySQL gives the bare value and SQL NULL.
     quoted_column_default: bool = False
     default_engine: str = "InnoDB"
+    # How SHOW CREATE TABLE and information_schema spell CURRENT_TIMESTAMP without precision.
+    now_sql: str = "CURRENT_TIMESTAMP"
+    # information_schema.COLUMNS.EXTRA marks expression and CURRENT_TIMESTAMP defaults with
+    # DEFAULT_GENERATED (MySQL 8.0.13+); MariaDB does not.
+    default_generated_extra: bool = True
     # A UNIQUE key on a BLOB/TEXT column without a prefix length: MariaDB 10.4+ makes it a "long
     # unique" key USING HASH, listed after the other unique keys (checked on 10.11.19); MySQL
     # rejects it (ER_BLOB_KEY_WITHOUT_LENGTH), as both do for a plain or primary key.
@@ -110,7 +115,7 @@ MARIADB = DialectRules(
     drop_column_in_multi_unique_is_error=True, full_column_collation_clause=True,
     invisible_before_default=True, legacy_timestamp_default_null_is_zero=True,
     long_unique_hash=True, auto_key_prefix=True, set_default_drops_on_update=True,
-    drop_table_partial=True,
+    drop_table_partial=True, now_sql="current_timestamp()", default_generated_extra=False,
 )
 
 # Oracle reuses the MySQL machinery until its own listeners need different rows.

@@ -109,9 +109,7 @@ def column_default_text(c: Column, rules: DialectRules) -> str | None:
     if d.kind is DefaultKind.NULL:
         return "NULL" if rules.quoted_column_default else None
     if d.kind is DefaultKind.CURRENT_TIMESTAMP:
-        if rules.quoted_column_default:
-            return f"current_timestamp({d.fsp})" if d.fsp else "current_timestamp()"
-        return f"CURRENT_TIMESTAMP({d.fsp})" if d.fsp else "CURRENT_TIMESTAMP"
+        return d.sql(now=rules.now_sql)
     if d.kind is DefaultKind.EXPRESSION:
         return d.value
     if not rules.quoted_column_default:
@@ -127,10 +125,11 @@ def column_extra_text(c: Column, rules: DialectRules) -> str:
     parts = []
     if c.auto_increment:
         parts.append("auto_increment")
+    if rules.default_generated_extra and c.default is not None and c.default.kind in (
+            DefaultKind.CURRENT_TIMESTAMP, DefaultKind.EXPRESSION):
+        parts.append("DEFAULT_GENERATED")
     if c.on_update is not None:
-        f = c.on_update.fsp
-        parts.append(f"on update current_timestamp({f or ''})" if rules.quoted_column_default
-                     else f"on update CURRENT_TIMESTAMP{f'({f})' if f else ''}")
+        parts.append("on update " + c.on_update.sql(now=rules.now_sql))
     if c.generated is not None:
         parts.append("VIRTUAL GENERATED" if c.generated.kind is GeneratedKind.VIRTUAL else "STORED GENERATED")
     if not c.visible:
@@ -187,11 +186,11 @@ def _column_sql(c: Column, t: Table, rules: DialectRules) -> str:
     elif c.family is TypeFamily.TIMESTAMP:
         s.append("NULL")
     if c.default is not None:
-        s.append("DEFAULT " + c.default.sql(c.family))
+        s.append("DEFAULT " + c.default.sql(c.family, rules.now_sql))
     if c.auto_increment:
         s.append("AUTO_INCREMENT")
     if c.on_update is not None:
-        s.append("ON UPDATE " + c.on_update.sql())
+        s.append("ON UPDATE " + c.on_update.sql(now=rules.now_sql))
     if not c.visible and not rules.invisible_before_default:
         s.append("INVISIBLE")
     if c.comment:

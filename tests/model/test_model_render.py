@@ -86,3 +86,13 @@ def test_catalog_sql_lists_every_table(both):
     build(both)
     out = render.catalog_sql(both.catalog, both.options)
     assert out.count("CREATE TABLE") == 2 and "-- db.p" in out and out.index("-- db.p") < out.index("-- db.t")
+
+
+def test_mysql_spelling_of_current_timestamp(my):
+    build(my)
+    t = my.table()
+    sql = render.create_table_sql(t, my.options)
+    assert "`ts` timestamp(3) NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3)" in sql
+    assert "`id` int NOT NULL AUTO_INCREMENT" in sql and "`j` json DEFAULT NULL" not in sql
+    extra = render.information_schema_column(t.column("ts"), my.options)["EXTRA"]
+    assert extra == "DEFAULT_GENERATED on update CURRENT_TIMESTAMP(3)"
