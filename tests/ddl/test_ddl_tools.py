@@ -1,0 +1,33 @@
+"""Smoke tests of tools/bench_ddl.py and tools/conformance.py (their numbers are measured by
+running them, not asserted here: speed is never a timed test)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _tool(name: str):
+    spec = importlib.util.spec_from_file_location(f"_mysqlddl_tools_{name}_smoke", ROOT / "tools" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_bench_measures_our_parser_on_the_oracle_statements(shared_path):
+    bench = _tool("bench_ddl")
+    statements = bench.load_statements(shared_path)
+    assert len(statements) > 1000
+    got = bench.measure_ours(statements[:40], passes=1)
+    assert got["statements"] == 40 and got["rejected"] == 0 and got["warm_fallbacks"] == 0
+    assert got["warm_stmt_per_s"] > 0 and 0 < got["lexing_share"] < 1
+
+
+def test_statement_keys_identify_file_line_and_text():
+    conf = _tool("conformance")
+    a = conf.statement_key("x/y.sql", 3, "DROP TABLE t")
+    assert a == conf.statement_key("x/y.sql", 3, "DROP TABLE t")
+    assert a != conf.statement_key("x/y.sql", 3, "DROP TABLE u")
+    assert a.startswith("x/y.sql:3:") and len(a.rsplit(":", 1)[1]) == 12
