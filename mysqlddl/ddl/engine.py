@@ -179,6 +179,8 @@ class _DenseTokenStream(CommonTokenStream):
         self.index = 0
 
     def LT(self, k: int):
+        if k == 1:  # by far the most frequent call; index never passes EOF (see consume)
+            return self.tokens[self.index]
         if k > 0:
             i = self.index + k - 1
             toks = self.tokens
@@ -189,6 +191,8 @@ class _DenseTokenStream(CommonTokenStream):
         return self.tokens[i] if i >= 0 else None
 
     def LA(self, i: int) -> int:
+        if i == 1:
+            return self.tokens[self.index].type
         return self.LT(i).type
 
     def LB(self, k: int):
