@@ -160,6 +160,13 @@ ACCEPTED = [
     ("CHANGE MASTER TO MASTER_HOST='h', MASTER_PORT=3306 FOR CHANNEL 'c'", "changeReplication"),
     ("START SLAVE", "replicationControl"),
     ("INSTALL PLUGIN p SONAME 'p.so'", "installStatement"),
+    ("ALTER INSTANCE ROTATE INNODB MASTER KEY", "alterInstance"),
+    ("CLONE LOCAL DATA DIRECTORY = '/x'", "cloneStatement"),
+    ("IMPORT TABLE FROM '/tmp/t.sdi'", "importTable"),
+    ("CREATE RESOURCE GROUP rg TYPE = USER VCPU = 0-1", "resourceGroup"),
+    ("SET RESOURCE GROUP rg FOR 12", "setResourceGroup"),
+    ("CREATE OR REPLACE SPATIAL REFERENCE SYSTEM 4120 NAME 'x' DEFINITION 'y'", "spatialReferenceSystem"),
+    ("BACKUP STAGE BLOCK_COMMIT", "backupStatement"),
     ("CREATE TABLESPACE ts ADD DATAFILE 'ts.ibd' ENGINE=InnoDB", "createTablespace"),
     ("CREATE SERVER s FOREIGN DATA WRAPPER mysql "
      "OPTIONS (USER 'r', HOST 'h', DATABASE 'd', PORT 3306)", "createServer"),
