@@ -8,7 +8,13 @@ Speed measures (shared/ANTLR-NOTES.md):
   problem); only when that fails, the statement is parsed again with full LL and the normal
   recovering strategy, so every syntax error of the statement is collected with its position.
   The number of SLL->LL fallbacks is counted (``Engine.fallbacks``); on valid input it should be 0;
-- the console error listeners are removed; ours collects :class:`DdlSyntaxError` objects.
+- the console error listeners are removed; ours collects :class:`DdlSyntaxError` objects;
+- tokens come from :class:`lexing.FastTokenizer` (MySqlLexer's exact tokens from C regular
+  expressions; the generated lexer when it declines or with ``fast_lexer=False``), and the parser
+  reads them through a dense stream without whitespace and comment tokens.
+
+Measured with tools/bench_ddl.py on the 1,173 MariaDB-accepted oracle statements (2 shared cores,
+CPython 3.11): about 2,700 statements/s per core warm, 0.12 s cold (import + first statement).
 """
 
 from __future__ import annotations
