@@ -19,12 +19,13 @@ tokens { DQ_IDENT }
 
 // ------------------------------------------------------------------------------ hidden
 // 11.7 "Comments": '#' to end of line, '-- ' (dash dash + whitespace) to end of line, /* */.
-// Versioned and hint comments are listed first: on equal length the first rule wins.
+// Versioned and hint comments are listed first: on equal length the first rule wins. '--' at the
+// very end is a comment too (the server sees the terminating NUL as the control character).
 
 VERSIONED_COMMENT: '/*' 'M'? '!' .*? '*/' -> channel(HIDDEN);
 HINT_COMMENT: '/*+' .*? '*/' -> channel(HIDDEN);
 BLOCK_COMMENT: '/*' .*? '*/' -> channel(HIDDEN);
-LINE_COMMENT: ('#' ~[\r\n]* | '--' [ \t] ~[\r\n]* | '--' [\r\n]) -> channel(HIDDEN);
+LINE_COMMENT: ('#' ~[\r\n]* | '--' [ \t] ~[\r\n]* | '--' [\r\n] | '--' EOF) -> channel(HIDDEN);
 WS: [ \t\r\n\f\u000B\u00A0]+ -> channel(HIDDEN);
 
 // ------------------------------------------------------------------------------ keywords

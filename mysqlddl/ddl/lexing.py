@@ -196,7 +196,7 @@ _FAST = re.compile(
     r"|(?P<vcomment>/\*M?!.*?\*/)"
     r"|(?P<hint>/\*\+.*?\*/)"
     r"|(?P<block>/\*.*?\*/)"
-    r"|(?P<line>\#[^\r\n]*|--[ \t][^\r\n]*|--[\r\n])"
+    r"|(?P<line>\#[^\r\n]*|--[ \t][^\r\n]*|--[\r\n]|--\Z)"
     r"|(?P<nstring>[Nn]'(?:\\.|''|[^'\\])*')"
     r"|(?P<xhex>[Xx]'[0-9A-Fa-f]*')"
     r"|(?P<xbit>[Bb]'[01]*')"

@@ -62,6 +62,11 @@ def test_comments_are_hidden():
     assert types("SELECT 1--1") == ["SELECT", "DECIMAL_LITERAL", "MINUS", "MINUS", "DECIMAL_LITERAL"]
 
 
+def test_dash_dash_at_the_very_end_is_a_comment():
+    assert types("SELECT 1 --") == ["SELECT", "DECIMAL_LITERAL"]
+    assert ENGINE.parse("DROP TABLE t --").ok
+
+
 def test_dash_dash_newline_does_not_swallow_the_next_line():
     assert types("--\nDROP TABLE t") == ["DROP", "TABLE", "ID"]
 
