@@ -172,6 +172,7 @@ ACCEPTED = [
      "OPTIONS (USER 'r', HOST 'h', DATABASE 'd', PORT 3306)", "createServer"),
 ]
 
+# Every statement here is also a syntax error (1064) for the lab MariaDB 10.11 (PREPARE).
 REJECTED = [
     ("SELECT FROM t", "FROM", 1, 7),
     ("SELECT * FROM t WHERE", "<EOF>", 1, 21),
