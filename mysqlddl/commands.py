@@ -33,6 +33,7 @@ from .model.resolve import (
     add_column_extras,
     add_foreign_key_spec,
     add_key_spec,
+    check_expression_columns,
     convert_column_charset,
     first_timestamp_before,
     promote_primary_key_columns,
@@ -276,7 +277,7 @@ class CreateTable(Command):
     def _build(self, catalog, options, tid, engine, cs, coll, comment, others) -> Table:
         if self.like is not None:
             src = _require_table(catalog, self.like)
-            ed = src.replace(foreign_keys=()).edit().rename(tid)
+            ed = src.replace(foreign_keys=()).edit().rename(tid).resort_keys()  # a new table: keys sorted
             ed.set(temporary=self.temporary)
             return ed.build()
         db_cs = _database_defaults(catalog, tid.database, options)
@@ -306,6 +307,7 @@ class CreateTable(Command):
         for chk in self.checks:
             add_check_spec(ed, chk, ctx)
         promote_primary_key_columns(ed, ctx)
+        check_expression_columns(ed)
         validate_table(ed)
         return ed.build()
 
@@ -596,8 +598,11 @@ class DropCheck(AlterOperation):
     if_exists: bool = False
 
     def apply_to(self, ed, st):
-        if self.if_exists and not any(column_key(c.name) == column_key(self.name) for c in ed.checks):
-            return
+        table_checks = [c for c in ed.checks if c.column is None]
+        if not any(column_key(c.name) == column_key(self.name) for c in table_checks):
+            if self.if_exists:
+                return
+            raise DdlSemanticError(f"Can't DROP CONSTRAINT `{self.name}`; check that it exists")
         ed.drop_check(self.name)
 
 
@@ -612,8 +617,8 @@ class DropConstraint(AlterOperation):
         k = column_key(self.name)
         if any(column_key(f.name) == k for f in ed.foreign_keys):
             ed.drop_foreign_key(self.name)
-        elif any(column_key(c.name) == k for c in ed.checks):
-            ed.drop_check(self.name)
+        elif any(column_key(c.name) == k and c.column is None for c in ed.checks):
+            ed.drop_check(self.name)  # (a MariaDB column-level CHECK cannot be dropped by name)
         elif any(column_key(i.name) == k for i in ed.unique_keys) or (k == "primary" and ed.primary_key):
             ed.drop_index(self.name)
         elif not self.if_exists:
@@ -723,7 +728,7 @@ class PartitionOp(AlterOperation):
 
 _DROPS = (DropColumn, DropKey, DropPrimaryKey, DropForeignKey, DropCheck, DropConstraint)
 _COLUMN_OPS = (AddColumn, ChangeColumn, ModifyColumn, RenameColumn, AlterColumnDefault, AlterColumnVisibility)
-_KEY_OPS = (AddIndex, AddForeignKey, AddCheck, RenameIndex)
+_KEY_OPS = (AddIndex, AddForeignKey, AddCheck)
 
 
 def _phase(op: AlterOperation) -> int:
@@ -733,6 +738,8 @@ def _phase(op: AlterOperation) -> int:
         return 1
     if isinstance(op, _KEY_OPS):
         return 2
+    if isinstance(op, RenameIndex):
+        return -1  # with the key drops, before anything else
     return 3
 
 
@@ -773,7 +780,11 @@ class AlterTable(Command):
             elif isinstance(op, TableOptions):
                 _, c2, l2, _, _ = _split_options(op.options)
             elif isinstance(op, ConvertCharset):
-                convert = charsets.resolve_pair(op.charset, op.collation, (cs, coll), rules.collation_column)
+                new = charsets.resolve_pair(op.charset, op.collation, (cs, coll), rules.collation_column)
+                if convert is not None and new[0] != convert[0]:
+                    raise DdlSemanticError(f"Conflicting declarations: 'CHARACTER SET {convert[0]}' and "
+                                           f"'CHARACTER SET {new[0]}'")
+                convert = new
             if l2 is not None and explicit_coll is not None and \
                     charsets.canonical_collation(l2) != charsets.canonical_collation(explicit_coll):
                 raise DdlSemanticError(f"Conflicting declarations: 'COLLATE {explicit_coll}' and 'COLLATE {l2}'")
@@ -794,8 +805,8 @@ class AlterTable(Command):
         # the name CONSTRAINT_1, "ADD KEY (a), CHANGE a b" fails on the unknown key column a, and
         # "ADD c AFTER a, CHANGE a b" fails on the unknown column a.
         ops = self.operations
-        for op in ops:  # key and constraint drops name the old keys...
-            if _phase(op) == 0 and not isinstance(op, DropColumn):
+        for op in ops:  # key and constraint drops and key renames name the old keys...
+            if (_phase(op) == 0 and not isinstance(op, DropColumn)) or isinstance(op, RenameIndex):
                 op.apply_to(ed, st)
         for op in ops:  # ...then column drops (which also shrink keys)
             if isinstance(op, DropColumn):
@@ -840,6 +851,7 @@ class AlterTable(Command):
                     raise DdlSemanticError(f"Key column '{hit[0]}' doesn't exist in table")
         prune_generated_indexes(ed)
         promote_primary_key_columns(ed, st.ctx)
+        check_expression_columns(ed)
         validate_table(ed)
         new_id = catalog.qualify(st.new_id.qualified(t.id.database)) if st.new_id else t.id
         if st.new_id is not None and catalog.key(new_id) != catalog.key(t.id):

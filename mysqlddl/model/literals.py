@@ -200,7 +200,18 @@ def normalise_default(raw: RawDefault, family: TypeFamily, *, scale: int | None 
         return Default.expression(raw.value)
     v = raw.value
     F = TypeFamily
-    if family in (F.INTEGER, F.DECIMAL, F.FLOAT, F.YEAR, F.BIT):
+    if family is F.BIT:
+        # a string is its bytes read as a big-endian number ('1' is 0x31 = 49)
+        if k == "string":
+            n = int.from_bytes(v.encode("utf-8"), "big")
+        elif k == "hex":
+            n = int.from_bytes(v, "big")
+        else:
+            n = int(Decimal(v).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+        if n < 0 or (length and n >= 1 << length):
+            raise DdlSemanticError(f"Invalid default value for a BIT({length}) column: {text_of(raw)}")
+        return Default.literal("b'" + format(n, "b") + "'")
+    if family in (F.INTEGER, F.DECIMAL, F.FLOAT, F.YEAR):
         if k == "string":
             try:
                 num = Decimal(v.strip() or "0")
@@ -219,8 +230,6 @@ def normalise_default(raw: RawDefault, family: TypeFamily, *, scale: int | None 
             return Default.literal(format(num.quantize(q, rounding=ROUND_HALF_UP), "f"))
         if family is F.FLOAT:
             return Default.literal(_float_text(num))
-        if family is F.BIT:
-            return Default.literal("b'" + format(int(num), "b") + "'")
         y = int(num)  # YEAR: 1..69 -> 2001..2069, 70..99 -> 1970..1999 (manual 11.2.4)
         if k == "string" and len(v.strip()) <= 2 or k != "string" and 0 < y < 100:
             y = y + 2000 if y < 70 else (y + 1900 if y < 100 else y)
@@ -262,6 +271,10 @@ def normalise_default(raw: RawDefault, family: TypeFamily, *, scale: int | None 
                 raise DdlSemanticError(f"Invalid default value for SET: '{s}'")
         return Default.literal(",".join(v for v in values if v in picked))
     return Default.literal(s)
+
+
+def text_of(raw: RawDefault) -> str:
+    return repr(raw.value)
 
 
 def is_null(d: Default | None) -> bool:

@@ -40,6 +40,14 @@ def _default_json(c: Column) -> dict[str, Any] | None:
     return d
 
 
+def _checks(t: Table):
+    """Column-level checks in column order, then table-level checks in creation order: the order
+    SHOW CREATE TABLE prints them in, so a table re-read from that text has the same list."""
+    pos = {c.name.lower(): c.position for c in t.columns}
+    col = sorted((c for c in t.checks if c.column is not None), key=lambda c: pos.get(c.column.lower(), 0))
+    return col + [c for c in t.checks if c.column is None]
+
+
 def column_json(c: Column) -> dict[str, Any]:
     """One column as a JSON-ready dict with a fixed key set (None where not applicable)."""
     return {
@@ -75,7 +83,7 @@ def table_json(t: Table) -> dict[str, Any]:
                           "ref_columns": list(f.ref_columns), "on_delete": f.on_delete,
                           "on_update": f.on_update} for f in _fks(t)],
         "checks": [{"name": c.name, "expression": c.expression, "enforced": c.enforced,
-                    "column": c.column} for c in t.checks],
+                    "column": c.column} for c in _checks(t)],
         "charset": t.charset, "collation": t.collation, "engine": t.engine, "comment": t.comment,
         "options": {k: v for k, v in t.options},
         "partitioning": ({"method": t.partitioning.method, "expression": t.partitioning.expression,

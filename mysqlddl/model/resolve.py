@@ -7,6 +7,7 @@ Every rule here is MySQL's documented behaviour; where MariaDB differs the rule 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from ..errors import DdlSemanticError
 from ..options import Options
@@ -328,9 +329,7 @@ def refit_keys(ed: TableEditor, columns: set[str], ctx: Context) -> None:
             return ix
         _check_new_parts(ed, ix, prefixes=False)
         using = None if ix.using == "HASH" else ix.using
-        using, parts = _fit_parts(ed, ix.kind, tuple(dataclasses.replace(p, length=None)
-                                                     if p.length is not None and ix.using == "HASH" else p
-                                                     for p in ix.parts), using, ctx)
+        using, parts = _fit_parts(ed, ix.kind, ix.parts, using, ctx)
         return dataclasses.replace(ix, parts=parts, using=using)
     if ed.primary_key is not None:
         ed.primary_key = refit(ed.primary_key)
@@ -449,6 +448,35 @@ def promote_primary_key_columns(ed: TableEditor, ctx: Context) -> None:
             fsp = c.fsp or 0
             ed.set_column(name, nullable=False,
                           default=Default.literal("0000-00-00 00:00:00" + ("." + "0" * fsp if fsp else "")))
+
+
+_QUOTED = re.compile(r"`((?:[^`]|``)+)`")
+
+
+def check_expression_columns(ed: TableEditor) -> None:
+    """CHECK and generated-column expressions against the columns the table still has, looking at
+    backquoted identifiers (the form the server stores; unquoted names are not examined). A table
+    CHECK whose columns were all dropped goes with them; one that still names a dropped column
+    next to a remaining one is an error, as is a generated column naming a dropped column
+    (MariaDB 10.11: "Unknown column 'a' in 'CHECK'")."""
+    have = {c.name.lower() for c in ed.columns}
+    old_checks = {c.name.lower() for c in ed._t.checks}
+    keep = []
+    for chk in ed.checks:
+        names = {m.group(1).replace("``", "`").lower() for m in _QUOTED.finditer(chk.expression or "")}
+        missing = names - have
+        if missing and missing == names and chk.column is None and chk.name.lower() in old_checks:
+            continue  # (a CHECK added by this very statement is an error instead)
+        if missing:
+            raise DdlSemanticError(f"Unknown column '{sorted(missing)[0]}' in 'CHECK'")
+        keep.append(chk)
+    ed.checks = keep
+    for c in ed.columns:
+        if c.generated is None:
+            continue
+        for m in _QUOTED.finditer(c.generated.expression or ""):
+            if m.group(1).replace("``", "`").lower() not in have:
+                raise DdlSemanticError(f"Unknown column '{m.group(1)}' in 'GENERATED ALWAYS AS'")
 
 
 def validate_table(ed: TableEditor) -> None:

@@ -343,6 +343,11 @@ class TableEditor:
             name, n = f"{base}_{n}", n + 1
         return name
 
+    def resort_keys(self) -> TableEditor:
+        """Sort the keys again at build (a new table made from this one, e.g. CREATE TABLE LIKE)."""
+        self._keys_added = True
+        return self
+
     def add_index(self, index: Index) -> TableEditor:
         self._keys_added = True
         for p in index.parts:

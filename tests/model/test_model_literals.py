@@ -42,3 +42,13 @@ def test_unquote_identifier():
     assert literals.unquote_identifier("`we``ird`") == "we`ird"
     assert literals.unquote_identifier('"a""b"') == 'a"b'
     assert literals.unquote_identifier("plain") == "plain"
+
+
+def test_bit_defaults_must_fit():
+    from mysqlddl.errors import DdlSemanticError
+    from mysqlddl.model.types import TypeFamily
+
+    assert literals.normalise_default(literals.classify("'1'"), TypeFamily.BIT, length=8).value == "b'110001'"
+    assert literals.normalise_default(literals.classify("5"), TypeFamily.BIT, length=3).value == "b'101'"
+    with pytest.raises(DdlSemanticError):
+        literals.normalise_default(literals.classify("'1'"), TypeFamily.BIT, length=1)

@@ -346,7 +346,15 @@ class Lab:
             if isinstance(e, PartialApplyError):
                 new = e.catalog
         bump("statements")
-        assert (server_err is None) == (model_err is None), f"{text}\n server: {server_err!r}\n model: {model_err!r}"
+        if (server_err is None) != (model_err is None):
+            tables = {
+                t.name: [(c.name, c.column_type, c.nullable) for c in t.columns]
+                for t in self.catalog.all_tables()
+                if t.name in text
+            }
+        assert (server_err is None) == (model_err is None), (
+            f"{text}\n server: {server_err!r}\n model: {model_err!r}\n tables before: {tables}"
+        )
         if expect_error is not None:
             assert (server_err is not None) == expect_error, text
         if server_err is not None:
@@ -1199,8 +1207,14 @@ def random_op(r: random.Random, t, names: list[str], counter: list[int]):
         return C.ConvertCharset(r.choice(["latin1", "utf8mb4", "utf8"]))
     if k < 0.94:
         return C.AlterColumnDefault(r.choice(cols), r.choice([None, "NULL", "'1'"]))
-    if k < 0.96:
-        return C.AlterColumnVisibility(r.choice(cols), False) if False else C.DropColumn(r.choice(cols))
+    if k < 0.95:
+        numeric = [c.name for c in t.columns if c.family.value in ("integer", "decimal", "float")]
+        if numeric:
+            return C.AddCheck(CheckSpec(f"`{r.choice(numeric)}` > 0", name=r.choice([None, f"ck{r.randint(0, 9)}"])))
+    if k < 0.96 and t.checks:
+        return C.DropConstraint(r.choice(t.checks).name)
+    if k < 0.97:
+        return C.DropColumn(r.choice(cols))
     return C.TableOptions((("COMMENT", f"'c{r.randint(0, 9)}'"),))
 
 
