@@ -26,7 +26,7 @@ from typing import Any
 from .commands import Command
 from .errors import ConfigError, DdlError, DdlSemanticError, PartialApplyError, SchemaHistoryError
 from .model import codec
-from .model.catalog import Catalog, Database
+from .model.catalog import Catalog, Database, View
 from .model.ids import TableId, lookup_name, table_key
 from .model.table import Table
 from .options import DEFAULT, ErrorPolicy, Options
@@ -111,6 +111,8 @@ class SchemaHistory:
         # table key -> (positions, versions) with versions[i] in force from positions[i]
         self._versions: dict[TableId, tuple[list[tuple[int, int]], list[Table | None]]] = {}
         self._dbs: tuple[list[tuple[int, int]], list[Any]] = ([], [])
+        # views are few: the whole (recorded) view mapping is kept whenever a DDL changes it
+        self._views: tuple[list[tuple[int, int]], list[Any]] = ([], [])
 
     def _key(self, tid: TableId) -> TableId:
         return table_key(tid, self._catalog.lower_case_table_names)
@@ -171,11 +173,12 @@ class SchemaHistory:
                 continue
             tables.append((t.id if t is not None else tid, t))
         rec = HistoryRecord(position, default_db, ddl_text, tuple(commands), tuple(tables), tuple(errs))
-        self._add(rec, cat.databases if cat.databases is not start.databases else None)
+        self._add(rec, cat.databases if cat.databases is not start.databases else None,
+                  cat.views if cat.views is not start.views else None)
         self._catalog = cat
         return rec
 
-    def _add(self, rec: HistoryRecord, databases) -> None:
+    def _add(self, rec: HistoryRecord, databases, views=None) -> None:
         k = rec.position.key
         for tid, t in rec.tables:
             key = self._key(tid)
@@ -185,12 +188,14 @@ class SchemaHistory:
             else:
                 poss.append(k)
                 vers.append(t)
-        if databases is not None:
-            if self._dbs[0] and self._dbs[0][-1] == k:
-                self._dbs[1][-1] = databases
+        for store, value in ((self._dbs, databases), (self._views, views)):
+            if value is None:
+                continue
+            if store[0] and store[0][-1] == k:
+                store[1][-1] = value
             else:
-                self._dbs[0].append(k)
-                self._dbs[1].append(databases)
+                store[0].append(k)
+                store[1].append(value)
         self.records.append(rec)
 
     # ------------------------------------------------------------------ queries
@@ -220,9 +225,14 @@ class SchemaHistory:
         i = bisect.bisect_right(self._dbs[0], k) - 1
         if i >= 0:
             dbs = self._dbs[1][i]
+        views = self._base.views
+        i = bisect.bisect_right(self._views[0], k) - 1
+        if i >= 0:
+            views = self._views[1][i]
         n = bisect.bisect_right(self.records, k, key=lambda r: r.position.key)
         return dataclasses.replace(self._base, tables=MappingProxyType(tables),
-                                   databases=MappingProxyType(dict(dbs)), version=n, changed=())
+                                   databases=MappingProxyType(dict(dbs)), views=MappingProxyType(dict(views)),
+                                   version=n, changed=())
 
     def versions(self, table_id: TableId) -> list[tuple[tuple[int, int], Table | None]]:
         """Every recorded version of a table as ((file_seq, pos), table or None)."""
@@ -231,7 +241,7 @@ class SchemaHistory:
         return list(zip(poss, vers, strict=True))
 
     # ------------------------------------------------------------------ persistence
-    def record_to_data(self, rec: HistoryRecord, databases=None) -> dict[str, Any]:
+    def record_to_data(self, rec: HistoryRecord, databases=None, views=None) -> dict[str, Any]:
         d = {"position": codec.to_data(rec.position), "default_db": rec.default_db, "ddl": rec.ddl,
              "commands": [c.to_data() for c in rec.commands],
              "tables": [{"id": codec.to_data(tid), "table": codec.to_data(t) if t is not None else None}
@@ -240,6 +250,8 @@ class SchemaHistory:
             d["errors"] = list(rec.errors)
         if databases is not None:
             d["databases"] = [codec.to_data(db) for db in databases.values()]
+        if views is not None:
+            d["views"] = [codec.to_data(v) for v in views.values()]
         return d
 
     def lines(self) -> Iterable[str]:
@@ -250,11 +262,14 @@ class SchemaHistory:
                           "baseline_databases": [codec.to_data(d) for d in self._base.databases.values()]},
                          sort_keys=True, ensure_ascii=False)
         dbs_at = dict(zip(self._dbs[0], self._dbs[1], strict=True))
-        # only the last record at a position carries the databases stored for that position
+        views_at = dict(zip(self._views[0], self._views[1], strict=True))
+        # only the last record at a position carries the databases/views stored for that position
         last_at = {r.position.key: i for i, r in enumerate(self.records)}
         for i, rec in enumerate(self.records):
-            dbs = dbs_at.get(rec.position.key) if last_at[rec.position.key] == i else None
-            yield json.dumps(self.record_to_data(rec, dbs), sort_keys=True, ensure_ascii=False)
+            last = last_at[rec.position.key] == i
+            dbs = dbs_at.get(rec.position.key) if last else None
+            views = views_at.get(rec.position.key) if last else None
+            yield json.dumps(self.record_to_data(rec, dbs, views), sort_keys=True, ensure_ascii=False)
 
     def save(self, path: str | Path) -> None:
         with open(path, "w", encoding="utf-8") as f:
@@ -286,16 +301,19 @@ class SchemaHistory:
             rec = HistoryRecord(pos, row.get("default_db"), row["ddl"],
                                 tuple(Command.from_data(c) for c in row["commands"]), tables,
                                 tuple(row.get("errors", ())))
-            dbs = None
+            dbs = views = None
             if "databases" in row:
                 dbs = {lookup_name(d["name"], lc): codec.from_data(d, Database) for d in row["databases"]}
+            if "views" in row:
+                vs = [codec.from_data(v, View) for v in row["views"]]
+                views = MappingProxyType({table_key(v.id, lc): v for v in vs})
             h._catalog = cat
-            h._add(rec, dbs)
+            h._add(rec, dbs, views)
             for e in rec.errors:
                 h.errors.append((pos, rec.ddl, e))
             put = [t for _, t in tables if t is not None]
             rm = [tid for tid, t in tables if t is None]
-            cat = cat.evolve(put=put, remove=rm, databases=dbs,
+            cat = cat.evolve(put=put, remove=rm, databases=dbs, views=views,
                              session=cat.session.replace(database=rec.default_db))
         h._catalog = cat
         return h

@@ -162,3 +162,17 @@ def test_partial_drop_is_recorded_under_a_lenient_policy():
     rec = h.record(p(1, 30), "lab", "DROP TABLE a, nope", [DropTable((TableId(None, "a"), TableId(None, "nope")))])
     assert h.skipped == 1 and rec.tables == ((TableId("lab", "a"), None),)
     assert h.table_at(TableId("lab", "a"), p(1, 30)) is None
+
+
+def test_views_are_versioned_and_persisted(h, tmp_path):
+    from mysqlddl.commands import CreateView, DropView
+
+    h.record(p(11, 4), "lab", "CREATE VIEW v AS SELECT 1", [CreateView(TableId(None, "v"), "SELECT 1")])
+    h.record(p(11, 9), "lab", "DROP VIEW v", [DropView((TableId(None, "v"),))])
+    assert h.catalog_at(p(11, 5)).view(TableId("lab", "v")).definition == "SELECT 1"
+    assert h.catalog_at(p(11, 9)).view(TableId("lab", "v")) is None
+    f = tmp_path / "v.jsonl"
+    h.save(f)
+    h2 = SchemaHistory.load(f, OPTS)
+    assert h2.catalog_at(p(11, 5)).view(TableId("lab", "v")).definition == "SELECT 1"
+    assert h2.catalog_at(p(11, 9)).view(TableId("lab", "v")) is None
