@@ -11,6 +11,21 @@ statement (unknown table, duplicate column...); :func:`apply_all` applies a list
 
 Identifiers in commands are unquoted names; a TableId with ``database=None`` means "the session's
 default database" (set by :class:`UseDatabase` or by the history from the binlog event).
+
+Building commands (what a listener does)::
+
+    CreateTable(TableId(None, "t"),
+                columns=(ColumnSpec("id", DataTypeSpec("INT", unsigned=True), nullable=False,
+                                    auto_increment=True),
+                         ColumnSpec("s", DataTypeSpec("VARCHAR", 20, charset="latin1"),
+                                    default="'x'", comment="'note'")),
+                keys=(KeySpec(IndexKind.PRIMARY, (IndexPart("id"),)),),
+                options=(("ENGINE", "InnoDB"), ("DEFAULT CHARSET", "utf8mb4")))
+    AlterTable(TableId("db", "t"), (AddColumn(ColumnSpec(...), after="id"), DropColumn("s")))
+    SetVariable((Assignment("sql_mode", "'ANSI_QUOTES'"),))
+
+Text fields keep SQL as written (literals with their quotes, expressions verbatim); names are
+unquoted. ``col(name, type, length, scale, **kw)`` is a shorthand for tests.
 """
 
 from __future__ import annotations
