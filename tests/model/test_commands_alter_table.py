@@ -432,3 +432,12 @@ def test_zerofill_default_is_padded(both):
 def test_alter_column_may_target_a_column_added_by_the_statement(evo):
     alter(evo, AddColumn(col("x1", "int")), AlterColumnDefault("x1", "5"))
     assert evo.table().column("x1").default.value == "5"
+
+
+def test_set_default_and_on_update_by_dialect(my, maria):
+    for run in (my, maria):
+        run(CreateTable(T, (col("ts", "timestamp", default="CURRENT_TIMESTAMP", on_update="CURRENT_TIMESTAMP"),)))
+        alter(run, AlterColumnDefault("ts", "'2020-01-01 00:00:00'"))
+    assert my.table().column("ts").on_update is not None  # MySQL keeps ON UPDATE
+    assert maria.table().column("ts").on_update is None  # MariaDB 10.11 drops it
+    assert maria.table().column("ts").default.value == "2020-01-01 00:00:00"
