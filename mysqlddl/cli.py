@@ -135,7 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=_cmd_schema)
 
     sp = sub.add_parser("parse", help="syntax-check every statement of .sql scripts or .jsonl rows (\"sql\")")
-    sp.add_argument("inputs", nargs="+", metavar="INPUT", help=".sql script or .jsonl file with a \"sql\" field per row")
+    sp.add_argument("inputs", nargs="+", metavar="INPUT",
+                    help=".sql script or .jsonl file with a \"sql\" field per row")
     sp.add_argument("--dialect", choices=("mysql", "mariadb"), default="mysql",
                     help="whose rules apply where the servers differ (default: mysql)")
     sp.add_argument("--summary-json", metavar="FILE", help="write total/accepted/rejected/rejections as JSON")
