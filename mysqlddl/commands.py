@@ -59,6 +59,7 @@ from .model.resolve import (
 )
 from .model.spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, KeySpec, col
 from .model.table import IndexKind, IndexPart, Partitioning, Table, TableEditor
+from .model.types import TypeFamily
 from .options import DEFAULT, ErrorPolicy, Options
 
 __all__ = [
@@ -370,14 +371,31 @@ class _AlterState:
         self.changed: set[str] = set()  # new names of columns redefined by CHANGE/MODIFY/ADD
         self.convert: tuple[str, str] | None = None  # CONVERT TO CHARACTER SET, applied last
         self.binary: set[str] = set()  # columns this statement defines with the BINARY attribute
+        self.consumed_in_place: set[str] = set()  # original columns redefined without FIRST/AFTER
+        self.new_defs: set[str] = set()  # column names (re)defined by ADD or positioned CHANGE/MODIFY
+        self.altered: set[str] = set()  # columns an ALTER COLUMN clause already changed
 
-    def claim(self, name: str, ed: TableEditor) -> None:
+    def claim_alter(self, name: str, ed: TableEditor) -> None:
+        """ALTER COLUMN c SET/DROP DEFAULT | SET [IN]VISIBLE applies to an original column no
+        CHANGE/MODIFY/RENAME redefined in place, or to a column the statement (re)defines in its
+        second pass (ADD, positioned CHANGE/MODIFY), once (MariaDB 10.11: "MODIFY c ..., ALTER c
+        SET DEFAULT 1" and two ALTERs of one column fail with "Unknown column", "ALTER c SET
+        DEFAULT 1, MODIFY c ... FIRST" works)."""
+        k = column_key(name)
+        ok = k in self.new_defs or (k in self.original and k not in self.consumed_in_place)
+        if not ok or k in self.altered:
+            raise DdlSemanticError(f"Unknown column '{name}' in '{ed.id.name}'")
+        self.altered.add(k)
+
+    def claim(self, name: str, ed: TableEditor, in_place: bool = True) -> None:
         """CHANGE/MODIFY/RENAME COLUMN name an original column, and only once per statement:
         the server looks them up in the old definition ("Unknown column" otherwise)."""
         k = column_key(name)
         if k not in self.original or k in self.consumed:
             raise DdlSemanticError(f"Unknown column '{name}' in '{ed.id.name}'")
         self.consumed.add(k)
+        if in_place:
+            self.consumed_in_place.add(k)
 
 
 def _position(ed: TableEditor, first: bool, after: str | None, exclude: str | None) -> int:
@@ -452,13 +470,23 @@ class ChangeColumn(AlterOperation):
     after: str | None = None
     if_exists: bool = False
 
-    def apply_to(self, ed, st):
+    def apply_to(self, ed, st, in_place: bool = False):
+        """``in_place``: leave FIRST/AFTER to a later move (AlterTable.apply), but still resolve
+        the column for its final position (the first-TIMESTAMP rule depends on it)."""
         if self.if_exists and not ed.has_column(self.old_name):
             return
         ed.column(self.old_name)
-        st.claim(self.old_name, ed)
-        rc = _resolve_at(ed, self.column, st, self.first, self.after, self.old_name)
-        ed.replace_column(self.old_name, rc.column, first=self.first, after=self.after)
+        st.claim(self.old_name, ed, in_place=not (self.first or self.after is not None))
+        try:
+            rc = _resolve_at(ed, self.column, st, self.first, self.after, self.old_name)
+        except DdlSemanticError:
+            if not in_place:
+                raise
+            rc = _resolve_at(ed, self.column, st, False, None, self.old_name)  # AFTER a column added later
+        if in_place:
+            ed.replace_column(self.old_name, rc.column)
+        else:
+            ed.replace_column(self.old_name, rc.column, first=self.first, after=self.after)
         st.changed.add(rc.column.name.lower())
         if self.column.type.binary:
             st.binary.add(rc.column.name.lower())
@@ -474,9 +502,9 @@ class ModifyColumn(AlterOperation):
     after: str | None = None
     if_exists: bool = False
 
-    def apply_to(self, ed, st):
+    def apply_to(self, ed, st, in_place: bool = False):
         ChangeColumn(self.column.name, self.column, self.first, self.after,
-                     self.if_exists).apply_to(ed, st)
+                     self.if_exists).apply_to(ed, st, in_place)
 
 
 @_op
@@ -501,10 +529,21 @@ class AlterColumnDefault(AlterOperation):
 
     def apply_to(self, ed, st):
         c = ed.column(self.name)
-        if column_key(self.name) in st.original:
-            st.claim(self.name, ed)
         if c.on_update is not None and st.ctx.rules.set_default_drops_on_update:
             ed.set_column(self.name, on_update=None)
+        if self.default is None and c.family is TypeFamily.TIMESTAMP and not c.nullable \
+                and not st.ctx.explicit_defaults_for_timestamp:
+            # explicit_defaults_for_timestamp=OFF: a NOT NULL TIMESTAMP without default gets the
+            # implicit one again (auto-init when it is the first TIMESTAMP; MariaDB 10.11 checked)
+            i = next(j for j, x in enumerate(ed.columns) if column_key(x.name) == column_key(c.name))
+            fsp = c.fsp or 0
+            if first_timestamp_before(ed.columns, i):
+                ed.set_column(self.name, default=Default.current_timestamp(fsp),
+                              on_update=Default.current_timestamp(fsp))
+            else:
+                ed.set_column(self.name, default=Default.literal(
+                    "0000-00-00 00:00:00" + ("." + "0" * fsp if fsp else "")))
+            return
         if self.default is None:
             # DROP DEFAULT leaves a nullable column with DEFAULT NULL (MariaDB 10.11 checked).
             ed.set_column(self.name, default=Default.null() if c.nullable and not c.auto_increment
@@ -527,8 +566,6 @@ class AlterColumnVisibility(AlterOperation):
 
     def apply_to(self, ed, st):
         ed.column(self.name)
-        if column_key(self.name) in st.original:
-            st.claim(self.name, ed)
         ed.set_column(self.name, visible=self.visible)
 
 
@@ -803,6 +840,10 @@ class AlterTable(Command):
             if l2 is not None and explicit_coll is not None and \
                     charsets.canonical_collation(l2) != charsets.canonical_collation(explicit_coll):
                 raise DdlSemanticError(f"Conflicting declarations: 'COLLATE {explicit_coll}' and 'COLLATE {l2}'")
+            if c2 is not None and explicit_cs is not None and \
+                    charsets.canonical_charset(c2) != charsets.canonical_charset(explicit_cs):
+                raise DdlSemanticError(f"Conflicting declarations: 'CHARACTER SET {explicit_cs}' and "
+                                       f"'CHARACTER SET {c2}'")
             explicit_cs = c2 if c2 is not None else explicit_cs
             explicit_coll = l2 if l2 is not None else explicit_coll
         explicit = None
@@ -829,10 +870,9 @@ class AlterTable(Command):
         later = []
         for op in ops:  # existing columns change in place first...
             if isinstance(op, (ChangeColumn, ModifyColumn)):
-                dataclasses.replace(op, first=False, after=None).apply_to(ed, st)
-            elif isinstance(op, (AlterColumnDefault, AlterColumnVisibility)) and \
-                    column_key(op.name) not in st.original:
-                later.append(op)  # ALTER COLUMN of a column this statement adds
+                op.apply_to(ed, st, in_place=True)
+            elif isinstance(op, (AlterColumnDefault, AlterColumnVisibility)):
+                later.append(op)  # see _AlterState.claim_alter
             elif _phase(op) == 1 and not isinstance(op, AddColumn):
                 op.apply_to(ed, st)
         for op in ops:  # ...then new columns and moves, in statement order
@@ -841,7 +881,12 @@ class AlterTable(Command):
             elif isinstance(op, (ChangeColumn, ModifyColumn)) and (op.first or op.after is not None) \
                     and ed.has_column(op.column.name):
                 ed.move_column(op.column.name, first=op.first, after=op.after)
+        for op in ops:  # columns (re)defined in the second pass: ADD and positioned CHANGE/MODIFY
+            if isinstance(op, AddColumn) or (isinstance(op, (ChangeColumn, ModifyColumn))
+                                              and (op.first or op.after is not None)):
+                st.new_defs.add(column_key(op.column.name))
         for op in later:
+            st.claim_alter(op.name, ed)
             op.apply_to(ed, st)
         for phase in (2, 3):
             for op in ops:

@@ -129,6 +129,7 @@ MAX_KEY_LENGTH: dict[str, int] = {"innodb": 3072, "myisam": 1000, "aria": 2000}
 # and engines that cannot store BLOB/TEXT columns.
 HASH_INDEX_ENGINES = frozenset({"memory", "heap"})
 NO_BLOB_ENGINES = frozenset({"memory", "heap"})
+NO_FULLTEXT_ENGINES = frozenset({"memory", "heap", "csv", "archive", "blackhole"})
 
 RULES: dict[Dialect, DialectRules] = {Dialect.MYSQL: MYSQL, Dialect.MARIADB: MARIADB,
                                       Dialect.ORACLE: ORACLE}

@@ -14,7 +14,7 @@ from ..options import Options
 from . import charsets, literals
 from . import types as T
 from .column import Column, Default, DefaultKind, Generated, GeneratedKind
-from .dialects import MAX_KEY_LENGTH, NO_BLOB_ENGINES, DialectRules, rules_for
+from .dialects import MAX_KEY_LENGTH, NO_BLOB_ENGINES, NO_FULLTEXT_ENGINES, DialectRules, rules_for
 from .ids import TableId
 from .spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, KeySpec
 from .table import Check, ForeignKey, Index, IndexKind, IndexPart, TableEditor
@@ -305,6 +305,28 @@ _FIXED_BYTES = {"tinyint": 1, "smallint": 2, "mediumint": 3, "int": 4, "bigint":
                 "enum": 2, "set": 8, "inet4": 4, "inet6": 16, "uuid": 16}
 
 
+_DECIMAL_DIGIT_BYTES = (0, 1, 1, 2, 2, 3, 3, 4, 4, 4)
+
+
+def storage_bytes(c: Column) -> int:
+    """Bytes a value of a fixed-size column takes in a key (MySQL manual 13.7 "Data Type Storage
+    Requirements"; DECIMAL packs 9 digits in 4 bytes on each side of the point)."""
+    if c.family is F.DECIMAL:
+        p, s_ = c.length or 10, c.scale or 0
+        whole, frac = p - s_, s_
+        return (whole // 9) * 4 + _DECIMAL_DIGIT_BYTES[whole % 9] + (frac // 9) * 4 + _DECIMAL_DIGIT_BYTES[frac % 9]
+    if c.family is F.BIT:
+        return ((c.length or 1) + 7) // 8
+    if c.family is F.ENUM:
+        return 1 if len(c.values) < 256 else 2
+    if c.family is F.SET:
+        n = (len(c.values) + 7) // 8
+        return 8 if n > 4 else n
+    if c.family in (F.TIME, F.DATETIME, F.TIMESTAMP):
+        return {"time": 3, "datetime": 5, "timestamp": 4}[c.type_name] + ((c.fsp or 0) + 1) // 2
+    return _FIXED_BYTES.get(c.type_name, 0)
+
+
 def _part_bytes(ed: TableEditor, p: IndexPart) -> int:
     if p.column is None or not ed.has_column(p.column):
         return 0
@@ -342,19 +364,26 @@ def _check_new_parts(ed: TableEditor, spec: KeySpec | Index, prefixes: bool = Tr
     (ER_BAD_FT_COLUMN), SPATIAL on non-geometry or nullable columns, a prefix on a non-string
     column or longer than the column (ER_WRONG_SUB_KEY)."""
     first_cs = None
+    engine = (ed.fields.get("engine") or ed._t.engine or "").lower()
+    if spec.kind is IndexKind.FULLTEXT and engine in NO_FULLTEXT_ENGINES:
+        raise DdlSemanticError(f"The storage engine {engine.upper()} doesn't support FULLTEXT indexes")
     for p in spec.parts:
         if p.column is None or not ed.has_column(p.column):
             continue
         c = ed.column(p.column)
         if spec.kind is IndexKind.FULLTEXT and (c.family not in (F.CHAR, F.VARCHAR, F.TEXT) or (
-                first_cs is not None and c.charset != first_cs)):
-            # (all parts of a FULLTEXT key share one charset)
+                first_cs is not None and c.collation != first_cs)):
+            # (all parts of a FULLTEXT key share one collation)
             raise DdlSemanticError(f"Column '{c.name}' cannot be part of FULLTEXT index")
         if first_cs is None:
-            first_cs = c.charset
+            first_cs = c.collation
         if spec.kind is IndexKind.SPATIAL and (c.family is not F.GEOMETRY or c.nullable):
             raise DdlSemanticError("All parts of a SPATIAL index must be geometrical and NOT NULL")
-        if prefixes and p.length is not None and (c.family not in _PREFIXABLE or (
+        if prefixes and p.length is not None and c.family not in _PREFIXABLE \
+                and p.length == storage_bytes(c):
+            continue  # a "prefix" as long as the whole value is the whole column (MariaDB 10.11)
+        if prefixes and p.length is not None and (
+                c.family not in _PREFIXABLE or (
                 c.family in (F.CHAR, F.VARCHAR, F.BINARY, F.VARBINARY) and c.length is not None
                 and p.length > c.length)):
             raise DdlSemanticError("Incorrect prefix key; the used key part isn't a string, the used "

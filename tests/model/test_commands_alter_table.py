@@ -441,3 +441,14 @@ def test_set_default_and_on_update_by_dialect(my, maria):
     assert my.table().column("ts").on_update is not None  # MySQL keeps ON UPDATE
     assert maria.table().column("ts").on_update is None  # MariaDB 10.11 drops it
     assert maria.table().column("ts").default.value == "2020-01-01 00:00:00"
+
+
+def test_alter_column_conflicts_with_an_in_place_redefinition(evo):
+    for ops in (
+        (ModifyColumn(col("a", "bigint")), AlterColumnDefault("a", "1")),
+        (AlterColumnDefault("a", "1"), AlterColumnDefault("a", None)),
+    ):
+        with pytest.raises(DdlSemanticError, match="Unknown column 'a'"):
+            AlterTable(T, ops).apply(evo.catalog, evo.options)
+    alter(evo, AlterColumnDefault("a", "7"), ModifyColumn(col("a", "bigint"), first=True))
+    assert evo.table().column_names[0] == "a" and evo.table().column("a").type_name == "bigint"
