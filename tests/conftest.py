@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,6 +79,23 @@ def twin(request, monkeypatch):
     monkeypatch.setattr(speedups, "impl", mod)
     monkeypatch.setattr(speedups, "IMPLEMENTATION", mod.IMPLEMENTATION)
     return mod
+
+
+@pytest.fixture
+def run_cli(tmp_path):
+    """`run_cli(*args, env=None, timeout=600)`: `python -m mysqlddl ARGS` as a subprocess, from tmp_path.
+
+    Always from a neutral directory: with -m the working directory comes first on sys.path, and from
+    the checkout the bare source package (no generated parser, no compiled core) would shadow the
+    installed one. `env` entries are added to (or override) the current environment."""
+
+    def run(*args, env=None, timeout=600):
+        full = dict(os.environ)
+        full.update(env or {})
+        return subprocess.run([sys.executable, "-m", "mysqlddl", *map(str, args)], capture_output=True,
+                              text=True, env=full, cwd=tmp_path, timeout=timeout)
+
+    return run
 
 
 @pytest.fixture(scope="session")

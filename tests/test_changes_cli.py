@@ -4,8 +4,6 @@ from a temporary cwd, so the installed package is what runs)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -137,16 +135,13 @@ def test_progress_only_when_asked_or_a_tty(shared_path, capsys):
     assert err.startswith("\r[") and "100.0%" in err
 
 
-def test_subprocess_from_a_temporary_cwd(shared_path, tmp_path):
+def test_subprocess_from_a_temporary_cwd(shared_path, tmp_path, run_cli):
     path = str(shared_path / "binlogs/maxwell/binlog.000004")
-    proc = subprocess.run([sys.executable, "-m", "mysqlddl", "changes", path, "--summary", "text"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    proc = run_cli("changes", path, "--summary", "text")
     assert proc.returncode == 0, proc.stderr
     assert len([e for e in lines(proc.stdout) if "op" in e]) == 28
     assert "DML rows 28" in proc.stderr and "bac_schema.bac_history: c=5, u=4" in proc.stderr
-    bad = subprocess.run([sys.executable, "-m", "mysqlddl", "changes", str(tmp_path / "nope.000001")],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    bad = run_cli("changes", tmp_path / "nope.000001")
     assert bad.returncode == 1 and "no such file" in bad.stderr
-    usage = subprocess.run([sys.executable, "-m", "mysqlddl", "changes", path, "--on-mismatch", "x"],
-                           cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    usage = run_cli("changes", path, "--on-mismatch", "x")
     assert usage.returncode == 2

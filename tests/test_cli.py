@@ -1,23 +1,10 @@
 """`mysqlddl` as a function and as a subprocess (`python -m mysqlddl`)."""
 
 import os
-import subprocess
-import sys
-import tempfile
 
 import pytest
 
 from mysqlddl import __version__, cli
-
-
-def run(*args, **env):
-    """`python -m mysqlddl ...` from a neutral directory: with -m, the current directory comes first on
-    sys.path, and the source checkout's bare package (no parser, no extension) must not shadow the
-    installed one."""
-    e = dict(os.environ)
-    e.update(env)
-    return subprocess.run([sys.executable, "-m", "mysqlddl", *args], capture_output=True, text=True, env=e,
-                          cwd=tempfile.gettempdir())
 
 
 def test_version_reports_package_runtime_stamp_and_speedups(capsys):
@@ -32,27 +19,27 @@ def test_version_reports_package_runtime_stamp_and_speedups(capsys):
     assert out[-1] == f"speedups: {speedups.IMPLEMENTATION}"
 
 
-def test_version_subprocess_pure_python_switch():
-    p = run("version", MYSQLDDL_PUREPYTHON="1", MYSQLDDL_REQUIRE_SPEEDUPS="")
+def test_version_subprocess_pure_python_switch(run_cli):
+    p = run_cli("version", env={"MYSQLDDL_PUREPYTHON": "1", "MYSQLDDL_REQUIRE_SPEEDUPS": ""})
     assert p.returncode == 0, p.stderr
     assert p.stdout.splitlines()[-1] == "speedups: pure-python"
 
 
-def test_version_subprocess_compiled_when_built():
+def test_version_subprocess_compiled_when_built(run_cli):
     if os.environ.get("MYSQLDDL_PUREPYTHON"):
         pytest.skip("this run forces the pure-Python twin")
-    p = run("version")
+    p = run_cli("version")
     assert p.returncode == 0, p.stderr
     assert p.stdout.splitlines()[-1] == "speedups: compiled"
 
 
-def test_contradictory_switches_are_a_clear_error():
-    p = run("version", MYSQLDDL_PUREPYTHON="1", MYSQLDDL_REQUIRE_SPEEDUPS="1")
+def test_contradictory_switches_are_a_clear_error(run_cli):
+    p = run_cli("version", env={"MYSQLDDL_PUREPYTHON": "1", "MYSQLDDL_REQUIRE_SPEEDUPS": "1"})
     assert p.returncode != 0
     assert "contradict" in p.stderr
 
 
-def test_unknown_subcommand_is_a_usage_error():
-    p = run("no-such-command")
+def test_unknown_subcommand_is_a_usage_error(run_cli):
+    p = run_cli("no-such-command")
     assert p.returncode == 2
     assert "invalid choice" in p.stderr

@@ -1,21 +1,11 @@
 """`mysqlddl schema`: apply DDL scripts in order, print the catalog (as a function and a subprocess)."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from mysqlddl import cli
 
 SHOP = Path(__file__).parent / "data" / "shop.sql"
-
-
-def run(tmp_path, *args):
-    """`python -m mysqlddl ...` from a temp directory, so the installed package is imported, not the
-    bare source tree of the checkout."""
-    return subprocess.run([sys.executable, "-m", "mysqlddl", *args], capture_output=True, text=True,
-                          cwd=tmp_path, env=dict(os.environ))
 
 
 def test_shop_json(capsys):
@@ -78,15 +68,15 @@ def test_missing_file_exit_1(tmp_path, capsys):
     assert "none.sql" in capsys.readouterr().err
 
 
-def test_subprocess_shop(tmp_path):
-    p = run(tmp_path, "schema", str(SHOP))
+def test_subprocess_shop(run_cli):
+    p = run_cli("schema", SHOP)
     assert p.returncode == 0, p.stderr
     assert [t["name"] for t in json.loads(p.stdout)["tables"]] == ["customers", "orders"]
 
 
-def test_subprocess_error_exit_code(tmp_path):
+def test_subprocess_error_exit_code(tmp_path, run_cli):
     f = tmp_path / "bad.sql"
     f.write_text("CREATE TABLE t (a INT NOT NULL DEFAULT NULL);\n")
-    p = run(tmp_path, "schema", str(f))
+    p = run_cli("schema", f)
     assert p.returncode == 1
     assert "Invalid default value for 'a'" in p.stderr and p.stdout == ""

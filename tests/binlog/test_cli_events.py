@@ -4,9 +4,6 @@ input. Run as a function (cli.main) and as a subprocess (python -m mysqlddl)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 from mysqlddl import cli
 
@@ -65,18 +62,12 @@ def test_events_truncated_tail(shared_path, tmp_path, capsys):
     assert "stopped at 724" in cap.err
 
 
-def _run(args, cwd):
-    env = dict(os.environ)
-    return subprocess.run([sys.executable, "-m", "mysqlddl", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=120)
-
-
-def test_events_as_a_subprocess(shared_path, tmp_path):
-    ok = _run(["events", "--start-position", "157", "--stop-position", "724", str(shared_path / COMPRESSED)],
-              tmp_path)
+def test_events_as_a_subprocess(shared_path, run_cli):
+    ok = run_cli("events", "--start-position", "157", "--stop-position", "724", shared_path / COMPRESSED,
+                 timeout=120)
     assert ok.returncode == 0, ok.stderr
     evs = _lines(ok.stdout)
     assert evs[0]["type"] == "ANONYMOUS_GTID" and evs[0]["pos"] == 157
     assert evs[-1]["type"] == "XID" and all(e["type"] != "ROTATE" for e in evs)
-    bad = _run(["events", str(shared_path / "binlogs/canal/binlog_tsdb/mysql-bin.000001")], tmp_path)
+    bad = run_cli("events", shared_path / "binlogs/canal/binlog_tsdb/mysql-bin.000001", timeout=120)
     assert bad.returncode == 1 and "byte offset 0" in bad.stderr and bad.stdout == ""

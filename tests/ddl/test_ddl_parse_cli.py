@@ -4,8 +4,6 @@ called as a function and as a subprocess (STYLE 18)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from mysqlddl.cli import main
 
@@ -51,11 +49,10 @@ def test_sql_mode_option_switches_ansi_quotes(tmp_path):
     assert main(["parse", "--sql-mode", "ANSI_QUOTES", str(src)]) == 0
 
 
-def test_parse_as_a_subprocess(tmp_path):
+def test_parse_as_a_subprocess(tmp_path, run_cli):
     src = tmp_path / "s.sql"
     src.write_text(SCRIPT)
-    proc = subprocess.run([sys.executable, "-m", "mysqlddl", "parse", str(src)],
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    proc = run_cli("parse", src, timeout=120)
     assert proc.returncode == 1
     assert "statement 2: line 3:15" in proc.stderr
     assert "2/3 statements accepted" in proc.stdout
