@@ -6,6 +6,7 @@ Used when MYSQLDDL_PUREPYTHON=1 or when the extension is absent (and not require
 from __future__ import annotations
 
 from ..errors import BinlogError, CorruptEventError, RowImageOverrunError, TruncatedError
+from .coltypes import ColumnType
 from .values import decoder_for
 from .values.jsonb import decode_json_diff
 
@@ -33,8 +34,7 @@ def read_lenenc_int(buf, offset: int):
     width = {252: 2, 253: 3, 254: 8}.get(first)
     if width is None:
         raise CorruptEventError("length-encoded integer with first byte 0xff", offset=offset - 1)
-    suffix = {2: " (2 bytes)", 3: " (3 bytes)", 8: " (8 bytes)"}[width]
-    _need(buf, offset, width, "length-encoded integer" + suffix)
+    _need(buf, offset, width, f"length-encoded integer ({width} bytes)")
     return int.from_bytes(buf[offset:offset + width], "little"), offset + width
 
 
@@ -62,8 +62,9 @@ def _present(bitmap, ncols: int):
     return [i for i in range(ncols) if bitmap[i >> 3] >> (i & 7) & 1]
 
 
-def decode_rows(plan, buf, start: int, end: int, present1, present2, base: int = 0) -> list:
-    """See mysqlddl.binlog.rows.decode_rows."""
+def _prepare(plan, buf, start: int, end: int, present1, present2, base: int):
+    """What every rows-event body decoder starts from: the fenced view, the (index, decoder, meta)
+    steps of the columns present in each image (None for a one-image event) and a row of ABSENT."""
     from .rows import ABSENT
 
     ncols = len(plan)
@@ -71,10 +72,15 @@ def decode_rows(plan, buf, start: int, end: int, present1, present2, base: int =
     view = buf if end == len(buf) else memoryview(buf)[:end]
     cols1 = [(i, plan[i][0], plan[i][1]) for i in _present(present1, ncols)]
     cols2 = None if present2 is None else [(i, plan[i][0], plan[i][1]) for i in _present(present2, ncols)]
-    blank = [ABSENT] * ncols
     if start < end and not cols1 and not cols2:
         raise CorruptEventError(f"{end - start} bytes of rows but no column is present in either image",
                                 offset=base + start)
+    return view, cols1, cols2, [ABSENT] * ncols
+
+
+def decode_rows(plan, buf, start: int, end: int, present1, present2, base: int = 0) -> list:
+    """See mysqlddl.binlog.rows.decode_rows."""
+    view, cols1, cols2, blank = _prepare(plan, buf, start, end, present1, present2, base)
     rows = []
     pos = start
     while pos < end:
@@ -126,18 +132,8 @@ def decode_partial_update_rows(plan, buf, start: int, end: int, present1, presen
     JSON columns whose bit is set hold a diff vector (sql/rpl_record.cc ``pack_row``;
     sql/log_event.cc ``Rows_log_event::print_verbose_one_row``). Partial updates are rare, so both
     implementations decode them here."""
-    from .rows import ABSENT
-
-    ncols = len(plan)
-    _check_range(buf, start, end, present1, present2, ncols)
-    view = buf if end == len(buf) else memoryview(buf)[:end]
-    cols1 = [(i, plan[i][0], plan[i][1]) for i in _present(present1, ncols)]
-    cols2 = [(i, plan[i][0], plan[i][1]) for i in _present(present2, ncols)]
-    json_cols = [i for i in range(ncols) if plan[i][1].binlog_type == 245]
-    blank = [ABSENT] * ncols
-    if start < end and not cols1 and not cols2:
-        raise CorruptEventError(f"{end - start} bytes of rows but no column is present in either image",
-                                offset=base + start)
+    view, cols1, cols2, blank = _prepare(plan, buf, start, end, present1, present2, base)
+    json_cols = [i for i in range(len(plan)) if plan[i][1].binlog_type == ColumnType.JSON]
     rows = []
     pos = start
     while pos < end:
