@@ -28,25 +28,24 @@ import re
 
 from ..options import DEFAULT, Dialect, Options
 
-# What a statement needs scanned for: quoted runs, comments, versioned-comment markers.
-_SCAN_BS = re.compile(
-    r"""(?P<sq>'(?:[^'\\]|\\.|'')*(?:'|\Z))"""
-    r"""|(?P<dq>"(?:[^"\\]|\\.|"")*(?:"|\Z))"""
+# What a statement needs scanned for: quoted runs, comments, versioned-comment markers. Only the
+# string alternatives depend on NO_BACKSLASH_ESCAPES (whether a backslash escapes the next
+# character); backtick identifiers and comments scan the same either way.
+_SCAN_REST = (
     r"""|(?P<bq>`(?:[^`]|``)*(?:`|\Z))"""
     r"""|(?P<line>(?:\#|--(?=[ \t\r\n]|\Z))[^\n]*)"""
     r"""|(?P<vopen>/\*M?!\d*)"""
     r"""|(?P<block>/\*.*?(?:\*/|\Z))"""
-    r"""|(?P<vclose>\*/)""",
+    r"""|(?P<vclose>\*/)"""
+)
+_SCAN_BS = re.compile(
+    r"""(?P<sq>'(?:[^'\\]|\\.|'')*(?:'|\Z))"""
+    r"""|(?P<dq>"(?:[^"\\]|\\.|"")*(?:"|\Z))""" + _SCAN_REST,
     re.S,
 )
 _SCAN_NOBS = re.compile(
     r"""(?P<sq>'(?:[^']|'')*(?:'|\Z))"""
-    r"""|(?P<dq>"(?:[^"]|"")*(?:"|\Z))"""
-    r"""|(?P<bq>`(?:[^`]|``)*(?:`|\Z))"""
-    r"""|(?P<line>(?:\#|--(?=[ \t\r\n]|\Z))[^\n]*)"""
-    r"""|(?P<vopen>/\*M?!\d*)"""
-    r"""|(?P<block>/\*.*?(?:\*/|\Z))"""
-    r"""|(?P<vclose>\*/)""",
+    r"""|(?P<dq>"(?:[^"]|"")*(?:"|\Z))""" + _SCAN_REST,
     re.S,
 )
 
