@@ -1,31 +1,45 @@
 #!/usr/bin/env python3
-"""Row-decoding benchmark: decode every row of the given binlogs to Python values.
+"""Row-decoding benchmark: decode every row of the lab bulk binlog to Python values, and measure the
+two peers in the same run.
 
-    python tools/bench_rows.py BINLOG... [--runs 3] [--twin-rows 100000] [--charset-fallback binary]
+    python tools/bench_rows.py --scale 1                 # the issue's target (about 1M row changes)
+    python tools/bench_rows.py --scale 0.05 --runs 1     # a quick check
+    python tools/bench_rows.py FILE...                   # any binlogs (no python-mysql-replication case)
 
-For the issue's target, use the bulk files of the lab workload (phase c of
-../shared/lab/workload.py --scale 1, about 1M row changes): MYSQLDDL_LAB=/tmp/rowlab
-../shared/lab/mariadb.sh start && ... workload.py --scale 1, then the files between the phase's
-start_file and end_file in $MYSQLDDL_LAB/truth/manifest.json.
+Input. Without FILE arguments the bulk phase (c) of the project's own workload (tools/workload.py)
+is run once on a private MariaDB (tools/mariadb_lab.py) and cached under ``--lab`` (default
+$MYSQLDDL_BENCH_LAB or /tmp/mysqlddl-bench-lab), one directory per (scale, seed): later runs reuse the
+binlogs. The server is configured like ../shared/lab/mariadb.sh (ROW, FULL image, CRC32, 64M files,
+binlog_row_metadata NO_LOG: MariaDB 10.11's default, what the issue's figures were measured on).
 
-Cases, each timed in CPU seconds of this process (time.process_time) or of the child (os.wait4):
+Cases, each timed in CPU seconds (time.process_time of this process, or os.wait4 of a child), the
+median of ``--runs``:
 
 - ``compiled/lean``: mysqlddl._speedups decode_rows under a minimal framing loop of this tool (file
   mapped once, 19-byte headers, CRC32 verified, TABLE_MAP and rows-event headers parsed here): what the
   row decoder itself costs. It knows v1/v2 rows events only (what MySQL 5.6+ and MariaDB write
-  uncompressed); zstd payloads and MariaDB compressed events count only in the reader case;
-- ``compiled/reader``: the same through mysqlddl.binlog.reader (full event decoding), when present;
-- ``pure-python/lean``: the twin, on the first ``--twin-rows`` row changes only (it is ~30x slower);
-  its rate is reported, not extrapolated to a total;
-- ``mariadb-binlog -v``: ``mariadb-binlog --base64-output=decode-rows -v FILES > /dev/null``, the
-  C peer (measured as ../shared/lab/baselines.py does), and the ratio to it.
+  uncompressed);
+- ``compiled/reader``: the same through mysqlddl.binlog.reader (full event decoding);
+- ``pure-python/lean``: the twin, on the first ``--twin-rows`` row changes only (its rate is
+  reported, not extrapolated to a total);
+- ``mariadb-binlog -v``: ``mariadb-binlog --no-defaults --base64-output=decode-rows -v FILES >
+  /dev/null``, the C peer, child CPU (as ../shared/lab/baselines.py measures it), on every file;
+- ``python-mysql-replication``: it reads only from a live server, so the cached server is started
+  on those binlogs and a child process streams them with BinLogStreamReader (user repl, rows events
+  only, every value of every row touched; as ../shared/lab/pmr_bench.py). It is ~60x slower than
+  the target, so by default only the first ``--pmr-rows`` row changes are streamed and its rate is
+  that subset's (the bulk file is homogeneous: the same table and statement mix throughout). Its CPU
+  is the client's own (process_time around the streaming loop, imports excluded); the server's
+  CPU for sending the binlog is not counted (as in baselines.py).
 
+Then the ratios: each mysqlddl case against each peer, in row changes per CPU-second.
 A row change is one row of a WRITE/DELETE event or one before/after pair of an UPDATE event.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import mmap
 import os
 import shutil
@@ -36,6 +50,7 @@ import sys
 import time
 import types
 import zlib
+from pathlib import Path
 
 from mysqlddl.binlog import _twin, rows, speedups
 from mysqlddl.options import Options
@@ -199,7 +214,7 @@ def run_mariadb_binlog(paths):
     exe = shutil.which("mariadb-binlog")
     if exe is None:
         return None
-    argv = [exe, "--no-defaults", "--base64-output=decode-rows", "-v", *paths]
+    argv = [exe, "--no-defaults", "--base64-output=decode-rows", "-v", *map(str, paths)]
     with open(os.devnull, "wb") as null:
         p = subprocess.Popen(argv, stdout=null, stderr=null)
         _, status, ru = os.wait4(p.pid, 0)
@@ -208,20 +223,136 @@ def run_mariadb_binlog(paths):
     return ru.ru_utime + ru.ru_stime
 
 
+# ------------------------------------------------------------------------------ the lab binlog
+
+TOOLS = Path(__file__).resolve().parent
+DEFAULT_LAB = os.environ.get("MYSQLDDL_BENCH_LAB", "/tmp/mysqlddl-bench-lab")
+# As ../shared/lab/mariadb.sh starts the lab server (its binlog_row_metadata is the 10.11 default).
+SERVER_ARGS = ("--max-binlog-size=64M",)
+ROW_METADATA = "NO_LOG"
+# What a binlog client needs (../shared/lab/create_users.sql), not logged.
+REPL_USER = ("SET SESSION sql_log_bin=0",
+             "CREATE USER IF NOT EXISTS 'repl'@'127.0.0.1' IDENTIFIED BY 'repl'",
+             "GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT ON *.* TO 'repl'@'127.0.0.1'")
+
+
+def _lab_modules():
+    sys.path.insert(0, str(TOOLS))
+    import mariadb_lab
+    import workload
+    return mariadb_lab, workload
+
+
+def lab_binlog(lab: Path, scale: float, seed: int):
+    """(server, manifest) for the bulk binlog of --scale/--seed, generating it on first use: a
+    private server under ``lab/scale-S-seed-N`` runs workload phase c, then stops (its binlogs
+    closed). The manifest (bench.json) lists the bulk files and the row changes the workload made."""
+    mariadb_lab, workload = _lab_modules()
+    base = lab / f"scale-{scale:g}-seed-{seed}"
+    manifest_path = base / "bench.json"
+    server = mariadb_lab.MariaDBServer(base, row_metadata=ROW_METADATA, extra_args=SERVER_ARGS)
+    if manifest_path.exists():
+        manifest = json.loads(manifest_path.read_text())
+        if all((server.binlog_dir / f).exists() for f in manifest["bulk_files"]):
+            return server, manifest
+    if base.exists():
+        shutil.rmtree(base)
+    print(f"generating the bulk binlog (tools/workload.py phase c, scale {scale:g}) in {base} ...", flush=True)
+    t0 = time.monotonic()
+    server.start()
+    try:
+        server.execute(*REPL_USER)
+        truth = workload.run(server, phases="c", scale=scale, seed=seed, log=lambda m: None)
+        version = server.version
+    finally:
+        server.stop()
+    manifest = {"bulk_files": truth.bulk_files, "scale": scale, "seed": seed, "server_version": version,
+                "expected_row_changes": truth.expected_row_changes, "row_metadata": ROW_METADATA,
+                "generated_secs": round(time.monotonic() - t0, 1)}
+    manifest_path.write_text(json.dumps(manifest, indent=1))
+    return server, manifest
+
+
+def run_pmr(server, first: str, last: str, limit: int | None):
+    """python-mysql-replication streaming from the running ``server``, in a child process
+    (``--pmr-child``): (row changes, client CPU s of the streaming loop) or None."""
+    argv = [sys.executable, str(Path(__file__).resolve()), "--pmr-child", "--port", str(server.port),
+            "--first-file", first, "--last-file", last, "--pmr-rows", str(limit or 0)]
+    p = subprocess.run(argv, capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"  python-mysql-replication failed: {(p.stderr or p.stdout).strip().splitlines()[-1:]}")
+        return None
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    return out["rows"], out["client_cpu_secs"]
+
+
+def pmr_child(port: int, first: str, last: str, limit: int) -> int:
+    """The streaming loop of ../shared/lab/pmr_bench.py (--mode rows), stopping after ``limit`` row
+    changes (0: at the end of ``last``). Prints one JSON line."""
+    from pymysqlreplication import BinLogStreamReader
+    from pymysqlreplication.row_event import DeleteRowsEvent, UpdateRowsEvent, WriteRowsEvent
+
+    cpu0 = time.process_time()
+    stream = BinLogStreamReader(
+        connection_settings={"host": "127.0.0.1", "port": port, "user": "repl", "passwd": "repl"},
+        server_id=4242, resume_stream=True, log_file=first, log_pos=4, blocking=False,
+        only_events=[WriteRowsEvent, UpdateRowsEvent, DeleteRowsEvent], enable_logging=False,
+        # no optional metadata in the binlog: the library cannot tell VARBINARY from VARCHAR
+        ignore_decode_errors=True)
+    rows = values = 0
+    for ev in stream:
+        if stream.log_file > last:
+            break
+        for r in ev.rows:
+            rows += 1
+            if isinstance(ev, UpdateRowsEvent):
+                values += sum(1 for _ in r["before_values"].values()) + sum(1 for _ in r["after_values"].values())
+            else:
+                values += sum(1 for _ in r["values"].values())
+        if limit and rows >= limit:
+            break
+    stream.close()
+    print(json.dumps({"rows": rows, "values": values, "client_cpu_secs": time.process_time() - cpu0}))
+    return 0
+
+
+# ------------------------------------------------------------------------------------------ main
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("files", nargs="*", help="binlogs to decode (default: the cached lab bulk binlog)")
+    ap.add_argument("--scale", type=float, default=1.0, help="workload scale (1 = about 1M row changes)")
+    ap.add_argument("--seed", type=int, default=20240611)
+    ap.add_argument("--lab", type=Path, default=Path(DEFAULT_LAB), help="cache directory for the lab binlogs")
     ap.add_argument("--runs", type=int, default=3, help="runs per case; the median CPU time is reported")
     ap.add_argument("--twin-rows", type=int, default=100_000, help="row changes decoded by the pure twin")
+    ap.add_argument("--pmr-rows", type=int, default=100_000,
+                    help="row changes streamed by python-mysql-replication (0: all)")
     ap.add_argument("--charset-fallback", default="utf8mb4",
                     help="charset of text columns with no charset metadata (binary: keep bytes)")
     ap.add_argument("--decimal-as", default="decimal", choices=("decimal", "str"))
     ap.add_argument("--no-reader", action="store_true", help="skip the mysqlddl.binlog.reader case")
     ap.add_argument("--no-peer", action="store_true", help="skip mariadb-binlog")
+    ap.add_argument("--no-pmr", action="store_true", help="skip python-mysql-replication")
+    ap.add_argument("--pmr-child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--first-file", help=argparse.SUPPRESS)
+    ap.add_argument("--last-file", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.pmr_child:
+        return pmr_child(a.port, a.first_file, a.last_file, a.pmr_rows)
+    server = manifest = None
+    if a.files:
+        files = list(a.files)
+    else:
+        server, manifest = lab_binlog(a.lab, a.scale, a.seed)
+        files = [str(server.binlog_dir / f) for f in manifest["bulk_files"]]
+        print(f"lab bulk binlog: scale {a.scale:g}, {manifest['server_version']}, "
+              f"row changes made by the workload {manifest['expected_row_changes'].get('bulk')}", flush=True)
     options = Options(charset_fallback=a.charset_fallback, decimal_as=a.decimal_as)
-    nbytes = sum(os.path.getsize(p) for p in a.files)
-    print(f"{len(a.files)} files, {nbytes / 1e6:.1f} MB; load average {os.getloadavg()[0]:.2f}; "
+    nbytes = sum(os.path.getsize(p) for p in files)
+    print(f"{len(files)} files, {nbytes / 1e6:.1f} MB; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
           f"options: charset_fallback={a.charset_fallback} decimal_as={a.decimal_as}", flush=True)
     results = []
     try:
@@ -245,27 +376,50 @@ def main(argv=None) -> int:
 
     rate = {}
     if compiled is not None:
-        rate["lean"] = case("compiled/lean", lambda: run_lean(a.files, options, compiled))
+        rate["compiled/lean"] = case("compiled/lean", lambda: run_lean(files, options, compiled))
         if not a.no_reader:
-            try:
-                import mysqlddl.binlog.reader  # noqa: F401
-            except ImportError:
-                print("  compiled/reader: mysqlddl.binlog.reader not available")
-            else:
-                rate["reader"] = case("compiled/reader", lambda: run_reader(a.files, options, compiled))
-    case("pure-python/lean", lambda: run_lean(a.files, options, _twin, a.twin_rows))
+            rate["compiled/reader"] = case("compiled/reader", lambda: run_reader(files, options, compiled))
+    rate["pure-python/lean"] = case("pure-python/lean", lambda: run_lean(files, options, _twin, a.twin_rows))
+    peers = {}
+    total = results[0][1]
     if not a.no_peer:
-        cpus = [c for c in (run_mariadb_binlog(a.files) for _ in range(a.runs)) if c is not None]
-        if cpus and results:
-            total = results[0][1]
+        cpus = [c for c in (run_mariadb_binlog(files) for _ in range(a.runs)) if c is not None]
+        if cpus:
             cpu = statistics.median(cpus)
-            peer = total / cpu
-            print(f"  mariadb-binlog --base64-output=decode-rows -v: CPU s median {cpu:.3f} -> "
-                  f"{peer:,.0f} row changes per CPU-s", flush=True)
-            for k, r in rate.items():
-                print(f"  ratio compiled/{k} : mariadb-binlog -v = {r / peer:.2f}x")
+            peers["mariadb-binlog -v"] = total / cpu
+            print(f"  mariadb-binlog --base64-output=decode-rows -v: {total} row changes, CPU s median {cpu:.3f} "
+                  f"(min {min(cpus):.3f}, max {max(cpus):.3f}) -> {total / cpu:,.0f} row changes per CPU-s",
+                  flush=True)
         else:
             print("  mariadb-binlog: not available or failed")
+    if not a.no_pmr:
+        if server is None:
+            print("  python-mysql-replication: needs the lab server (run without FILE arguments)")
+        else:
+            try:
+                import pymysqlreplication  # noqa: F401
+            except ImportError:
+                print("  python-mysql-replication: not installed (pip install mysql-replication)")
+            else:
+                server.start()
+                try:
+                    got = [run_pmr(server, manifest["bulk_files"][0], manifest["bulk_files"][-1], a.pmr_rows)
+                           for _ in range(a.runs)]
+                finally:
+                    server.stop()
+                got = [g for g in got if g is not None]
+                if got:
+                    n = got[0][0]
+                    cpus = [g[1] for g in got]
+                    cpu = statistics.median(cpus)
+                    peers["python-mysql-replication"] = n / cpu
+                    subset = f" (the first {n} of {total})" if n < total else ""
+                    print(f"  python-mysql-replication (client CPU, streamed from the lab server): {n} row changes"
+                          f"{subset}, CPU s median {cpu:.3f} (min {min(cpus):.3f}, max {max(cpus):.3f}) -> "
+                          f"{n / cpu:,.0f} row changes per CPU-s", flush=True)
+    for peer, prate in peers.items():
+        for k, r in rate.items():
+            print(f"  ratio {k} : {peer} = {r / prate:.2f}x")
     return 0
 
 
