@@ -57,7 +57,7 @@ from .model import charsets as model_charsets
 from .model.catalog import Catalog
 from .model.column import Column
 from .model.ids import TableId
-from .model.table import Table
+from .model.table import IndexKind, Table
 from .model.types import TypeFamily
 from .options import DEFAULT, Dialect, ErrorPolicy, Options
 
@@ -193,14 +193,18 @@ class Naming(str, enum.Enum):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RowChange:
-    """One row changed. ``op``: c (insert), u (update), d (delete). ``before``/``after``: column
+    """One row changed. ``op``: c (insert), u (update), d (delete), or t (a TRUNCATE of the table:
+    ``before`` and ``after`` both None; only with ``truncate_events=True``). ``before``/``after``: column
     name -> typed value (None for SQL NULL; a column missing from a MINIMAL/NOBLOB image is left
     out, it is not NULL); ``before`` is None for c, ``after`` None for d. ``table_version``: the
     model Table the row was decoded with, None when decoded by the TABLE_MAP alone.
     ``mismatch``: the TABLE_MAP/schema disagreements when ``on_mismatch="flag"`` let the row
     through (then it was decoded by the TABLE_MAP alone), else ``()``. ``transaction``: the id of
     its transaction; ``total_order``/``table_order``: the row's 1-based rank in it, overall and
-    among the rows of its table (Debezium's total_order / data_collection_order)."""
+    among the rows of its table (Debezium's total_order / data_collection_order).
+    ``headers``: with ``pk_change="split"``, an UPDATE that changed the primary key becomes a
+    delete carrying ``{"__debezium.newkey": {...}}`` and a create carrying
+    ``{"__debezium.oldkey": {...}}`` (the Kafka headers Debezium sets on that pair); else None."""
 
     op: str
     source: Source
@@ -213,6 +217,7 @@ class RowChange:
     transaction: str | None = None
     total_order: int = 0
     table_order: int = 0
+    headers: dict | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -273,6 +278,7 @@ class ChangeStats:
     xa_rows_discarded: int = 0
     xa_pending: int = 0
     mismatches: int = 0
+    truncates: Counter = dataclasses.field(default_factory=Counter)
     first_ts: int | None = None
     last_ts: int | None = None
 
@@ -287,7 +293,8 @@ class ChangeStats:
                 "queries": dict(sorted(self.queries.items())), "transactions": self.transactions,
                 "xa": {"committed": self.xa_committed, "rolled_back": self.xa_rolled_back,
                        "rows_discarded": self.xa_rows_discarded, "pending": self.xa_pending},
-                "mismatches_flagged": self.mismatches, "first_event_ts": self.first_ts,
+                "mismatches_flagged": self.mismatches, "truncates": dict(sorted(self.truncates.items())),
+                "first_event_ts": self.first_ts,
                 "last_event_ts": self.last_ts}
 
 
@@ -653,6 +660,8 @@ class _Mapped:
     version: Table | None
     emit: bool
     mismatch: tuple[str, ...] = ()
+    pk: tuple[str, ...] = ()          # primary-key column names (schema naming only)
+    uuid_swap_all: bool = False       # see mariadb_uuid_text
 
 
 @dataclasses.dataclass
@@ -690,6 +699,21 @@ class ChangeReader:
     ``progress``: called as ``progress(reader)`` every few thousand events and
     ``progress(reader, done=True)`` at the end.
 
+    Debezium's optional behaviours (its MySQL connector documentation, "Data change events"):
+    ``truncate_events=True`` also emits an ``op="t"`` change per truncated table after the
+    TRUNCATE's schema change (Debezium's ``skipped.operations`` leaves them out by default, so
+    do we). ``pk_change="split"`` turns an UPDATE that changes the primary key into a delete
+    and a create (Debezium's behaviour: the Kafka key changes), with ``headers`` naming the
+    other key; the default ``"update"`` keeps one ``u`` change (a JSON Lines stream has no key).
+    Debezium's ``r`` (snapshot read) is never emitted: a binlog reader reads no table contents.
+
+    For readers of a part of a log whose history was built by a pass over all of it (the Spark
+    job): ``span=(start, stop)`` reads only the events starting in [start, stop) (each a
+    :class:`Position`, ``(file, pos)`` or None; it must begin at a transaction boundary);
+    ``record_ddl=False`` takes ``history`` as complete and read-only: a DDL event emits the
+    SchemaChange recorded at its position and applies nothing. ``events``: decode these events
+    instead of reading ``source`` (which still names the files), e.g. the DDL a pre-scan found.
+
     The dialect and server version come from each file's FORMAT_DESCRIPTION event.
     After iterating: :attr:`history`, :attr:`stats`.
     """
@@ -698,9 +722,15 @@ class ChangeReader:
                  schema_database: str | None = None, schema_position=None,
                  history: SchemaHistory | None = None, filters: Filters | None = None,
                  on_mismatch: str = "raise", transactions: bool = True, schema_changes: bool = True,
-                 name: str = "mysqlddl", progress=None, rows: bool = True):
+                 name: str = "mysqlddl", progress=None, rows: bool = True, span=None,
+                 record_ddl: bool = True, events=None, truncate_events: bool = False,
+                 pk_change: str = "update"):
         if on_mismatch not in ("raise", "flag"):
             raise ConfigError(f"on_mismatch must be 'raise' or 'flag', not {on_mismatch!r}")
+        if pk_change not in ("update", "split"):
+            raise ConfigError(f"pk_change must be 'update' or 'split', not {pk_change!r}")
+        self.truncate_events = truncate_events
+        self.pk_change = pk_change
         if schema is not None and history is not None:
             raise ConfigError("give a baseline schema or an existing history, not both")
         self.filters = filters or Filters()
@@ -708,8 +738,13 @@ class ChangeReader:
         # Without rows only what builds the history is decoded; the rest is skipped by size.
         only = None if rows else ("QUERY", "MARIADB_QUERY_COMPRESSED", "GTID", "GTID_TAGGED",
                                   "ANONYMOUS_GTID", "MARIADB_GTID", "XID", "XA_PREPARE")
-        self.reader = BinlogReader(source, options=options, stop=self._stop(source, options),
-                                   only_types=only)
+        stop = span[1] if span is not None and span[1] is not None else self._stop(source, options)
+        self.reader = BinlogReader(source, options=options, start=span[0] if span is not None else None,
+                                   stop=stop, only_types=only)
+        self._events = events
+        self.record_ddl = record_ddl
+        if not record_ddl and history is None:
+            raise ConfigError("record_ddl=False reads the DDL from a complete history: give history=")
         self.options = self._detect(options)
         self.on_mismatch = on_mismatch
         self.transactions = transactions
@@ -730,8 +765,12 @@ class ChangeReader:
             self.history = SchemaHistory(self.options, baseline=base)
         # databases whose default charset is known (see _db_known)
         self._known_dbs = set(self.history.catalog_at(BinlogPosition(-1, 0)).databases)
+        first = self.reader.start.key if self.reader.start is not None else self._key(str(self.reader.files[0]), 0)
+        self._recorded = {r.position.key: r for r in self.history.records} if not record_ddl else None
         for rec in self.history.records:
-            self._note_databases(rec)
+            # a read-only history also holds the DDL after the span's start: those come as read
+            if record_ddl or rec.position.key <= first:
+                self._note_databases(rec)
         self._start = None
         if self.filters.start_position is not None:
             f, p = _parse_pos(self.filters.start_position)
@@ -785,7 +824,15 @@ class ChangeReader:
         self._connector = "mysql"
         self._server_version = ""
         opts = self.options
-        for ev in self.reader:
+        st = self.reader.start
+        if st is not None and st.pos > 4 and self._events is None:
+            # the reader decodes the FDE of a file it starts inside, but does not yield it
+            for fde in BinlogReader(st.file, options=self.options):
+                opts = self.options = self._for_fde(self.options, fde)
+                self._connector = "mariadb" if opts.dialect is Dialect.MARIADB else "mysql"
+                self._server_version = getattr(fde, "server_version", "") or ""
+                break
+        for ev in self.reader if self._events is None else self._events:
             self.stats.events += 1
             ts = ev.header.timestamp
             if ts:
@@ -960,6 +1007,9 @@ class ChangeReader:
         if ev.status.sql_mode is not None:
             opts = opts.replace(sql_mode=sql_mode_names(ev.status.sql_mode))
         db = ev.database or None
+        if not self.record_ddl:
+            yield from self._ddl_recorded(ev, end, db)
+            return
         where = f"{Path(ev.file or '').name}:{ev.pos}"
         try:
             commands = statement_commands(ev.query, opts, source=where)
@@ -990,8 +1040,51 @@ class ChangeReader:
                 and self._schema_change_ok(db, rec):
             kinds = tuple("DROP" if t is None else "CREATE" if before.table(tid) is None else "ALTER"
                           for tid, t in rec.tables)
-            yield SchemaChange(dataclasses.replace(self._source(ev, db=db), gtid=gtid), ev.query, db, rec,
-                               kinds)
+            # a DDL is its own transaction: its QUERY event's thread_id is the session's
+            yield SchemaChange(dataclasses.replace(self._source(ev, db=db), gtid=gtid, thread=ev.thread_id),
+                               ev.query, db, rec, kinds)
+            yield from self._truncates(ev, db, rec, gtid)
+
+    def _ddl_recorded(self, ev: QueryEvent, end: BinlogPosition, db: str | None) -> Iterator[Change]:
+        """record_ddl=False: the history already holds what this DDL did (no record: it changed no
+        schema, or was skipped, when the history was built); emit what recording it emitted."""
+        rec = self._recorded.get(end.key)
+        if rec is None:
+            return
+        self.stats.ddl += 1
+        self.stats.ddl_errors += len(rec.errors)
+        self._note_databases(rec)
+        self._maps.clear()
+        gtid = self._gtid
+        self._gtid = None
+        if self.schema_changes and self._in_window(ev) and self.filters.gtid_ok(gtid) \
+                and self._schema_change_ok(db, rec):
+            before = BinlogPosition(end.file_seq, end.pos - 1)    # the catalog before this record
+            kinds = tuple("DROP" if t is None else "CREATE" if self.history.table_at(tid, before) is None
+                          else "ALTER" for tid, t in rec.tables)
+            # a DDL is its own transaction: its QUERY event's thread_id is the session's
+            yield SchemaChange(dataclasses.replace(self._source(ev, db=db), gtid=gtid, thread=ev.thread_id),
+                               ev.query, db, rec, kinds)
+            yield from self._truncates(ev, db, rec, gtid)
+
+    def _truncates(self, ev: QueryEvent, db: str | None, rec: HistoryRecord, gtid) -> Iterator[Change]:
+        """Debezium's truncate events (op "t", no before/after) for the tables a TRUNCATE emptied."""
+        if not self.truncate_events:
+            return
+        from .commands import TruncateTable
+
+        for cmd in rec.commands:
+            if not isinstance(cmd, TruncateTable):
+                continue
+            tid = cmd.table.qualified(rec.default_db)
+            if not self.filters.table_ok(tid.database, tid.name):
+                continue
+            table = self.history.table_at(tid, rec.position)
+            src = dataclasses.replace(self._source(ev, db=tid.database, table=tid.name), gtid=gtid,
+                                      thread=ev.thread_id)
+            self.stats.truncates[f"{tid.database}.{tid.name}"] += 1
+            yield RowChange("t", src, None, None, tuple(c.name for c in table.columns) if table else (),
+                            Naming.SCHEMA if table else Naming.POSITIONAL, table)
 
     def _db_known(self, name: str) -> bool:
         """Whether a database's default charset is a fact (from the baseline or a CREATE /
@@ -1102,6 +1195,9 @@ class ChangeReader:
             plan = hit[1]
             names = tuple(c.name for c in version.columns)
             families = tuple(_value_family(c, version) for c in version.columns)
+            if opts.json_as == "text":
+                # MariaDB JSON is LONGTEXT: keep the document's text as the server stored it
+                families = tuple(None if f is F.JSON else f for f in families)
             naming = Naming.SCHEMA
         else:
             plan = rows_mod.build_plan(tm, opts)
@@ -1111,7 +1207,12 @@ class ChangeReader:
                 names = tuple(f"col_{i + 1}" for i in range(tm.column_count))
                 naming = Naming.POSITIONAL
             families = (None,) * tm.column_count
-        self._maps[tm.table_id] = _Mapped(tm, plan, names, naming, families, version, True, mismatch)
+        pk = ()
+        if version is not None and version.primary_key is not None \
+                and version.primary_key.kind is IndexKind.PRIMARY:
+            pk = version.primary_key.columns
+        self._maps[tm.table_id] = _Mapped(tm, plan, names, naming, families, version, True, mismatch, pk,
+                                          _uuid_swap_all(opts))
 
     def _rows(self, ev: RowsEvent, opts: Options) -> Iterator[Change]:
         m = self._maps.get(ev.table_id)
@@ -1152,6 +1253,15 @@ class ChangeReader:
             else:
                 before, after = self._image(row, m), None
             src = self._source(ev, row=i, db=m.tm.database, table=m.tm.table)
+            if op == "u" and m.pk and self.pk_change == "split":
+                old = {k: before.get(k) for k in m.pk}
+                new = {k: after.get(k) for k in m.pk}
+                if old != new:
+                    yield from self._emit_row(RowChange("d", src, before, None, m.names, m.naming, m.version,
+                                                        m.mismatch, headers={"__debezium.newkey": new}), ev)
+                    yield from self._emit_row(RowChange("c", src, None, after, m.names, m.naming, m.version,
+                                                        m.mismatch, headers={"__debezium.oldkey": old}), ev)
+                    continue
             change = RowChange(op, src, before, after, m.names, m.naming, m.version, m.mismatch)
             yield from self._emit_row(change, ev)
 
@@ -1163,7 +1273,7 @@ class ChangeReader:
             if v is absent:
                 continue
             if v is not None and fam is not None:
-                v = typed_value(fam, v)
+                v = mariadb_uuid_text(v, m.uuid_swap_all) if fam is F.UUID else typed_value(fam, v)
             out[name] = v
         return out
 
@@ -1195,6 +1305,29 @@ def typed_value(family: TypeFamily, v):
     return v
 
 
+def _uuid_swap_all(opts: Options) -> bool:
+    """MariaDB 10.7 up to 10.10.5 / 10.11.4 / 11.0.2 swapped every UUID in the record; later ones
+    only RFC 4122 versions 1-5 (MDEV-29959)."""
+    v = opts.server_version
+    return opts.dialect is Dialect.MARIADB and ((10, 7, 0) <= v < (10, 10, 6) or (10, 11, 0) <= v < (10, 11, 5)
+                                                or (11, 0, 0) <= v < (11, 0, 3))
+
+
+def mariadb_uuid_text(v, swap_all: bool = False):
+    """A MariaDB UUID column's 16 record bytes as its text form. The record keeps the segments of
+    ``llllllll-mmmm-Vhhh-vsss-nnnnnnnnnnnn`` in reverse order, ``nnnnnnnnnnnn vsss Vhhh mmmm llllllll``
+    (MariaDB KB "UUID Data Type", Storage), for the RFC 4122 versions 1-5 (a variant bit 0x80 and a
+    version nibble 1-5, sql/plugin/type_uuid ``UUIDBundle::record_need_swap``); other values, from
+    10.10.6/10.11.5 on, are stored as written. Anything that is not 16 bytes is left as it is."""
+    if not isinstance(v, (bytes, bytearray)) or len(v) != 16:
+        return v
+    b = bytes(v)
+    if swap_all or (b[6] & 0x80 and 1 <= b[8] >> 4 <= 5):
+        b = b[12:16] + b[10:12] + b[8:10] + b[6:8] + b[0:6]
+    h = b.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
 def read_changes(source, **kw) -> Iterator[Change]:
     """Shorthand for ``iter(ChangeReader(source, **kw))``."""
     return iter(ChangeReader(source, **kw))
@@ -1202,4 +1335,5 @@ def read_changes(source, **kw) -> Iterator[Change]:
 
 __all__ = ["Change", "ChangeReader", "ChangeStats", "Filters", "GtidSet", "Naming", "QueryKind",
            "RowChange", "SchemaChange", "Source", "TransactionMark", "check_column", "classify_query",
-           "column_spec", "cross_check", "parse_xid", "read_changes", "sql_mode_names", "typed_value"]
+           "column_spec", "cross_check", "mariadb_uuid_text", "parse_xid", "read_changes", "sql_mode_names",
+           "typed_value"]
