@@ -27,6 +27,7 @@ from mysqlddl.errors import BinlogError, RowImageOverrunError
 from mysqlddl.binlog.coltypes import ColumnType as T
 from mysqlddl.binlog.values import decoder_for as _decoder_for
 from mysqlddl.binlog.values import charsets as _charsets
+from mysqlddl.binlog.values.jsonb import decode_json_diff as _decode_json_diff
 from mysqlddl.binlog.values.temporal import invalid_text as _invalid_text
 
 import_datetime()
@@ -634,8 +635,12 @@ cdef object _enum(CompiledPlan plan, Py_ssize_t i, uint64_t u):
 
 cdef object _py_value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
     """K_PY: the pure decoder of mysqlddl.binlog.values on the view fenced at the body end."""
+    return _py_call(plan.decoders[i], plan, i, c, fenced)
+
+
+cdef object _py_call(object decoder, CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
     start = c.p - c.base
-    value, new = plan.decoders[i](fenced, start, plan.metas[i])
+    value, new = decoder(fenced, start, plan.metas[i])
     if new < start or new > c.end - c.base:
         raise CorruptEventError(f"decoder for column {i} moved to {new}, outside {start}..{c.end - c.base}")
     c.p = c.base + <Py_ssize_t>new
@@ -647,7 +652,8 @@ cdef struct ErrAt:
     Py_ssize_t value_start
 
 
-cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object fenced, ErrAt *at):
+cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object fenced, ErrAt *at,
+                  const char *partial):
     cdef Py_ssize_t nb = (n + 7) >> 3, j, i
     cdef const uint8_t *nulls
     cdef tuple row = PyTuple_New(plan.ncols)   # slots start NULL; a tuple frees NULL slots safely
@@ -669,7 +675,10 @@ cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object 
         else:
             at.column = i
             at.value_start = c.p - c.base
-            v = _value(plan, i, c, fenced)
+            if partial != NULL and partial[i]:
+                v = _py_call(_decode_json_diff, plan, i, c, fenced)
+            else:
+                v = _value(plan, i, c, fenced)
         Py_INCREF(v)
         _put_item(row, i, v)
     return row
@@ -700,6 +709,54 @@ cdef int _present(const unsigned char[::1] bitmap, Py_ssize_t ncols, int *out):
 def decode_rows(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, present1, present2,
                 Py_ssize_t base=0):
     """See mysqlddl.binlog.rows.decode_rows."""
+    return _decode(plan, buf, start, end, present1, present2, base, False)
+
+
+def decode_partial_update_rows(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, present1, present2,
+                               Py_ssize_t base=0):
+    """See mysqlddl.binlog.rows.decode_partial_update_rows (layout: _twin.decode_partial_update_rows)."""
+    if present2 is None:
+        raise CorruptEventError("PARTIAL_UPDATE_ROWS without an after-image columns-present bitmap")
+    return _decode(plan, buf, start, end, present1, present2, base, True)
+
+
+cdef int _value_options(Cursor *c, char *partial, Py_ssize_t ncols, int *json_cols, Py_ssize_t njson,
+                        ErrAt *at) except -1:
+    """The head of a PARTIAL_UPDATE_ROWS after image (sql/rpl_record.cc ``pack_row``;
+    sql/log_event.cc ``Rows_log_event::print_verbose_one_row``): binlog_row_value_options as a
+    packed integer, then, with PARTIAL_JSON_UPDATES (bit 0), one bit per JSON column of the table
+    (present in the image or not), LSB first. Sets partial[column] for the columns holding a
+    Json_diff_vector."""
+    cdef uint64_t first, options
+    cdef Py_ssize_t k, nb
+    at.column = -1
+    at.value_start = c.p - c.base
+    memset(partial, 0, ncols)
+    first = cur_uint_le(c, 1, "length-encoded integer")
+    if first < 251:
+        options = first
+    elif first == 251:
+        raise CorruptEventError("binlog_row_value_options is NULL")
+    elif first == 252:
+        options = cur_uint_le(c, 2, "length-encoded integer (2 bytes)")
+    elif first == 253:
+        options = cur_uint_le(c, 3, "length-encoded integer (3 bytes)")
+    elif first == 254:
+        options = cur_uint_le(c, 8, "length-encoded integer (8 bytes)")
+    else:
+        raise CorruptEventError("length-encoded integer with first byte 0xff")
+    if options & 1:
+        nb = (njson + 7) >> 3
+        cur_need(c, nb, "partial JSON bitmap")
+        for k in range(njson):
+            if (c.p[k >> 3] >> (k & 7)) & 1:
+                partial[json_cols[k]] = 1
+        c.p += nb
+    return 0
+
+
+cdef list _decode(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, present1, present2,
+                  Py_ssize_t base, bint partial_update):
     global _ABSENT
     cdef const unsigned char[::1] mv = buf
     cdef const unsigned char[::1] p1 = present1
@@ -710,6 +767,9 @@ def decode_rows(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, presen
     cdef int *cols2 = NULL
     cdef int n1, n2 = 0
     cdef bint update = present2 is not None
+    cdef char *partial = NULL
+    cdef int *json_cols = NULL
+    cdef Py_ssize_t njson = 0, i
     cdef list rows = []
     if _ABSENT is None:
         from mysqlddl.binlog.rows import ABSENT
@@ -726,7 +786,7 @@ def decode_rows(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, presen
             raise TruncatedError(f"columns-present bitmap of {p2.shape[0]} bytes for {plan.ncols} columns",
                                  needed=nb, available=p2.shape[0])
     fenced = None
-    if plan.has_py:
+    if plan.has_py or partial_update:
         fenced = buf if end == mv.shape[0] else memoryview(buf)[:end]
     c.base = &mv[0] if mv.shape[0] else NULL
     c.p = c.base + start
@@ -735,10 +795,21 @@ def decode_rows(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, presen
     at.value_start = start
     cols1 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
     cols2 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
-    if cols1 == NULL or cols2 == NULL:
+    if partial_update:
+        partial = <char *>malloc(plan.ncols + 1)
+        json_cols = <int *>malloc(sizeof(int) * (plan.ncols + 1))
+    if cols1 == NULL or cols2 == NULL or (partial_update and (partial == NULL or json_cols == NULL)):
         free(cols1)
         free(cols2)
+        free(partial)
+        free(json_cols)
         raise MemoryError()
+    if partial_update:
+        memset(partial, 0, plan.ncols + 1)
+        for i in range(plan.ncols):
+            if plan.metas[i].binlog_type == T.JSON:
+                json_cols[njson] = <int>i
+                njson += 1
     try:
         n1 = _present(p1, plan.ncols, cols1)
         if update:
@@ -748,9 +819,12 @@ def decode_rows(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, presen
                                     offset=base + start)
         try:
             while c.p < c.end:
-                before = _image(plan, &c, cols1, n1, fenced, &at)
-                if update:
-                    rows.append((before, _image(plan, &c, cols2, n2, fenced, &at)))
+                before = _image(plan, &c, cols1, n1, fenced, &at, NULL)
+                if partial_update:
+                    _value_options(&c, partial, plan.ncols, json_cols, njson, &at)
+                    rows.append((before, _image(plan, &c, cols2, n2, fenced, &at, partial)))
+                elif update:
+                    rows.append((before, _image(plan, &c, cols2, n2, fenced, &at, NULL)))
                 else:
                     rows.append(before)
         except TruncatedError as e:
@@ -766,4 +840,6 @@ def decode_rows(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, presen
     finally:
         free(cols1)
         free(cols2)
+        free(partial)
+        free(json_cols)
     return rows

@@ -130,8 +130,10 @@ def decode_partial_update_rows(plan, buf, start: int, end: int, present1, presen
     each after image starts with value_options (packed int) and, when its PARTIAL_JSON_UPDATES bit
     (1) is set, a bitmap with one bit per JSON column of the table (present or not, LSB first);
     JSON columns whose bit is set hold a diff vector (sql/rpl_record.cc ``pack_row``;
-    sql/log_event.cc ``Rows_log_event::print_verbose_one_row``). Partial updates are rare, so both
-    implementations decode them here."""
+    sql/log_event.cc ``Rows_log_event::print_verbose_one_row``). The compiled twin is
+    _speedups/rows.pxi ``decode_partial_update_rows``."""
+    if present2 is None:
+        raise CorruptEventError("PARTIAL_UPDATE_ROWS without an after-image columns-present bitmap")
     view, cols1, cols2, blank = _prepare(plan, buf, start, end, present1, present2, base)
     json_cols = [i for i in range(len(plan)) if plan[i][1].binlog_type == ColumnType.JSON]
     rows = []

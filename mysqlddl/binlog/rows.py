@@ -408,12 +408,13 @@ def decode_rows(plan: DecodePlan, buf, start: int, end: int, present1: bytes, pr
 
 def decode_partial_update_rows(plan: DecodePlan, buf, start: int, end: int, present1: bytes, present2: bytes,
                                base: int = 0) -> list:
-    """Rows of a PARTIAL_UPDATE_ROWS event (MySQL 8.0.3+): ``[(before, after), ...]`` as for UPDATE,
-    where a JSON column updated in place holds a ``values.jsonb.JsonPartialUpdate`` (its diffs, in
-    order) instead of a whole document. Decoded by the pure code on either implementation (a rare
-    event; see _twin.decode_partial_update_rows for the layout)."""
-    from . import _twin
-
-    if not 0 <= start <= end <= len(buf):
-        raise CorruptEventError(f"row range {start}..{end} outside a buffer of {len(buf)} bytes")
-    return _twin.decode_partial_update_rows(plan.compiled(_twin), buf, start, end, present1, present2, base)
+    """Rows of a PARTIAL_UPDATE_ROWS event (MySQL 8.0.3+, binlog_row_value_options=PARTIAL_JSON):
+    ``[(before, after), ...]`` as for UPDATE, where a JSON column updated in place holds a
+    ``values.jsonb.JsonPartialUpdate`` (every diff the server logged for it, in order; its
+    ``apply(before_value)`` gives the new document) instead of a whole document. Runs on
+    ``speedups.impl`` like :func:`decode_rows` (layout: _twin.decode_partial_update_rows)."""
+    impl = speedups.impl
+    compiled = plan._compiled.get(impl.IMPLEMENTATION)
+    if compiled is None:
+        compiled = plan.compiled(impl)
+    return impl.decode_partial_update_rows(compiled, buf, start, end, present1, present2, base)

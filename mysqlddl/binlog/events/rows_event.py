@@ -32,7 +32,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from ...errors import BinlogError, CorruptEventError, UnsupportedError
+from ...errors import BinlogError, CorruptEventError
 from ._compress import mariadb_uncompress
 from .types import Event, EventType
 
@@ -132,17 +132,9 @@ class RowsEvent(Event):
         from .. import rows as rows_mod
 
         plan = self.plan()
-        decode = rows_mod.decode_rows
-        if self.kind == "partial_update":
-            # The after images start with value_options and, with PARTIAL_JSON_UPDATES, a
-            # partial-JSON bitmap and JSON diffs (Rows_log_event / Json_diff_vector): decoding them
-            # as ordinary images would silently mislabel values, so only a decoder that knows the
-            # format may run.
-            decode = getattr(rows_mod, "decode_partial_rows", None)
-            if decode is None:
-                raise UnsupportedError("PARTIAL_UPDATE_ROWS images (JSON partial updates) are not "
-                                       "decoded yet", file=self.file, log_pos=self.pos,
-                                       event_type=self.type_name, table=self.table)
+        # PARTIAL_UPDATE_ROWS after images start with value_options and may hold Json_diff_vectors
+        # (sql/rpl_record.cc pack_row): only the decoder that knows that layout may read them.
+        decode = rows_mod.decode_partial_update_rows if self.kind == "partial_update" else rows_mod.decode_rows
         try:
             return decode(plan, self.body, self.rows_start, self.rows_end,
                           self.present1, self.present2, base=self.body_offset or 0)

@@ -32,9 +32,11 @@ CorruptEventError (the value itself was already fenced by its declared length).
 from __future__ import annotations
 
 import base64
+import copy
 import datetime
 import json
 import math
+import re
 import struct
 from decimal import Decimal
 from typing import NamedTuple
@@ -279,9 +281,117 @@ class JsonDiff(NamedTuple):
 
 
 class JsonPartialUpdate(NamedTuple):
-    """A JSON column changed in place: apply ``diffs`` in order to the before image's document."""
+    """A JSON column changed in place: ``diffs`` (every one the server logged, in order) turn the
+    before image's document into the new one; :meth:`apply` does it."""
 
     diffs: tuple
+
+    def apply(self, doc):
+        """The document after every diff, applied in order to a copy of ``doc`` (the before image's
+        value; a str is taken as JSON text and text is returned, as with json_as="text").
+
+        Semantics of sql/json_diff.cc ``apply_json_diffs`` (what a replica does): REPLACE needs the
+        path to exist; INSERT needs the parent and, in an object, a new key (an array index past
+        the end appends); REMOVE needs the path to exist; the root cannot be a diff's target. A
+        diff that does not apply means the before image is not the document the server changed:
+        CorruptEventError."""
+        as_text = isinstance(doc, str)
+        if as_text:
+            doc = json.loads(doc, parse_float=Decimal)
+        doc = copy.deepcopy(doc)
+        for k, diff in enumerate(self.diffs):
+            value = diff.value
+            if as_text and isinstance(value, str):
+                value = json.loads(value, parse_float=Decimal)
+            legs = parse_path(diff.path)
+            if not legs:
+                _not_applied(k, diff, "the root cannot be replaced, inserted or removed by a diff")
+            parent = _seek(doc, legs[:-1])
+            last = legs[-1]
+            if diff.operation == "replace":
+                slot = _slot(parent, last)
+                if slot is None:
+                    _not_applied(k, diff, "the path does not exist")
+                parent[slot] = copy.deepcopy(value)
+            elif diff.operation == "insert":
+                if isinstance(parent, dict) and isinstance(last, str):
+                    if last in parent:
+                        _not_applied(k, diff, "the key exists already")
+                    parent[last] = copy.deepcopy(value)
+                elif isinstance(parent, list) and isinstance(last, tuple):
+                    parent.insert(_index(last, len(parent)), copy.deepcopy(value))
+                else:
+                    _not_applied(k, diff, "the parent is not a container of the path's kind")
+            else:
+                slot = _slot(parent, last)
+                if slot is None:
+                    _not_applied(k, diff, "the path does not exist")
+                del parent[slot]
+        return to_text(doc) if as_text else doc
+
+
+def _not_applied(k: int, diff: JsonDiff, why: str):
+    raise CorruptEventError(f"JSON diff {k} ({diff.operation} {diff.path}) does not apply to the before "
+                            f"image's document: {why}")
+
+
+# A JSON path as the server writes it into a diff (sql/json_path.cc ``Json_path::to_string``):
+# ``$`` then legs ``.member`` / ``."quoted member"`` (JSON string escapes) / ``[n]`` / ``[last]`` /
+# ``[last-n]``; diffs never hold wildcards, ellipses or ranges (json_diff.cc ``seek_exact_path``).
+_PATH_LEG = re.compile(r'\s*(?:\.\s*(?:([A-Za-z_$\x80-\U0010ffff][\w$\x80-\U0010ffff]*)|("(?:[^"\\]|\\.)*"))'
+                       r"|\[\s*(?:(\d+)|last(?:\s*-\s*(\d+))?)\s*\])")
+
+
+def parse_path(path: str) -> list:
+    """A diff's path -> legs: a str per member, ("index", n) or ("last", n) per array cell."""
+    if not path.startswith("$"):
+        _bad(f"JSON diff path {path!r} does not start with $")
+    legs: list = []
+    pos = 1
+    while pos < len(path):
+        m = _PATH_LEG.match(path, pos)
+        if m is None:
+            if path[pos:].strip():
+                _bad(f"JSON diff path {path!r}: cannot read a leg at character {pos}")
+            break
+        name, quoted, index, back = m.groups()
+        if name is not None:
+            legs.append(name)
+        elif quoted is not None:
+            legs.append(json.loads(quoted))
+        elif index is not None:
+            legs.append(("index", int(index)))
+        else:
+            legs.append(("last", int(back or 0)))
+        pos = m.end()
+    return legs
+
+
+def _index(leg: tuple, size: int) -> int:
+    """Json_array_index: [n] clamps to the size, [last-n] counts from the end (0 when before it)."""
+    kind, n = leg
+    if kind == "index":
+        return min(n, size)
+    return size - n - 1 if n < size else 0
+
+
+def _slot(container, leg):
+    """The key or index ``leg`` names in ``container`` when it exists there, else None."""
+    if isinstance(container, dict) and isinstance(leg, str):
+        return leg if leg in container else None
+    if isinstance(container, list) and isinstance(leg, tuple):
+        i = _index(leg, len(container))
+        return i if i < len(container) else None
+    return None
+
+
+def _seek(doc, legs):
+    for k, leg in enumerate(legs):
+        slot = _slot(doc, leg)
+        if slot is None:
+            raise CorruptEventError(f"JSON diff path: no value at leg {k} ({leg!r}) of the before image's document")
+        doc = doc[slot]
+    return doc
 
 
 def _packed(data: bytes, pos: int, what: str):
