@@ -116,84 +116,117 @@ class QueryStatus:
     unparsed: bytes | None = None
 
 
+# -------------------------------------------------------------------------- status variables
+#
+# One reader per status-variable code (STYLE.md 6/7): ``cur -> {QueryStatus field: value}``. Widths
+# and layouts are those of ``Query_event::Query_event`` (libs/mysql/binlog/event/statement_events.cpp,
+# the status-var switch) and MariaDB's sql/log_event.cc ``Query_log_event::Query_log_event``.
+
+
+def _int(field: str, width: int, name: str):
+    """A fixed-width little-endian integer."""
+    return lambda cur: {field: cur.uint(width, name)}
+
+
+def _text(field: str, name: str, codec: str = "utf-8"):
+    """A 1-byte length then that many bytes (no terminator)."""
+    def read(cur):
+        n = cur.u8(f"{name} length")
+        return {field: cur.take(n, name).decode(codec, "surrogateescape")}
+    return read
+
+
+def _catalog_nul(cur) -> dict:
+    """Q_CATALOG_CODE, written by 5.0.0-5.0.3 masters only: length, text, then a NUL."""
+    n = cur.u8("Q_CATALOG_CODE length")
+    catalog = cur.take(n, "Q_CATALOG_CODE").decode("utf-8", "surrogateescape")
+    if cur.u8("Q_CATALOG_CODE terminator") != 0:
+        raise cur.corrupt("Q_CATALOG_CODE is not NUL-terminated", cur.pos - 1)
+    return {"catalog": catalog}
+
+
+def _auto_increment(cur) -> dict:
+    return {"auto_increment_increment": cur.u16("Q_AUTO_INCREMENT increment"),
+            "auto_increment_offset": cur.u16("Q_AUTO_INCREMENT offset")}
+
+
+def _charset(cur) -> dict:
+    return {"charset_client": cur.u16("Q_CHARSET_CODE client"),
+            "collation_connection": cur.u16("Q_CHARSET_CODE connection"),
+            "collation_server": cur.u16("Q_CHARSET_CODE server")}
+
+
+def _invoker(cur) -> dict:
+    user = _text("invoker_user", "Q_INVOKER user")(cur)
+    return {**user, **_text("invoker_host", "Q_INVOKER host")(cur)}
+
+
+def _updated_db_names(cur) -> dict:
+    """A count, then that many NUL-terminated names; a count above MAX_DBS_IN_EVENT_MTS means
+    OVER_MAX_DBS_IN_EVENT_MTS (no names follow)."""
+    n = cur.u8("Q_UPDATED_DB_NAMES count")
+    if n > MAX_DBS_IN_EVENT_MTS:
+        return {"updated_db_names": "OVER_MAX"}
+    return {"updated_db_names": tuple(cur.cstr("Q_UPDATED_DB_NAMES name").decode("utf-8", "surrogateescape")
+                                      for _ in range(n))}
+
+
+def _explicit_defaults_ts(cur) -> dict:
+    return {"explicit_defaults_ts": cur.u8("Q_EXPLICIT_DEFAULTS_FOR_TIMESTAMP") != 0}
+
+
+def _character_set_collations(cur) -> dict:
+    """MariaDB 11.2+: a count, then (charset id 2, collation id 2) pairs."""
+    n = cur.u8("Q_CHARACTER_SET_COLLATIONS count")
+    return {"character_set_collations": tuple(
+        (cur.u16("Q_CHARACTER_SET_COLLATIONS charset"), cur.u16("Q_CHARACTER_SET_COLLATIONS collation"))
+        for _ in range(n))}
+
+
+#: status-variable code -> reader. Q_COMMIT_TS/Q_COMMIT_TS2 (14/15) are absent on purpose: never
+#: written, and the server cannot parse them either.
+STATUS_VARS = {
+    Q_FLAGS2_CODE: _int("flags2", 4, "Q_FLAGS2_CODE"),
+    Q_SQL_MODE_CODE: _int("sql_mode", 8, "Q_SQL_MODE_CODE"),
+    Q_CATALOG_CODE: _catalog_nul,
+    Q_AUTO_INCREMENT: _auto_increment,
+    Q_CHARSET_CODE: _charset,
+    Q_TIME_ZONE_CODE: _text("time_zone", "Q_TIME_ZONE_CODE", "ascii"),
+    Q_CATALOG_NZ_CODE: _text("catalog", "Q_CATALOG_NZ_CODE"),
+    Q_LC_TIME_NAMES_CODE: _int("lc_time_names", 2, "Q_LC_TIME_NAMES_CODE"),
+    Q_CHARSET_DATABASE_CODE: _int("charset_database", 2, "Q_CHARSET_DATABASE_CODE"),
+    Q_TABLE_MAP_FOR_UPDATE_CODE: _int("table_map_for_update", 8, "Q_TABLE_MAP_FOR_UPDATE_CODE"),
+    Q_MASTER_DATA_WRITTEN_CODE: _int("master_data_written", 4, "Q_MASTER_DATA_WRITTEN_CODE"),
+    Q_INVOKER: _invoker,
+    Q_UPDATED_DB_NAMES: _updated_db_names,
+    Q_MICROSECONDS: _int("microseconds", 3, "Q_MICROSECONDS"),
+    Q_EXPLICIT_DEFAULTS_FOR_TIMESTAMP: _explicit_defaults_ts,
+    Q_DDL_LOGGED_WITH_XID: _int("ddl_xid", 8, "Q_DDL_LOGGED_WITH_XID"),
+    Q_DEFAULT_COLLATION_FOR_UTF8MB4: _int("default_collation_for_utf8mb4", 2, "Q_DEFAULT_COLLATION_FOR_UTF8MB4"),
+    Q_SQL_REQUIRE_PRIMARY_KEY: _int("sql_require_primary_key", 1, "Q_SQL_REQUIRE_PRIMARY_KEY"),
+    Q_DEFAULT_TABLE_ENCRYPTION: _int("default_table_encryption", 1, "Q_DEFAULT_TABLE_ENCRYPTION"),
+    Q_ENABLE_CASCADE_TRIGGERS: _int("enable_cascade_triggers", 1, "Q_ENABLE_CASCADE_TRIGGERS"),
+    Q_HRNOW: _int("hrnow", 3, "Q_HRNOW"),
+    Q_XID: _int("xid", 8, "Q_XID"),
+    Q_GTID_FLAGS3: _int("gtid_flags3", 1, "Q_GTID_FLAGS3"),
+    Q_CHARACTER_SET_COLLATIONS: _character_set_collations,
+}
+
+
 def _status(cur) -> QueryStatus:
     v: dict = {}
     while cur.remaining:
         code_at = cur.pos
         code = cur.u8("status variable code")
-        if code == Q_FLAGS2_CODE:
-            v["flags2"] = cur.u32("Q_FLAGS2_CODE")
-        elif code == Q_SQL_MODE_CODE:
-            v["sql_mode"] = cur.u64("Q_SQL_MODE_CODE")
-        elif code == Q_CATALOG_CODE:      # 5.0.0-5.0.3 masters: length, text, NUL
-            n = cur.u8("Q_CATALOG_CODE length")
-            v["catalog"] = cur.take(n, "Q_CATALOG_CODE").decode("utf-8", "surrogateescape")
-            if cur.u8("Q_CATALOG_CODE terminator") != 0:
-                raise cur.corrupt("Q_CATALOG_CODE is not NUL-terminated", cur.pos - 1)
-        elif code == Q_AUTO_INCREMENT:
-            v["auto_increment_increment"] = cur.u16("Q_AUTO_INCREMENT increment")
-            v["auto_increment_offset"] = cur.u16("Q_AUTO_INCREMENT offset")
-        elif code == Q_CHARSET_CODE:
-            v["charset_client"] = cur.u16("Q_CHARSET_CODE client")
-            v["collation_connection"] = cur.u16("Q_CHARSET_CODE connection")
-            v["collation_server"] = cur.u16("Q_CHARSET_CODE server")
-        elif code == Q_TIME_ZONE_CODE:
-            n = cur.u8("Q_TIME_ZONE_CODE length")
-            v["time_zone"] = cur.take(n, "Q_TIME_ZONE_CODE").decode("ascii", "surrogateescape")
-        elif code == Q_CATALOG_NZ_CODE:
-            n = cur.u8("Q_CATALOG_NZ_CODE length")
-            v["catalog"] = cur.take(n, "Q_CATALOG_NZ_CODE").decode("utf-8", "surrogateescape")
-        elif code == Q_LC_TIME_NAMES_CODE:
-            v["lc_time_names"] = cur.u16("Q_LC_TIME_NAMES_CODE")
-        elif code == Q_CHARSET_DATABASE_CODE:
-            v["charset_database"] = cur.u16("Q_CHARSET_DATABASE_CODE")
-        elif code == Q_TABLE_MAP_FOR_UPDATE_CODE:
-            v["table_map_for_update"] = cur.u64("Q_TABLE_MAP_FOR_UPDATE_CODE")
-        elif code == Q_MASTER_DATA_WRITTEN_CODE:
-            v["master_data_written"] = cur.u32("Q_MASTER_DATA_WRITTEN_CODE")
-        elif code == Q_INVOKER:
-            n = cur.u8("Q_INVOKER user length")
-            v["invoker_user"] = cur.take(n, "Q_INVOKER user").decode("utf-8", "surrogateescape")
-            n = cur.u8("Q_INVOKER host length")
-            v["invoker_host"] = cur.take(n, "Q_INVOKER host").decode("utf-8", "surrogateescape")
-        elif code == Q_UPDATED_DB_NAMES:
-            n = cur.u8("Q_UPDATED_DB_NAMES count")
-            if n > MAX_DBS_IN_EVENT_MTS:
-                v["updated_db_names"] = "OVER_MAX"
-            else:
-                v["updated_db_names"] = tuple(cur.cstr("Q_UPDATED_DB_NAMES name")
-                                              .decode("utf-8", "surrogateescape") for _ in range(n))
-        elif code == Q_MICROSECONDS:
-            v["microseconds"] = cur.uint(3, "Q_MICROSECONDS")
-        elif code == Q_EXPLICIT_DEFAULTS_FOR_TIMESTAMP:
-            v["explicit_defaults_ts"] = cur.u8("Q_EXPLICIT_DEFAULTS_FOR_TIMESTAMP") != 0
-        elif code == Q_DDL_LOGGED_WITH_XID:
-            v["ddl_xid"] = cur.u64("Q_DDL_LOGGED_WITH_XID")
-        elif code == Q_DEFAULT_COLLATION_FOR_UTF8MB4:
-            v["default_collation_for_utf8mb4"] = cur.u16("Q_DEFAULT_COLLATION_FOR_UTF8MB4")
-        elif code == Q_SQL_REQUIRE_PRIMARY_KEY:
-            v["sql_require_primary_key"] = cur.u8("Q_SQL_REQUIRE_PRIMARY_KEY")
-        elif code == Q_DEFAULT_TABLE_ENCRYPTION:
-            v["default_table_encryption"] = cur.u8("Q_DEFAULT_TABLE_ENCRYPTION")
-        elif code == Q_ENABLE_CASCADE_TRIGGERS:
-            v["enable_cascade_triggers"] = cur.u8("Q_ENABLE_CASCADE_TRIGGERS")
-        elif code == Q_HRNOW:
-            v["hrnow"] = cur.uint(3, "Q_HRNOW")
-        elif code == Q_XID:
-            v["xid"] = cur.u64("Q_XID")
-        elif code == Q_GTID_FLAGS3:
-            v["gtid_flags3"] = cur.u8("Q_GTID_FLAGS3")
-        elif code == Q_CHARACTER_SET_COLLATIONS:
-            n = cur.u8("Q_CHARACTER_SET_COLLATIONS count")
-            v["character_set_collations"] = tuple(
-                (cur.u16("Q_CHARACTER_SET_COLLATIONS charset"),
-                 cur.u16("Q_CHARACTER_SET_COLLATIONS collation")) for _ in range(n))
-        else:
+        read = STATUS_VARS.get(code)
+        if read is None:
             # Query_event constructor, default case: "That's why you must write status vars in
             # growing order of code" -- an unknown code ends the parse.
             cur.pos = code_at + 1
             v["unparsed_code"] = code
             v["unparsed"] = cur.rest()
+            break
+        v.update(read(cur))
     return QueryStatus(**v)
 
 
