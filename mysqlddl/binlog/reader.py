@@ -250,6 +250,11 @@ class BinlogReader:
     in force (``fde.created_at`` the file's creation time), ``truncated`` the
     :class:`TruncatedTail` when ``options.stop_at_truncated_tail`` ended the reading early.
 
+    ``check_log_pos`` (default True): in v4 files (those starting with a FORMAT_DESCRIPTION)
+    each event header's next-position field must equal the event's offset + size, else
+    CorruptEventError; 0 is accepted (artificial and relay-log events, events inside a
+    TRANSACTION_PAYLOAD). Pass False for relay logs, whose events keep the source's positions.
+
     ``options.error_policy``: RAISE (default) stops at the first bad event; COLLECT and WARN
     yield an :class:`UndecodableEvent` for a bad body or CRC and go on (the errors also collect
     in ``errors``; WARN warns with :class:`BinlogDecodeWarning`); SKIP drops such events (still
@@ -257,7 +262,7 @@ class BinlogReader:
     """
 
     def __init__(self, source, *, options: Options = DEFAULT, start=None, stop=None,
-                 registry: Registry | None = None, only_types=None):
+                 registry: Registry | None = None, only_types=None, check_log_pos: bool = True):
         self.files = resolve_sources(source)
         # Types to decode and yield; the rest are skipped by size after framing (and CRC) checks,
         # as a pre-scan that only wants DDL and boundaries does. FORMAT_DESCRIPTION and START_V3
@@ -267,6 +272,7 @@ class BinlogReader:
         if not self.files:
             raise BinlogError("no binlog files to read")
         self.options = options
+        self.check_log_pos = check_log_pos
         self.registry = registry if registry is not None else DEFAULT_REGISTRY
         self.start = self._norm_pos(start, first=True)
         self.stop = self._norm_pos(stop, first=False)
@@ -423,6 +429,10 @@ class BinlogReader:
                                     f"bytes{', CRC 4' if crc else ''}; at most {MAX_EVENT_SIZE})",
                                     file=name, log_pos=offset, event_type=header.type_name,
                                     offset=offset + 9)
+        if self.check_log_pos and header.log_pos and header_len == V4_HEADER_LEN and (
+                self.fde.binlog_version >= 4 if self.fde is not None
+                else header.type_code == EventType.FORMAT_DESCRIPTION):
+            self._check_log_pos(name, offset, header)
         want = header.event_size - header_len
         if stream.available(want) < want:
             return self._tail(name, offset, header.event_size, header_len + stream.available(want),
@@ -432,6 +442,20 @@ class BinlogReader:
             return self._tail(name, offset, header.event_size, header_len + len(rest),
                               "file ends inside an event", header)
         return header, raw + rest
+
+    def _check_log_pos(self, name: str, offset: int, header: EventHeader) -> None:
+        """The v4 header's log_pos is where the next event starts (sql/log_event.cc
+        ``Log_event::write_header``: ``log_pos = my_b_tell(file) + data_written``), modulo 2^32
+        (the field is 4 bytes; a file may outgrow it with one huge transaction). It disagreeing
+        with offset + event_size means the size or the position is damaged: nothing after this
+        event can be framed with confidence. log_pos 0 is legitimate (LOG_EVENT_ARTIFICIAL_F
+        events, relay-log events the replica wrote itself, events inside a TRANSACTION_PAYLOAD)."""
+        end = offset + header.event_size
+        if header.log_pos != end & 0xFFFFFFFF:
+            raise CorruptEventError(f"header next-position (log_pos) {header.log_pos} does not match the "
+                                    f"event's end {end} (offset {offset} + size {header.event_size})",
+                                    file=name, log_pos=offset, event_type=header.type_name,
+                                    offset=offset + 13)
 
     def _tail(self, name, offset, needed, available, what, header=None):
         err = self._truncated(name, offset, needed, available, what)

@@ -164,3 +164,57 @@ def test_positions_order_by_file_number_then_offset():
 
     a, b, c = Position("/x/bin.000009", 900), Position("/x/bin.000010", 4), Position("/x/bin.000010", 120)
     assert sorted([c, b, a]) == [a, b, c] and a.key == (9, 900) and a < b <= b
+
+
+# ----------------------------------------------------------------------- header next-position (log_pos)
+def _set_log_pos(data: bytes, pos: int, log_pos: int, crc: bool) -> bytes:
+    """Rewrite the log_pos field (header bytes 13..16) of the event at ``pos`` and, if the file
+    has CRC32, recompute its checksum so that only the position is wrong."""
+    import struct
+    import zlib
+
+    out = bytearray(data)
+    struct.pack_into("<I", out, pos + 13, log_pos)
+    if crc:
+        size = struct.unpack_from("<I", out, pos + 9)[0]
+        struct.pack_into("<I", out, pos + size - 4, zlib.crc32(out[pos:pos + size - 4]) & 0xFFFFFFFF)
+    return bytes(out)
+
+
+@pytest.mark.parametrize("rel,crc", [("boxercrab/bin_files/binlog.bin", True),
+                                     ("canal/binlog/mysql-bin.000002", False)])
+def test_log_pos_mismatch_is_a_positioned_corrupt_event(shared_path, tmp_path, rel, crc):
+    from mysqlddl.errors import CorruptEventError
+
+    data = (shared_path / "binlogs" / rel).read_bytes()
+    spans = _boundaries(shared_path / "binlogs" / rel)
+    start, end, tname = spans[2]
+    bad = tmp_path / "badpos.bin"
+    bad.write_bytes(_set_log_pos(data, start, end + 1, crc))
+    with pytest.raises(CorruptEventError, match="log_pos") as ei:
+        _events(bad)
+    e = ei.value
+    assert (e.file, e.log_pos, e.offset, e.event_type) == (str(bad), start, start + 13, tname)
+    # the events before it were read; opting out (relay logs keep the source's positions) reads all
+    r = BinlogReader(bad)
+    got = []
+    with pytest.raises(CorruptEventError):
+        got.extend(r)
+    assert [ev.pos for ev in got] == [s for s, _, _ in spans[:2]]
+    assert len(_events(bad, check_log_pos=False)[1]) == len(_events(shared_path / "binlogs" / rel)[1])
+    # log_pos 0 (artificial and relay-log events) is accepted
+    zero = tmp_path / "zeropos.bin"
+    zero.write_bytes(_set_log_pos(data, start, 0, crc))
+    assert [ev.pos for ev in _events(zero)[1]] == [ev.pos for ev in _events(shared_path / "binlogs" / rel)[1]]
+
+
+def test_log_pos_is_compared_modulo_2_32():
+    """log_pos is a 4-byte field: past 4 GiB (one huge transaction) it wraps."""
+    from mysqlddl.binlog.events.types import EventHeader
+    from mysqlddl.errors import CorruptEventError
+
+    r = BinlogReader.__new__(BinlogReader)
+    offset = (1 << 32) - 10
+    r._check_log_pos("f", offset, EventHeader(0, 2, 1, 100, 90, 0))
+    with pytest.raises(CorruptEventError):
+        r._check_log_pos("f", offset, EventHeader(0, 2, 1, 100, offset + 100, 0))
