@@ -105,6 +105,12 @@ def _cmd_history(args: argparse.Namespace) -> int:
     return cli_changes.run_history(args)
 
 
+def _cmd_olr(args: argparse.Namespace) -> int:
+    from .olr import cli as olr_cli
+
+    return olr_cli.run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mysqlddl", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -152,6 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("history", help="the schema history of a binlog set as JSON Lines")
     cli_changes.add_history_arguments(sp)
     sp.set_defaults(func=_cmd_history)
+
+    sp = sub.add_parser("olr", help="OpenLogReplicator JSON -> Oracle change events (Debezium envelope) as JSON Lines")
+    from .olr import cli as olr_cli
+
+    olr_cli.add_arguments(sp)
+    sp.set_defaults(func=_cmd_olr)
 
     return p
 

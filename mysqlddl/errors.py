@@ -208,3 +208,63 @@ class RowImageOverrunError(CorruptEventError, TruncatedError):
     """A row image runs past the end of its rows event body: the event's length and its row
     contents disagree. Both a CorruptEventError (the event is inconsistent) and a TruncatedError
     (``needed``/``available`` say by how much)."""
+
+
+# ------------------------------------------------------------------------------ OpenLogReplicator
+
+
+class OlrError(MysqlddlError):
+    """OpenLogReplicator (OLR) JSON output could not be read.
+
+    Attributes (any may be ``None``): ``file``; ``line`` and ``column`` (1-based) of the problem,
+    ``offset`` (its byte offset in the file); ``document`` (0-based index of the JSON message in
+    the file); ``payload`` (0-based index in the message's ``payload`` array); ``field`` (the
+    message field or column at fault).
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 column: int | None = None, offset: int | None = None, document: int | None = None,
+                 payload: int | None = None, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.offset = offset
+        self.document = document
+        self.payload = payload
+        self.field = field
+
+    def with_context(self, **ctx) -> OlrError:
+        """Fill in context fields that are still unknown; returns self."""
+        for k, v in ctx.items():
+            if getattr(self, k, None) is None:
+                setattr(self, k, v)
+        return self
+
+    def __str__(self) -> str:
+        parts = []
+        if self.file is not None:
+            parts.append(str(self.file) + (f":{self.line}" if self.line is not None else "")
+                         + (f":{self.column}" if self.line is not None and self.column is not None else ""))
+        elif self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.offset is not None:
+            parts.append(f"byte offset {self.offset}")
+        if self.payload is not None:
+            parts.append(f"payload[{self.payload}]")
+        if self.field is not None:
+            parts.append(repr(self.field))
+        return f"{', '.join(parts)}: {self.message}" if parts else self.message
+
+
+class OlrJsonError(OlrError):
+    """The input is not JSON (or not UTF-8) at the given position."""
+
+
+class OlrMessageError(OlrError):
+    """A JSON document is not an OLR message: a missing or ill-typed field, an unknown op."""
+
+
+class OlrValueError(OlrError):
+    """A column value does not convert to its column's type (e.g. RAW that is not hex)."""

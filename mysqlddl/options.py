@@ -76,6 +76,13 @@ class Options:
     stop_at_truncated_tail: a file that ends inside an event stops the reading cleanly at the last
         complete event, and the reader reports where (what tailing a live file needs), instead of
         raising TruncatedError.
+
+    OpenLogReplicator JSON (mysqlddl.olr):
+    olr_time_unit: unit of DATE/TIMESTAMP column values given as Unix epoch numbers or digit strings,
+        "s", "ms", "us" or "ns" (default, OLR's ``format.timestamp`` 0); must match the OLR
+        ``timestamp`` format option (e.g. 7 = seconds as a string).
+    olr_tm_unit: unit of the message ``tm``/``tms`` field (OLR's ``timestamp-metadata`` option); None
+        (default) = the same as olr_time_unit.
     """
 
     dialect: Dialect = Dialect.MYSQL
@@ -97,6 +104,8 @@ class Options:
     default_storage_engine: str = "InnoDB"
     max_decompressed_size: int = 1 << 30
     stop_at_truncated_tail: bool = False
+    olr_time_unit: str = "ns"
+    olr_tm_unit: str | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -135,6 +144,10 @@ class Options:
             raise ConfigError(f"max_decompressed_size must be a positive int, not {self.max_decompressed_size!r}")
         if not isinstance(self.stop_at_truncated_tail, bool):
             raise ConfigError(f"stop_at_truncated_tail must be True or False, not {self.stop_at_truncated_tail!r}")
+        for name in ("olr_time_unit", "olr_tm_unit"):
+            v = getattr(self, name)
+            if v not in ("s", "ms", "us", "ns") and not (v is None and name == "olr_tm_unit"):
+                raise ConfigError(f"{name} must be one of s, ms, us, ns, not {v!r}")
 
     def replace(self, **changes) -> Options:
         return dataclasses.replace(self, **changes)

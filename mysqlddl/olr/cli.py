@@ -1,0 +1,89 @@
+"""The `olr` subcommand (registered by mysqlddl.cli).
+
+    mysqlddl olr FILE... [--schema DDL.sql --schema-owner OWNER] [-o OUT]
+
+Change events as JSON Lines in the MySQL path's Debezium envelope (see mysqlddl.olr.events). Exit
+codes: 0 success, 1 input rejected (a positioned error is printed), 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("files", nargs="+", metavar="FILE", help="OLR output: JSON Lines or JSON documents, in order")
+    sp.add_argument("--time-unit", choices=("s", "ms", "us", "ns"), default="ns",
+                    help="unit of DATE/TIMESTAMP epoch values, as OLR's format.timestamp prints them "
+                    "(default ns; 7 = seconds as text needs s)")
+    sp.add_argument("--tm-unit", choices=("s", "ms", "us", "ns"),
+                    help="unit of the message tm/tms (format.timestamp-metadata; default: --time-unit)")
+    sp.add_argument("--schema", metavar="DDL.sql", help="Oracle DDL of the tables in force before the first "
+                    "message (types rows that carry no schema.columns)")
+    sp.add_argument("--schema-owner", metavar="OWNER", help="default schema for the --schema DDL's "
+                    "unqualified names")
+    sp.add_argument("--lenient", action="store_true", help="skip bad documents, messages and DDL, keep values "
+                    "that do not fit their type (flagged); count them in the summary")
+    sp.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of stdout")
+    sp.add_argument("--history", metavar="FILE", help="also write the schema history (JSON Lines) here")
+    sp.add_argument("--no-transactions", action="store_true", help="leave out BEGIN/END events")
+    sp.add_argument("--no-schema-changes", action="store_true", help="leave out schema-change events")
+    sp.add_argument("--name", default="mysqlddl", help="the logical server name in source.name")
+    sp.add_argument("--summary", choices=("text", "json", "none"), default="text",
+                    help="closing statistics on stderr (default: text)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..envelope import dumps
+    from ..errors import ConfigError
+    from ..options import Options
+    from .events import envelope
+    from .reader import OlrReader
+
+    opts = Options(dialect="oracle", olr_time_unit=args.time_unit, olr_tm_unit=args.tm_unit,
+                   error_policy="skip" if args.lenient else "raise")
+    baseline = None
+    if args.schema is not None:
+        try:
+            with open(args.schema, encoding="utf-8") as f:
+                baseline = f.read()
+        except OSError as e:
+            raise ConfigError(f"{args.schema}: {e.strerror or e}") from None
+    reader = OlrReader(args.files, opts, baseline=baseline, baseline_owner=args.schema_owner, name=args.name,
+                       transactions=not args.no_transactions, schema_changes=not args.no_schema_changes)
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        for change in reader:
+            out.write(dumps(envelope(change, name=args.name)) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+        else:
+            out.flush()
+    if args.history:
+        reader.history.save(args.history)
+    _summary(reader, args.summary)
+    return 0
+
+
+def _summary(reader, mode: str) -> None:
+    if mode == "none":
+        return
+    d = reader.stats.as_dict()
+    if mode == "json":
+        print(json.dumps(d, sort_keys=True), file=sys.stderr)
+        return
+    w = sys.stderr.write
+    w(f"documents {d['documents']} (skipped {d['skipped']}), DML rows {d['dml_rows']}, transactions "
+      f"{d['transactions']} (open at the end {d['open_transactions']}), DDL {d['ddl']} (errors {d['ddl_errors']})\n")
+    for table, ops in d["rows"].items():
+        w(f"  {table}: " + ", ".join(f"{op}={n}" for op, n in sorted(ops.items())) + "\n")
+    if d["flagged_values"]:
+        w("flagged values: " + ", ".join(f"{k}={n}" for k, n in d["flagged_values"].items()) + "\n")
+    w("rows typed by: " + (", ".join(f"{k}={n}" for k, n in d["typing"].items()) or "-") + "\n")
+    for e in reader.errors[:10]:
+        w(f"skipped: {e}\n")
+    if len(reader.errors) > 10:
+        w(f"... and {len(reader.errors) - 10} more\n")

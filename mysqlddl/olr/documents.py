@@ -1,0 +1,117 @@
+"""Split an OLR output file into JSON documents, each with its position.
+
+OLR's file writer puts one message per line when ``new-line`` is set (the rophy fork's test
+config, ``"new-line": 1``), but samples in documentation are pretty-printed and some captures are
+concatenated documents with no separator. So a file is read as a sequence of JSON values separated
+by whitespace (:meth:`json.JSONDecoder.raw_decode`), which covers all three.
+
+Numbers are parsed losslessly: ``parse_float=Decimal`` (NUMBER columns print every decoded digit;
+a float would round them) and ``parse_int=int``.
+
+Positions are 1-based lines and columns and 0-based *byte* offsets (the file is UTF-8; a byte offset
+is what ``dd``/``tail -c`` and a re-reader need). After a bad document, lenient reading resumes at
+the next line that starts with ``{``: the start of the next message in JSON Lines and in
+pretty-printed dumps alike.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from ..errors import OlrJsonError
+
+_DECODER = json.JSONDecoder(parse_float=Decimal, parse_int=int)
+_WS = re.compile(r"[ \t\r\n]*")
+_NEXT_DOC = re.compile(r"\n(?=\{)")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Document:
+    """One JSON value of a file: ``line`` (1-based) and ``offset`` (bytes) of its first character,
+    ``index`` its 0-based rank in the file."""
+
+    value: Any
+    file: str
+    line: int
+    offset: int
+    index: int
+
+
+class _Positions:
+    """Line numbers and byte offsets of character indexes, computed incrementally (the file is
+    walked forwards once)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.ascii = text.isascii()
+        self.char = 0
+        self.line = 1
+        self.byte = 0
+
+    def at(self, i: int) -> tuple[int, int, int]:
+        """(line, column, byte offset) of character ``i`` (``i`` never goes backwards)."""
+        if i < self.char:   # only after a failed decode looked ahead: restart from the top
+            self.char, self.line, self.byte = 0, 1, 0
+        seg = self.text[self.char:i]
+        self.line += seg.count("\n")
+        self.byte += len(seg) if self.ascii else len(seg.encode("utf-8", "surrogatepass"))
+        self.char = i
+        col = i - (self.text.rfind("\n", 0, i) + 1) + 1
+        return self.line, col, self.byte
+
+
+def iter_documents(path: str | Path, *, lenient: bool = False,
+                   errors: list[OlrJsonError] | None = None) -> Iterator[Document]:
+    """The JSON documents of ``path`` in order. Strict: the first bad one raises
+    :class:`OlrJsonError` with its position. ``lenient``: bad ones are appended to ``errors`` (when
+    given) and skipped."""
+    name = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise OlrJsonError(f"cannot read: {e.strerror or e}", file=name) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        err = OlrJsonError(f"not UTF-8: {e.reason}", file=name, offset=e.start,
+                           line=raw.count(b"\n", 0, e.start) + 1)
+        if not lenient:
+            raise err from None
+        if errors is not None:
+            errors.append(err)
+        text = raw.decode("utf-8", "replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    pos = _Positions(text)
+    i = _WS.match(text, 0).end()
+    index = 0
+    while i < len(text):
+        line, _, offset = pos.at(i)
+        try:
+            value, end = _DECODER.raw_decode(text, i)
+        except json.JSONDecodeError as e:
+            eline, ecol, eoff = pos.at(max(e.pos, i))
+            err = OlrJsonError(f"not JSON: {e.msg}", file=name, line=eline, column=ecol, offset=eoff,
+                               document=index)
+            if not lenient:
+                raise err from None
+            if errors is not None:
+                errors.append(err)
+            index += 1
+            m = _NEXT_DOC.search(text, i)
+            if m is None:
+                return
+            i = m.end()
+            continue
+        yield Document(value, name, line, offset, index)
+        index += 1
+        i = _WS.match(text, end).end()
+
+
+__all__ = ["Document", "iter_documents"]

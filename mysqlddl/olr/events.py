@@ -1,0 +1,173 @@
+"""Oracle change events from OLR, and their Debezium envelope.
+
+The envelope is the MySQL path's (:mod:`mysqlddl.envelope`): the same top-level keys and value
+rendering (Decimal as its digits, datetimes ISO-8601, bytes base64), the same transaction BEGIN/END
+records, the same schema-change record. Only ``source`` differs, as it does between Debezium's
+connectors::
+
+    row:     {"before", "after", "source": {version, connector: "oracle", name, ts_ms, snapshot, db,
+              owner, table, scn, c_scn, c_idx, xid, rid, file, line}, "op": c|u|d, "ts_ms",
+              "transaction": {id, total_order, data_collection_order},
+              "mysqlddl": {"present", "typing", ["unknown", "lossy", "untyped", "unconverted"]}}
+    tx:      {"status": BEGIN|END, "id", "ts_ms", "event_count", "data_collections"}
+    schema:  {"source", "ts_ms", "databaseName", "schemaName", "ddl", "tableChanges",
+              "position": {"c_scn", "c_idx"}}
+
+``source`` names follow OLR (``owner``, ``xid``, ``c_scn``) where Debezium's Oracle connector says
+``schema``/``txId``; ``file``/``line`` say where in the OLR output the message was.
+
+``mysqlddl`` on rows says what Debezium's envelope cannot:
+
+- ``present``: the columns each image holds. OLR's default compact column mode (``format.column``
+  0) leaves NULL columns out of INSERT/DELETE and logs only the changed columns plus the primary key
+  in UPDATE: a column missing from ``before``/``after`` is *absent*, not NULL;
+- ``typing``: where the column types came from: ``columns`` (the message's ``schema.columns``, or
+  the last ones OLR sent for the table), ``history`` (the table version in the schema history at
+  the message's position), ``none`` (values left as the JSON gave them);
+- ``unknown``: columns OLR printed as ``?`` (it could not decode them); ``lossy``: values with
+  digits lost on the way (BINARY_FLOAT/DOUBLE printed with 6 significant digits, nanoseconds past
+  microseconds); ``untyped``: columns no type was found for; ``unconverted``: (lenient reading
+  only) values that did not fit their type, kept as given. Each is listed as ``"before.COL"`` /
+  ``"after.COL"`` and present only when not empty.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+from .. import __version__
+from ..envelope import debezium_table, json_value
+from ..history import HistoryRecord
+from ..model import render
+from ..model.table import Table
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OracleSource:
+    """Where a change came from. ``scn``: the transaction's SCN (carried from its first message
+    when later ones leave it out); ``ts_ms``: its commit time in ms (None when OLR gave none);
+    ``file``/``line``/``offset``: the message in the OLR output; ``payload``: index in its
+    ``payload`` array."""
+
+    file: str
+    line: int
+    offset: int
+    payload: int = 0
+    scn: int | None = None
+    c_scn: int | None = None
+    c_idx: int | None = None
+    xid: str | None = None
+    ts_ms: int | None = None
+    db: str | None = None
+    owner: str | None = None
+    table: str | None = None
+    rid: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OracleRowChange:
+    """One row: ``before``/``after`` column -> typed value (absent columns are left out, see the
+    module docstring); ``typing`` columns | history | none; ``flags`` kind -> ("after.COL", ...);
+    ``table_version``: the history's table when it typed the row."""
+
+    op: str
+    source: OracleSource
+    before: dict | None
+    after: dict | None
+    typing: str = "none"
+    flags: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    table_version: Table | None = None
+    transaction: str | None = None
+    total_order: int = 0
+    table_order: int = 0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OracleSchemaChange:
+    """A DDL message applied to the history: ``record`` holds the resulting table versions (None for
+    a dropped table), ``kinds`` CREATE/ALTER/DROP per ``record.tables`` entry."""
+
+    source: OracleSource
+    ddl: str
+    record: HistoryRecord
+    kinds: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OracleTransactionMark:
+    """BEGIN or END of a transaction; ``counts`` (END): ((``OWNER.TABLE``, rows), ...)."""
+
+    status: str
+    id: str
+    source: OracleSource
+    counts: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def event_count(self) -> int:
+        return sum(n for _, n in self.counts)
+
+
+OracleChange = OracleRowChange | OracleSchemaChange | OracleTransactionMark
+
+
+def source_dict(src: OracleSource, *, name: str = "mysqlddl") -> dict:
+    return {"version": __version__, "connector": "oracle", "name": name, "ts_ms": src.ts_ms,
+            "snapshot": "false", "db": src.db, "owner": src.owner, "table": src.table, "scn": src.scn,
+            "c_scn": src.c_scn, "c_idx": src.c_idx, "xid": src.xid, "rid": src.rid, "file": src.file,
+            "line": src.line}
+
+
+def _image(values: dict | None) -> dict | None:
+    return None if values is None else {k: json_value(v) for k, v in values.items()}
+
+
+def row_envelope(ch: OracleRowChange, *, name: str = "mysqlddl") -> dict:
+    out = {"before": _image(ch.before), "after": _image(ch.after), "source": source_dict(ch.source, name=name),
+           "op": ch.op, "ts_ms": ch.source.ts_ms, "transaction": None}
+    if ch.transaction is not None:
+        out["transaction"] = {"id": ch.transaction, "total_order": ch.total_order,
+                              "data_collection_order": ch.table_order}
+    extra: dict = {"present": {"before": None if ch.before is None else list(ch.before),
+                               "after": None if ch.after is None else list(ch.after)},
+                   "typing": ch.typing}
+    for kind, cols in ch.flags.items():
+        if cols:
+            extra[kind] = list(cols)
+    out["mysqlddl"] = extra
+    return out
+
+
+def transaction_envelope(mark: OracleTransactionMark) -> dict:
+    end = mark.status == "END"
+    return {"status": mark.status, "id": mark.id, "ts_ms": mark.source.ts_ms,
+            "event_count": mark.event_count if end else None,
+            "data_collections": [{"data_collection": t, "event_count": n} for t, n in mark.counts]
+            if end else None}
+
+
+def schema_envelope(sc: OracleSchemaChange, *, name: str = "mysqlddl") -> dict:
+    changes = []
+    for (tid, table), kind in zip(sc.record.tables, sc.kinds, strict=True):
+        changes.append({"type": kind, "id": f'"{tid.database}"."{tid.name}"' if tid.database else f'"{tid.name}"',
+                        "table": debezium_table(table) if table is not None else None,
+                        "mysqlddl_table": render.table_json(table) if table is not None else None})
+    src = source_dict(sc.source, name=name)
+    return {"source": src, "ts_ms": src["ts_ms"], "databaseName": sc.source.db,
+            "schemaName": sc.source.owner, "ddl": sc.ddl, "tableChanges": changes,
+            "position": {"c_scn": sc.record.position.file_seq, "c_idx": sc.record.position.pos}}
+
+
+def envelope(change: OracleChange, *, name: str = "mysqlddl") -> dict:
+    """The Debezium-shaped dict of any Oracle change."""
+    if isinstance(change, OracleRowChange):
+        return row_envelope(change, name=name)
+    if isinstance(change, OracleTransactionMark):
+        return transaction_envelope(change)
+    if isinstance(change, OracleSchemaChange):
+        return schema_envelope(change, name=name)
+    raise TypeError(f"not an Oracle change: {type(change).__name__}")
+
+
+__all__ = ["OracleChange", "OracleRowChange", "OracleSchemaChange", "OracleSource", "OracleTransactionMark",
+           "envelope", "row_envelope", "schema_envelope", "source_dict", "transaction_envelope"]
