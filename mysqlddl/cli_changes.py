@@ -3,9 +3,9 @@
     mysqlddl changes BINLOG... [--schema DDL.sql] [-o OUT]     change events as JSON Lines
     mysqlddl history BINLOG... [--schema DDL.sql] [-o OUT]     the schema history as JSON Lines
 
-Exit codes (in addition to mysqlddl.cli's 0/1/2): 3 when a TABLE_MAP does not match the table
-version in force (a baseline is missing or wrong; ``--on-mismatch flag`` lets such rows through,
-decoded by the TABLE_MAP alone and marked).
+Both take mysqlbinlog's filters (positions, datetimes, databases/tables, GTID sets); for
+`history` they select which records are printed (the history is always built from every DDL up to
+--stop-position). Exit codes: see EXIT_CODES (printed by --help, and in the README).
 """
 
 from __future__ import annotations
@@ -17,6 +17,14 @@ import sys
 import time
 
 EXIT_MISMATCH = 3
+
+EXIT_CODES = """exit codes:
+  0  success
+  1  the input was rejected: an unreadable or corrupt binlog, a DDL that cannot be parsed or
+     applied (--ddl-errors raise), a bad --schema file; the positioned error is on stderr
+  2  usage error (bad option or value)
+  3  a TABLE_MAP does not match the table version in force (`changes`: the baseline is missing or
+     wrong; --on-mismatch flag decodes such rows by the TABLE_MAP alone and marks them)"""
 
 
 def _datetime(text: str) -> int:
@@ -56,10 +64,15 @@ def add_common(sp: argparse.ArgumentParser) -> None:
                     "(N: in the last file)")
 
 
-def add_changes_arguments(sp: argparse.ArgumentParser) -> None:
-    add_common(sp)
+def _with_exit_codes(sp: argparse.ArgumentParser) -> None:
+    sp.epilog = EXIT_CODES
+    sp.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def add_filters(sp: argparse.ArgumentParser, what: str) -> None:
+    """mysqlbinlog's filters (--stop-position is in add_common)."""
     sp.add_argument("--start-position", metavar="N|FILE:N",
-                    help="emit from this position on (N: in the first file); DDL before it still "
+                    help=f"{what} from this position on (N: in the first file); DDL before it still "
                     "builds the history")
     sp.add_argument("--start-datetime", type=_datetime, metavar="DT",
                     help="emit events at or after this time (UTC, or with an offset, or @EPOCH)")
@@ -73,11 +86,23 @@ def add_changes_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--include-gtids", metavar="SET", help="only transactions in this GTID set "
                     "(uuid:1-5:7 or MariaDB domain-server-seq / domain-server:1-5)")
     sp.add_argument("--exclude-gtids", metavar="SET")
+
+
+def add_changes_arguments(sp: argparse.ArgumentParser) -> None:
+    _with_exit_codes(sp)
+    add_common(sp)
+    add_filters(sp, "emit")
     sp.add_argument("--on-mismatch", choices=("raise", "flag"), default="raise",
                     help="a TABLE_MAP that disagrees with the schema: stop with exit 3 (default), or "
                     "decode those rows by the TABLE_MAP alone and mark them")
     sp.add_argument("--no-transactions", action="store_true", help="leave out BEGIN/END events")
     sp.add_argument("--no-schema-changes", action="store_true", help="leave out schema-change events")
+    sp.add_argument("--truncate-events", action="store_true",
+                    help="also emit Debezium's op \"t\" event per truncated table (Debezium skips them by "
+                    "default: skipped.operations=t)")
+    sp.add_argument("--pk-change", choices=("update", "split"), default="update",
+                    help="an UPDATE that changes the primary key: one \"u\" event (default), or split: a "
+                    "\"d\" then a \"c\" event with __debezium.newkey/oldkey headers, as Debezium does")
     sp.add_argument("--name", default="mysqlddl", help="the logical server name in source.name")
     sp.add_argument("--summary", choices=("text", "json", "none"), default="text",
                     help="closing statistics on stderr (default: text)")
@@ -129,7 +154,20 @@ def _progress(args):
 def _options(args):
     from .options import Options
 
-    return Options(verify_checksums=not args.no_verify_checksums, error_policy=args.ddl_errors)
+    # JSON columns as the document's text: Debezium's io.debezium.data.Json, and MariaDB's stored text
+    return Options(verify_checksums=not args.no_verify_checksums, error_policy=args.ddl_errors,
+                   json_as="text")
+
+
+def _filters(args):
+    from .changes import Filters, GtidSet
+
+    return Filters(start_position=args.start_position, stop_position=args.stop_position,
+                   start_ts=args.start_datetime, stop_ts=args.stop_datetime,
+                   databases=tuple(args.database), exclude_databases=tuple(args.exclude_database),
+                   tables=tuple(args.table), exclude_tables=tuple(args.exclude_table),
+                   include_gtids=GtidSet(args.include_gtids) if args.include_gtids else None,
+                   exclude_gtids=GtidSet(args.exclude_gtids) if args.exclude_gtids else None)
 
 
 def _baseline(args, prog: str):
@@ -149,22 +187,18 @@ def _open_out(args):
 
 
 def run_changes(args: argparse.Namespace) -> int:
-    from .changes import ChangeReader, Filters, GtidSet
+    from .changes import ChangeReader
     from .envelope import dumps, envelope
     from .errors import SchemaMismatchError
 
-    filters = Filters(start_position=args.start_position, stop_position=args.stop_position,
-                      start_ts=args.start_datetime, stop_ts=args.stop_datetime,
-                      databases=tuple(args.database), exclude_databases=tuple(args.exclude_database),
-                      tables=tuple(args.table), exclude_tables=tuple(args.exclude_table),
-                      include_gtids=GtidSet(args.include_gtids) if args.include_gtids else None,
-                      exclude_gtids=GtidSet(args.exclude_gtids) if args.exclude_gtids else None)
+    filters = _filters(args)
     reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args, "changes"),
                           schema_database=args.schema_database, schema_position=args.schema_position,
                           filters=filters, on_mismatch=args.on_mismatch,
                           transactions=not args.no_transactions,
                           schema_changes=not args.no_schema_changes, name=args.name,
-                          progress=_progress(args))
+                          progress=_progress(args), truncate_events=args.truncate_events,
+                          pk_change=args.pk_change)
     out = _open_out(args)
     try:
         for change in reader:
@@ -214,22 +248,28 @@ def _summary(stats, mode: str) -> None:
 
 
 def add_history_arguments(sp: argparse.ArgumentParser) -> None:
+    _with_exit_codes(sp)
     add_common(sp)
+    add_filters(sp, "print records")
 
 
 def run_history(args: argparse.Namespace) -> int:
-    from .changes import ChangeReader, Filters
+    from .changes import ChangeReader, Filters, SchemaChange
 
+    filters = _filters(args)
     reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args, "history"),
                           schema_database=args.schema_database, schema_position=args.schema_position,
-                          filters=Filters(stop_position=args.stop_position), rows=False,
-                          transactions=False, progress=_progress(args))
-    for _ in reader:
-        pass
+                          filters=filters, rows=False, transactions=False, progress=_progress(args))
+    # the records the filters select are those whose schema change the reader emits
+    chosen = {id(ch.record) for ch in reader if isinstance(ch, SchemaChange)}
+    everything = filters == Filters(stop_position=args.stop_position)
     out = _open_out(args)
     try:
-        for line in reader.history.lines():
-            out.write(line + "\n")
+        lines = reader.history.lines()
+        out.write(next(lines) + "\n")          # the header (baseline, settings)
+        for rec, line in zip(reader.history.records, lines, strict=True):
+            if everything or id(rec) in chosen:
+                out.write(line + "\n")
     finally:
         if out is not sys.stdout:
             out.close()

@@ -4,8 +4,10 @@ Shapes follow Debezium's MySQL connector documentation ("Data change events", "T
 metadata", "Schema change topic"), so existing consumers can read them::
 
     row:     {"before", "after", "source": {version, connector, name, ts_ms, snapshot, db, table,
-              server_id, gtid, file, pos, row, thread, query}, "op": c|u|d, "ts_ms",
+              server_id, gtid, file, pos, row, thread, query}, "op": c|u|d|t, "ts_ms",
               "transaction": {id, total_order, data_collection_order}}
+             (+ "headers": {"__debezium.newkey"|"__debezium.oldkey": {pk...}} on the delete/create
+              pair of a primary-key change, with pk_change="split")
     tx:      {"status": BEGIN|END, "id", "ts_ms", "event_count", "data_collections":
               [{"data_collection": "db.table", "event_count": n}]}         (END only, else null)
     schema:  {"source", "ts_ms", "databaseName", "schemaName": null, "ddl", "tableChanges":
@@ -15,7 +17,12 @@ Deliberate differences, each for a batch reader of archived logs: the top-level 
 event's own time (Debezium's is the connector's wall clock), so a re-run gives the same bytes;
 temporal values are ISO-8601 text rather than Debezium's epoch numbers (exact for every MySQL
 range, including zero dates kept as the server's text); DECIMAL is its exact digits as a string;
-binary values are base64 (Debezium's ``binary.handling.mode=bytes`` in JSON). Row events carry a
+binary values are base64 (Debezium's ``binary.handling.mode=bytes`` in JSON). JSON columns are the
+document's text when the reader ran with ``Options(json_as="text")`` (as the CLI does), which is
+Debezium's ``io.debezium.data.Json`` (a string), and MariaDB's stored text byte for byte; the Python
+API's default (documents as objects) renders as nested JSON. Debezium's Kafka-only parts have no
+equivalent in a JSON Lines stream: no key, no tombstone after a delete; the two key headers of a
+primary-key change (its "Primary key updates" section) become the ``headers`` member. Row events carry a
 ``mysqlddl`` object only when the column names are not the schema's (``naming``) or a TABLE_MAP
 mismatch was let through (``mismatch``); schema changes carry each table's full model definition
 under ``mysqlddl_table``.
@@ -100,6 +107,8 @@ def row_envelope(ch: RowChange, *, name: str = "mysqlddl") -> dict:
     if ch.transaction is not None:
         out["transaction"] = {"id": ch.transaction, "total_order": ch.total_order,
                               "data_collection_order": ch.table_order}
+    if ch.headers:
+        out["headers"] = {k: _image(v) for k, v in ch.headers.items()}
     if ch.naming is not Naming.SCHEMA or ch.mismatch:
         extra: dict = {"naming": ch.naming.value}
         if ch.mismatch:

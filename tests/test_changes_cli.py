@@ -145,3 +145,38 @@ def test_subprocess_from_a_temporary_cwd(shared_path, tmp_path, run_cli):
     assert bad.returncode == 1 and "no such file" in bad.stderr
     usage = run_cli("changes", path, "--on-mismatch", "x")
     assert usage.returncode == 2
+
+
+def _history_positions(text):
+    return [r["position"]["pos"] for r in lines(text)[1:]]
+
+
+def test_history_takes_the_mysqlbinlog_filters(shared_path, capsys):
+    path = str(shared_path / "binlogs/maxwell/binlog.000004")
+    assert main(["history", path]) == 0
+    out = capsys.readouterr().out
+    every = _history_positions(out)
+    assert len(every) == 16
+    header = lines(out)[0]
+
+    def history(*args):
+        assert main(["history", path, *args]) == 0
+        text = capsys.readouterr().out
+        assert lines(text)[0] == header          # the header (baseline) is always there
+        return _history_positions(text)
+
+    assert history("--table", "bac_history") == [9417]
+    no_bac = history("--exclude-database", "bac_schema")
+    assert no_bac == [p for p in every if p not in (1112, 9417, 10627)]   # CREATE DATABASE bac_schema too
+    assert history("--start-position", "2000") == [p for p in every if p > 2363]  # events starting at/after 2000
+    assert history("--stop-datetime", "@1") == []
+    assert history("--start-datetime", "@1") == every
+    gtid = "a7b5f5a3-3a3d-11ed-9b4b-0242ac110002"  # not this log's server: nothing matches
+    assert history("--include-gtids", f"{gtid}:1-100") == []
+
+
+def test_help_documents_the_exit_codes(run_cli):
+    for sub in ("changes", "history"):
+        proc = run_cli(sub, "--help")
+        assert proc.returncode == 0
+        assert "exit codes:" in proc.stdout and "  3  a TABLE_MAP does not match" in proc.stdout

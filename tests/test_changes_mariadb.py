@@ -323,3 +323,32 @@ def test_replayed_changes_reproduce_the_table_contents(mariadb_server):
     assert after["c"] == "\u00e9a" and after["vb"] == b"\x00\xff\x00" and after["e"] == "z"
     assert after["j"] == {"k": [1, 2.5, None]} and after["b"] == 0b1000000001
     assert after["tm"].total_seconds() == -(838 * 3600 + 59 * 60 + 59.99)
+
+
+def test_primary_key_change_split_truncate_events_and_threads(mariadb_server):
+    """pk_change="split": an UPDATE of the primary key becomes a delete + create pair with
+    Debezium's key headers; truncate_events: one op "t" after the TRUNCATE's schema change;
+    source.thread: a DDL's QUERY event carries its session's thread id."""
+    files = capture(mariadb_server,
+                    "DROP DATABASE IF EXISTS chg_pk", "CREATE DATABASE chg_pk",
+                    "CREATE TABLE chg_pk.t (id INT, k2 CHAR(2), v INT, PRIMARY KEY (id, k2))",
+                    "INSERT INTO chg_pk.t VALUES (1, 'a', 10), (2, 'b', 20)",
+                    "UPDATE chg_pk.t SET id = 11 WHERE id = 1",
+                    "UPDATE chg_pk.t SET v = 21 WHERE id = 2",
+                    "TRUNCATE TABLE chg_pk.t")
+    split = [c for c in ChangeReader(files, pk_change="split", truncate_events=True)
+             if isinstance(c, (RowChange, SchemaChange))]
+    ops = [c.op if isinstance(c, RowChange) else "ddl" for c in split]
+    assert ops == ["ddl", "ddl", "ddl", "c", "c", "d", "c", "u", "ddl", "t"]
+    d, c = split[5], split[6]
+    assert d.before == {"id": 1, "k2": "a", "v": 10} and d.headers == {"__debezium.newkey": {"id": 11, "k2": "a"}}
+    assert c.after == {"id": 11, "k2": "a", "v": 10} and c.headers == {"__debezium.oldkey": {"id": 1, "k2": "a"}}
+    assert d.source.key == c.source.key and (d.total_order, c.total_order) == (1, 2)
+    assert split[7].headers is None        # the key did not change: one update
+    t = split[9]
+    assert (t.before, t.after, t.source.table, t.columns) == (None, None, "t", ("id", "k2", "v"))
+    threads = {ch.source.thread for ch in split if isinstance(ch, SchemaChange)}
+    assert len(threads) == 1 and isinstance(threads.pop(), int)
+    # the defaults: one "u" for the key change, no truncate event
+    plain = [c.op for c in ChangeReader(files) if isinstance(c, RowChange)]
+    assert plain == ["c", "c", "u", "u"]

@@ -102,3 +102,30 @@ UTC = datetime.timezone.utc
 ])
 def test_json_value(value, rendered):
     assert json_value(value) == rendered
+
+
+def test_truncate_event_shape():
+    # Debezium MySQL connector, "truncate events": op "t", no before/after, the table in source
+    ch = RowChange("t", _src(db="d", table="t"), None, None, ("id",), Naming.SCHEMA)
+    env = envelope(ch)
+    assert set(env) == {"before", "after", "source", "op", "ts_ms", "transaction"}
+    assert (env["op"], env["before"], env["after"]) == ("t", None, None)
+    assert (env["source"]["db"], env["source"]["table"]) == ("d", "t")
+
+
+def test_primary_key_change_headers():
+    # Debezium MySQL connector, "Primary key updates": the delete carries the new key in
+    # __debezium.newkey, the create the old key in __debezium.oldkey
+    d = RowChange("d", _src(), {"id": 1, "b": b"\x01"}, None, ("id", "b"), Naming.SCHEMA,
+                  headers={"__debezium.newkey": {"id": 11}})
+    c = RowChange("c", _src(), None, {"id": 11, "b": b"\x01"}, ("id", "b"), Naming.SCHEMA,
+                  headers={"__debezium.oldkey": {"id": decimal.Decimal("1.0")}})
+    assert envelope(d)["headers"] == {"__debezium.newkey": {"id": 11}}
+    assert envelope(c)["headers"] == {"__debezium.oldkey": {"id": "1.0"}}
+    assert "headers" not in envelope(RowChange("c", _src(), None, {"id": 1}, ("id",), Naming.SCHEMA))
+
+
+def test_schema_change_source_carries_the_thread(maxwell):
+    sc = next(c for c in maxwell if isinstance(c, SchemaChange))
+    env = envelope(sc)
+    assert isinstance(env["source"]["thread"], int) and env["source"]["thread"] == sc.source.thread
