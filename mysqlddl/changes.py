@@ -663,6 +663,11 @@ class _Mapped:
     pk: tuple[str, ...] = ()          # primary-key column names (schema naming only)
     uuid_swap_all: bool = False       # see mariadb_uuid_text
 
+    retypes: bool = False             # some value changes type (set from families)
+
+    def __post_init__(self) -> None:
+        self.retypes = any(f is not None for f in self.families)
+
 
 @dataclasses.dataclass
 class _Txn:
@@ -673,6 +678,7 @@ class _Txn:
     xa: bool = False
     began: bool = False
     counts: Counter = dataclasses.field(default_factory=Counter)
+    total: int = 0
     held: list = dataclasses.field(default_factory=list)
     emit: bool = True
 
@@ -816,6 +822,7 @@ class ChangeReader:
     def __iter__(self) -> Iterator[Change]:
         self._maps: dict[int, _Mapped] = {}
         self._plans: dict = {}
+        self._files: dict[str, tuple[str, int]] = {}
         self._txn: _Txn | None = None
         self._held: dict[tuple, _Txn] = {}
         self._gtid: str | None = None
@@ -870,13 +877,20 @@ class ChangeReader:
         if self.progress is not None:
             self.progress(self.reader, done=True)
 
+    def _file(self, file: str) -> tuple[str, int]:
+        """(base name, file_seq) of a binlog path, computed once per file."""
+        hit = self._files.get(file)
+        if hit is None:
+            hit = self._files[file] = (Path(file).name, Position(file, 0).file_seq)
+        return hit
+
     def _source(self, ev, *, row: int = 0, db=None, table=None, pos=None) -> Source:
-        file = ev.file or ""
+        name, seq = self._file(ev.file or "")
         txn = self._txn
         thread = txn.thread if txn is not None else None
         return Source(connector=self._connector, server_version=self._server_version,
-                      server_id=ev.header.server_id, file=Path(file).name,
-                      file_seq=Position(file, 0).file_seq, pos=ev.pos if pos is None else pos, row=row,
+                      server_id=ev.header.server_id, file=name,
+                      file_seq=seq, pos=ev.pos if pos is None else pos, row=row,
                       ts=ev.header.timestamp, gtid=self._gtid, db=db, table=table,
                       thread=thread if thread is not None else self._gtid_thread,
                       query=self._query_text)
@@ -926,9 +940,15 @@ class ChangeReader:
                 yield TransactionMark("BEGIN", txn.id, txn.source)
         table = f"{change.source.db}.{change.source.table}"
         txn.counts[table] += 1
+        txn.total += 1
         self.stats.rows[(table, change.op)] += 1
-        yield dataclasses.replace(change, transaction=txn.id, total_order=sum(txn.counts.values()),
-                                  table_order=txn.counts[table])
+        # the change was built for this row and nobody holds it yet: fill its transaction fields
+        # in place (dataclasses.replace per row cost more than decoding the row)
+        setattr_ = object.__setattr__
+        setattr_(change, "transaction", txn.id)
+        setattr_(change, "total_order", txn.total)
+        setattr_(change, "table_order", txn.counts[table])
+        yield change
 
     def _xa_prepare(self, ev: XaPrepareEvent) -> Iterator[Change]:
         txn = self._txn
@@ -1195,9 +1215,10 @@ class ChangeReader:
             plan = hit[1]
             names = tuple(c.name for c in version.columns)
             families = tuple(_value_family(c, version) for c in version.columns)
-            if opts.json_as == "text":
-                # MariaDB JSON is LONGTEXT: keep the document's text as the server stored it
-                families = tuple(None if f is F.JSON else f for f in families)
+            # only these retype a decoded value (see typed_value); MariaDB JSON is LONGTEXT, kept as
+            # the document's text as the server stored it when json_as="text"
+            retyped = (F.INET4, F.INET6, F.UUID) if opts.json_as == "text" else (F.JSON, F.INET4, F.INET6, F.UUID)
+            families = tuple(f if f in retyped else None for f in families)
             naming = Naming.SCHEMA
         else:
             plan = rows_mod.build_plan(tm, opts)
@@ -1267,8 +1288,10 @@ class ChangeReader:
 
     @staticmethod
     def _image(values, m: _Mapped) -> dict:
-        out = {}
         absent = rows_mod.ABSENT
+        if not m.retypes and absent not in values:
+            return dict(zip(m.names, values, strict=True))      # the common case: nothing to do
+        out = {}
         for name, fam, v in zip(m.names, m.families, values, strict=True):
             if v is absent:
                 continue

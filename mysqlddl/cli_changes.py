@@ -104,6 +104,9 @@ def add_changes_arguments(sp: argparse.ArgumentParser) -> None:
                     help="an UPDATE that changes the primary key: one \"u\" event (default), or split: a "
                     "\"d\" then a \"c\" event with __debezium.newkey/oldkey headers, as Debezium does")
     sp.add_argument("--name", default="mysqlddl", help="the logical server name in source.name")
+    sp.add_argument("--include-query", action="store_true",
+                    help="fill source.query with the statement from ROWS_QUERY / ANNOTATE_ROWS events (off by "
+                    "default, as Debezium's include.query: a multi-row INSERT repeats in every row's event)")
     sp.add_argument("--summary", choices=("text", "json", "none"), default="text",
                     help="closing statistics on stderr (default: text)")
 
@@ -202,7 +205,7 @@ def run_changes(args: argparse.Namespace) -> int:
     out = _open_out(args)
     try:
         for change in reader:
-            out.write(dumps(envelope(change, name=args.name)) + "\n")
+            out.write(dumps(envelope(change, name=args.name, include_query=args.include_query)) + "\n")
     except SchemaMismatchError as e:
         print(f"mysqlddl changes: {e}", file=sys.stderr)
         print("mysqlddl changes: give the schema in force before the first event with --schema, or "

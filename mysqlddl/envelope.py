@@ -86,24 +86,55 @@ def json_value(v: Any) -> Any:
     return str(v)
 
 
+def _float(v: float):
+    return v if math.isfinite(v) else str(v)
+
+
+def _datetime(v: datetime.datetime) -> str:
+    if v.tzinfo is not None and v.utcoffset() == datetime.timedelta(0):
+        return v.replace(tzinfo=None).isoformat() + "Z"
+    return v.isoformat()
+
+
+def _b64(v) -> str:
+    return base64.b64encode(v).decode("ascii")
+
+
+# json_value by exact type for the row values seen most (None: already JSON data); anything else
+# (subclasses, containers, named tuples) goes through json_value. One dict lookup per value is
+# what keeps rendering from dominating a run.
+_BY_TYPE = {int: None, str: None, bool: None, type(None): None, float: _float, decimal.Decimal: str,
+            datetime.datetime: _datetime, datetime.date: datetime.date.isoformat,
+            datetime.timedelta: _td_text, bytes: _b64}
+
+
 def _image(values: dict | None) -> dict | None:
-    return None if values is None else {k: json_value(v) for k, v in values.items()}
+    if values is None:
+        return None
+    get = _BY_TYPE.get
+    out = {}
+    for k, v in values.items():
+        f = get(type(v), json_value)
+        out[k] = v if f is None else f(v)
+    return out
 
 
 # --------------------------------------------------------------------------------------- sources
 
 
-def source_dict(src: Source, *, name: str = "mysqlddl") -> dict:
+def source_dict(src: Source, *, name: str = "mysqlddl", include_query: bool = True) -> dict:
+    """Debezium's ``source``. ``include_query=False`` leaves ``query`` null, as Debezium does unless
+    ``include.query`` is set: the statement of a multi-row INSERT is repeated in every row's event."""
     return {"version": __version__, "connector": src.connector, "name": name, "ts_ms": src.ts * 1000,
             "snapshot": "false", "db": src.db, "table": src.table, "server_id": src.server_id,
             "gtid": src.gtid, "file": src.file, "pos": src.pos, "row": src.row, "thread": src.thread,
-            "query": src.query}
+            "query": src.query if include_query else None}
 
 
-def row_envelope(ch: RowChange, *, name: str = "mysqlddl") -> dict:
+def row_envelope(ch: RowChange, *, name: str = "mysqlddl", include_query: bool = True) -> dict:
     out = {"before": _image(ch.before), "after": _image(ch.after),
-           "source": source_dict(ch.source, name=name), "op": ch.op, "ts_ms": ch.source.ts * 1000,
-           "transaction": None}
+           "source": source_dict(ch.source, name=name, include_query=include_query), "op": ch.op,
+           "ts_ms": ch.source.ts * 1000, "transaction": None}
     if ch.transaction is not None:
         out["transaction"] = {"id": ch.transaction, "total_order": ch.total_order,
                               "data_collection_order": ch.table_order}
@@ -171,10 +202,10 @@ def schema_envelope(sc: SchemaChange, *, name: str = "mysqlddl") -> dict:
             "position": {"file": sc.position.file, "pos": sc.position.pos}}
 
 
-def envelope(change: Change, *, name: str = "mysqlddl") -> dict:
-    """The Debezium-shaped dict of any change."""
+def envelope(change: Change, *, name: str = "mysqlddl", include_query: bool = True) -> dict:
+    """The Debezium-shaped dict of any change (``include_query``: see :func:`source_dict`)."""
     if isinstance(change, RowChange):
-        return row_envelope(change, name=name)
+        return row_envelope(change, name=name, include_query=include_query)
     if isinstance(change, TransactionMark):
         return transaction_envelope(change)
     if isinstance(change, SchemaChange):
@@ -188,9 +219,12 @@ def kind_of(change: Change) -> str:
             "transaction" if isinstance(change, TransactionMark) else "schema")
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
+
+
 def dumps(obj: Any) -> str:
     """One JSON line: compact, ASCII-safe (undecodable text kept as \\udcXX escapes)."""
-    return json.dumps(obj, ensure_ascii=True, separators=(",", ":"))
+    return _ENCODE(obj)
 
 
 __all__ = ["debezium_table", "dumps", "envelope", "json_value", "kind_of", "row_envelope",

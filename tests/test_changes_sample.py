@@ -59,7 +59,12 @@ def test_the_readme_main_job_command(run_cli):
     assert isinstance(ddl["source"]["thread"], int)
     first = next(e for e in events if "op" in e)
     assert first["source"]["connector"] == "mariadb" and first["source"]["gtid"] == first["transaction"]["id"]
-    assert first["source"]["query"].startswith("INSERT INTO orders VALUES (1, 1, 19.99")
+    # source.query only when asked (Debezium's include.query), from the ANNOTATE_ROWS event
+    assert first["source"]["query"] is None
+    asked = run_cli(*args, "--include-query", "--summary", "none")
+    queries = [json.loads(line)["source"]["query"] for line in asked.stdout.splitlines() if '"op"' in line]
+    assert queries[0] == queries[1] and queries[0].startswith("INSERT INTO orders VALUES (1, 1, 19.99")
+    assert queries[-1] == "DELETE FROM orders WHERE id = 2"
     assert [e["status"] for e in events if "status" in e] == ["BEGIN", "END"] * 5
     # the closing summary on stderr
     assert "DDL 1 (errors skipped 0), DML rows 8, transactions 5" in proc.stderr
