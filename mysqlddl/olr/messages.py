@@ -179,24 +179,25 @@ _XID_HEX = re.compile(r"0x([0-9a-fA-F]+)\.([0-9a-fA-F]+)\.([0-9a-fA-F]+)")
 _XID_DEC = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
 
-def xid_parts(xid: str) -> tuple[int, int, int]:
-    """(undo segment, slot, sequence) of an XID in any of OLR's forms: ``0x0002.00c.000002f1``,
-    ``2.12.753``, the 64-bit ``xidn`` (usn << 48 | slot << 32 | sqn: OLR's ``Xid::getData``, whose
-    ``usn()`` is ``data >> 48``, ``slt()`` ``(data >> 32) & 0xFFFF``, ``sqn()`` the low 32 bits), or
-    LogMiner's 16 hex digits (the raw 8-byte XID: usn and slot little-endian 16-bit, sqn little-endian 32-bit)."""
+def xid_parts(xid: str | int) -> tuple[int, int, int]:
+    """(undo segment, slot, sequence) of an XID in any of OLR's forms (``format.xid``): 0
+    ``"0x0002.00c.000002f1"``, 1 ``"2.12.753"``, 2 the 64-bit ``xidn`` number (an int here:
+    usn << 48 | slot << 32 | sqn, as OLR's ``Xid`` class packs it: ``usn()`` is ``data >> 48``,
+    ``slt()`` ``(data >> 32) & 0xFFFF``, ``sqn()`` the low 32 bits), 3 LogMiner's 16 hex digits
+    (the raw 8-byte XID: usn and slot little-endian 16-bit, sqn little-endian 32-bit; it may be all
+    decimal digits, which is why ``xidn`` is only accepted as an int)."""
+    if isinstance(xid, int) and not isinstance(xid, bool):
+        return xid >> 48, (xid >> 32) & 0xFFFF, xid & 0xFFFFFFFF
     m = _XID_HEX.fullmatch(xid)
     if m:
         return tuple(int(g, 16) for g in m.groups())  # type: ignore[return-value]
     m = _XID_DEC.fullmatch(xid)
     if m:
         return tuple(int(g) for g in m.groups())  # type: ignore[return-value]
-    if re.fullmatch(r"[0-9a-fA-F]{16}", xid) and not xid.isdigit():
+    if re.fullmatch(r"[0-9a-fA-F]{16}", xid):
         b = bytes.fromhex(xid)
         return (int.from_bytes(b[0:2], "little"), int.from_bytes(b[2:4], "little"),
                 int.from_bytes(b[4:8], "little"))
-    if xid.isdigit():
-        n = int(xid)
-        return n >> 48, (n >> 32) & 0xFFFF, n & 0xFFFFFFFF
     raise ValueError(f"not an XID: {xid!r}")
 
 

@@ -8,10 +8,16 @@ One pass over the messages of the files, in order::
                      order: the message's ``schema.columns`` (OLR sends them once per table with
                      ``format.schema`` 0x0001, so the last ones seen for a table are kept until a
                      DDL on it); the table version in the schema history at the message's
-                     position; else none (values as the JSON gave them, flagged)
+                     place in the output; else none (values as the JSON gave them, flagged)
     ddl              the ``sql`` text parsed with our Oracle grammar (``Options.dialect`` oracle)
                      under the owner as default schema, and recorded in the history at the
                      message's ``(c_scn, c_idx)`` (:class:`~mysqlddl.olr.position.OlrPosition`)
+
+Rows are typed by the table version in force at their place in the output, not by looking their
+``(c_scn, c_idx)`` up in the history: OLR writes transactions in commit order and ``c_scn`` is
+where a transaction's redo *starts*, so a transaction that began before a DDL and committed after
+it carries a smaller ``c_scn`` than the DDL although its rows follow it (see
+:mod:`mysqlddl.olr.position`). A given ``history`` is the state before the first message.
     chkpt            counted (OLR's checkpoint records carry no change)
 
 Strict by default: the first bad document, message, value or DDL raises its positioned error
@@ -29,7 +35,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from ..errors import DdlError, MysqlddlError, OlrError, OlrMessageError, OlrValueError
+from ..errors import DdlError, DdlSemanticError, MysqlddlError, OlrError, OlrMessageError, OlrValueError
 from ..history import SchemaHistory
 from ..model.catalog import Catalog
 from ..model.ids import TableId
@@ -52,7 +58,8 @@ _MS_DIV = {"s": (1000, 1), "ms": (1, 1), "us": (1, 1000), "ns": (1, 1_000_000)}
 @dataclasses.dataclass
 class OlrStats:
     """What a run saw: documents read and skipped, ``ops`` per payload op, ``rows`` per
-    (``OWNER.TABLE``, op), transactions ended, DDL applied / skipped / changing nothing,
+    (``OWNER.TABLE``, op), transactions ended, DDL applied / skipped / changing nothing / recorded
+    at the last record's key because its own ``(c_scn, c_idx)`` was behind it,
     values flagged per kind (``unknown``, ``lossy``, ``untyped``, ``unconverted``), rows per
     typing source, transactions still open at the end, and the first/last commit times (ms)."""
 
@@ -64,6 +71,7 @@ class OlrStats:
     ddl: int = 0
     ddl_errors: int = 0
     ddl_no_change: int = 0
+    ddl_reordered: int = 0
     flagged: Counter = dataclasses.field(default_factory=Counter)
     typing: Counter = dataclasses.field(default_factory=Counter)
     first_ts_ms: int | None = None
@@ -77,6 +85,7 @@ class OlrStats:
         return {"documents": self.documents, "skipped": self.skipped, "ops": dict(sorted(self.ops.items())),
                 "dml_rows": sum(self.rows.values()), "rows": per_table, "transactions": self.transactions,
                 "ddl": self.ddl, "ddl_errors": self.ddl_errors, "ddl_no_change": self.ddl_no_change,
+                "ddl_reordered": self.ddl_reordered,
                 "flagged_values": dict(sorted(self.flagged.items())),
                 "typing": dict(sorted(self.typing.items())),
                 "open_transactions": self.open_transactions,
@@ -265,7 +274,7 @@ class OlrReader:
         kinds = self._columns.get(tkey)
         if kinds is not None:
             return kinds, "columns", None
-        version = self._table_at(pl.owner, pl.table or "", pos)
+        version = self._table_now(pl.owner, pl.table or "")
         if version is None:
             return None, "none", None
         hit = self._version_kinds.get(id(version))
@@ -274,16 +283,16 @@ class OlrReader:
                                                                for c in version.columns})
         return hit[1], "history", version
 
-    def _table_at(self, owner: str | None, table: str, pos: OlrPosition):
-        h = self.history
-        t = h.table_at(TableId(owner, table), pos)
+    def _table_now(self, owner: str | None, table: str):
+        """The table version in force now (after every DDL read so far), or None."""
+        cat = self.history.catalog
+        t = cat.table(TableId(owner, table))
         if t is not None:
             return t
         # Oracle folds unquoted names to upper case; a table named by DDL in another case is the
         # same table when only one matches
         want = (owner or "").upper(), table.upper()
-        cands = [t for t in h.catalog_at(pos).tables.values()
-                 if ((t.id.database or "").upper(), t.id.name.upper()) == want]
+        cands = [t for t in cat.tables.values() if ((t.id.database or "").upper(), t.id.name.upper()) == want]
         return cands[0] if len(cands) == 1 else None
 
     def _row(self, pl: Payload, src: OracleSource, pos: OlrPosition, txn: _Txn | None, where: dict
@@ -341,14 +350,21 @@ class OlrReader:
                 self.stats.ddl_no_change += 1
                 return
             before = self.history.catalog
+            last = self.history.last_position
+            if last is not None and pos < last:
+                pos = OlrPosition(last.file_seq, last.pos, pos.file)
+                self.stats.ddl_reordered += 1
             rec = self.history.record(pos, pl.owner, pl.sql, commands, options=opts)
         except DdlError as e:
-            if e.source is None:
-                e.source = label
+            # where in the OLR output, and the history's own label (the position) when it set one
+            e.source = label if e.source in (None, label) else f"{label}, {e.source}"
             self.stats.ddl_errors += 1
             self._fail(e)
             return
         self.stats.ddl += 1
+        for msg in rec.errors:     # commands the history skipped under a lenient error policy
+            self.stats.ddl_errors += 1
+            self._fail(DdlSemanticError(msg, source=f"{label}, {pos}"))
         for tid, _ in rec.tables:
             for key in list(self._columns):
                 if (key[0] or "").upper() == (tid.database or "").upper() and key[1].upper() == tid.name.upper():
