@@ -191,7 +191,7 @@ def _open_out(args):
 
 def run_changes(args: argparse.Namespace) -> int:
     from .changes import ChangeReader
-    from .envelope import dumps, envelope
+    from .envelope import LineRenderer
     from .errors import SchemaMismatchError
 
     filters = _filters(args)
@@ -202,10 +202,11 @@ def run_changes(args: argparse.Namespace) -> int:
                           schema_changes=not args.no_schema_changes, name=args.name,
                           progress=_progress(args), truncate_events=args.truncate_events,
                           pk_change=args.pk_change)
+    render = LineRenderer(name=args.name, include_query=args.include_query)
     out = _open_out(args)
     try:
         for change in reader:
-            out.write(dumps(envelope(change, name=args.name, include_query=args.include_query)) + "\n")
+            out.write(render(change) + "\n")
     except SchemaMismatchError as e:
         print(f"mysqlddl changes: {e}", file=sys.stderr)
         print("mysqlddl changes: give the schema in force before the first event with --schema, or "
@@ -244,6 +245,8 @@ def _summary(stats, mode: str) -> None:
     if any(xa.values()):
         w(f"XA: committed {xa['committed']}, rolled back {xa['rolled_back']} ({xa['rows_discarded']} rows "
           f"discarded), pending {xa['pending']}\n")
+    if d["truncates"]:
+        w("truncated: " + ", ".join(f"{t}={n}" for t, n in d["truncates"].items()) + "\n")
     if d["mismatches_flagged"]:
         w(f"TABLE_MAP mismatches flagged: {d['mismatches_flagged']}\n")
     if d["queries"]:

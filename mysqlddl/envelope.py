@@ -227,5 +227,47 @@ def dumps(obj: Any) -> str:
     return _ENCODE(obj)
 
 
-__all__ = ["debezium_table", "dumps", "envelope", "json_value", "kind_of", "row_envelope",
+class LineRenderer:
+    """``dumps(envelope(change, ...))`` for a stream, byte for byte, with less work per row: the
+    ``source`` of a row event differs from its neighbours' only in ``row``, so its JSON is encoded
+    once per rows event (the parts around ``row`` are cached) and the line is assembled from
+    encoded parts. Changes with extras (headers, naming, mismatches) and non-row changes take the
+    general path. tests/test_envelope.py checks the two agree."""
+
+    _ROW = ',"row":0,"thread":'
+
+    def __init__(self, *, name: str = "mysqlddl", include_query: bool = True):
+        self.name = name
+        self.include_query = include_query
+        self._sources: dict = {}
+
+    def _source_parts(self, ch: RowChange) -> tuple[str, str, str]:
+        s = ch.source
+        # every source field but row (the one that changes from row to row)
+        key = (s.connector, s.server_id, s.file, s.pos, s.ts, s.gtid, s.db, s.table, s.thread, s.query,
+               ch.transaction)
+        hit = self._sources.get(key)
+        if hit is None:
+            text = _ENCODE(source_dict(s, name=self.name, include_query=self.include_query) | {"row": 0})
+            i = text.index(self._ROW) + len(',"row":')
+            txn = "null" if ch.transaction is None else '{"id":' + _ENCODE(ch.transaction) + ',"total_order":'
+            if len(self._sources) > 4096:
+                self._sources.clear()
+            hit = self._sources[key] = (text[:i], text[i + 1:], txn)
+        return hit
+
+    def __call__(self, change: Change) -> str:
+        if type(change) is not RowChange or change.headers or change.mismatch \
+                or change.naming is not Naming.SCHEMA:
+            return dumps(envelope(change, name=self.name, include_query=self.include_query))
+        head, tail, txn = self._source_parts(change)
+        if change.transaction is not None:
+            txn = f'{txn}{change.total_order},"data_collection_order":{change.table_order}}}'
+        before = "null" if change.before is None else _ENCODE(_image(change.before))
+        after = "null" if change.after is None else _ENCODE(_image(change.after))
+        return (f'{{"before":{before},"after":{after},"source":{head}{change.source.row}{tail},'
+                f'"op":"{change.op}","ts_ms":{change.source.ts * 1000},"transaction":{txn}}}')
+
+
+__all__ = ["LineRenderer", "debezium_table", "dumps", "envelope", "json_value", "kind_of", "row_envelope",
            "schema_envelope", "source_dict", "transaction_envelope"]

@@ -180,3 +180,26 @@ def test_help_documents_the_exit_codes(run_cli):
         proc = run_cli(sub, "--help")
         assert proc.returncode == 0
         assert "exit codes:" in proc.stdout and "  3  a TABLE_MAP does not match" in proc.stdout
+
+
+def test_progress_auto_draws_on_a_terminal(shared_path, capsys, monkeypatch):
+    import sys
+
+    path = str(shared_path / "binlogs/maxwell/binlog.000004")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert main(["changes", path, "--summary", "none", "-o", "/dev/null"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("\r[") and err.endswith("100.0% 0.0/0.0 MB\n")
+    assert main(["changes", path, "--summary", "none", "--progress", "never", "-o", "/dev/null"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_text_summary_names_truncates(tmp_path, capsys):
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parent / "data"
+    # the sample has no TRUNCATE: the line is absent
+    assert main(["changes", str(data / "shop-bin.000001"), "--schema", str(data / "shop-baseline.sql"),
+                 "-o", str(tmp_path / "o.jsonl"), "--truncate-events"]) == 0
+    err = capsys.readouterr().err
+    assert "truncated:" not in err and "DML rows 8" in err

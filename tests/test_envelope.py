@@ -129,3 +129,22 @@ def test_schema_change_source_carries_the_thread(maxwell):
     sc = next(c for c in maxwell if isinstance(c, SchemaChange))
     env = envelope(sc)
     assert isinstance(env["source"]["thread"], int) and env["source"]["thread"] == sc.source.thread
+
+
+@pytest.mark.parametrize("include_query", [True, False])
+def test_line_renderer_is_dumps_of_envelope(maxwell, shared_path, include_query):
+    from pathlib import Path
+
+    from mysqlddl.envelope import LineRenderer
+    from mysqlddl.options import Options
+
+    sample = Path(__file__).resolve().parent / "data" / "shop-bin.000001"
+    baseline = (sample.parent / "shop-baseline.sql").read_text()
+    go = shared_path / "binlogs/go-mysql/tcb-eval002c-bin.003320"     # positional names: general path
+    streams = [maxwell, list(ChangeReader(sample, schema=baseline, options=Options(json_as="text"),
+                                          pk_change="split", truncate_events=True)), list(ChangeReader(go))]
+    for changes in streams:
+        render = LineRenderer(name="n1", include_query=include_query)
+        for ch in changes:
+            assert render(ch) == dumps(envelope(ch, name="n1", include_query=include_query))
+    assert sum(isinstance(c, RowChange) for c in streams[1]) == 8
