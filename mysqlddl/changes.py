@@ -162,8 +162,11 @@ class Source:
     """Where a change came from (Debezium ``source``). ``file`` is the binlog's base name, ``pos``
     the event's start, ``row`` the row index inside the rows event; ``ts`` the event header's
     timestamp (seconds); ``gtid`` None without GTIDs; ``query`` the ROWS_QUERY / ANNOTATE_ROWS
-    text when the log has one; ``thread`` the session's thread id when the log says (a QUERY
-    event of the transaction, or MariaDB's GTID)."""
+    text when the log has one; ``thread`` the session's thread id when the log says: a DDL's own
+    QUERY event; in a transaction, its BEGIN (MySQL) or XA START QUERY event, or the GTID event's
+    thread id (MariaDB with FL_EXTRA_THREAD_ID, seen in 11.8). MariaDB 10.x writes no BEGIN QUERY
+    event (its GTID event opens the transaction) and no thread id in the GTID event, so there the
+    rows of an ordinary transaction have ``thread`` None: the log holds no thread for them."""
 
     connector: str
     server_version: str
