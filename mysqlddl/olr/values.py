@@ -23,8 +23,8 @@ OLR decodes the redo itself and prints each value in a form set by its ``format`
     XMLTYPE, BFILE          ``interval-ytm``; nothing is gained by guessing)
 
 ``"?"``: OLR prints ``?`` for a value it could not decode (``format.unknown``); for a non-character
-column that is :data:`UNKNOWN`, flagged. For a character column ``?`` is also a legitimate value, so
-it is kept as text.
+column, or one whose type is not known, that is :data:`UNKNOWN`, flagged. For a character column
+``?`` is also a legitimate value, so it is kept as text.
 
 Each converter takes ``(value, ctx)`` and returns ``(converted, note)``, ``note`` None or
 :data:`LOSSY`; a value that cannot be what its type says raises ``ValueError`` (the reader turns that
@@ -279,9 +279,15 @@ def to_bytes(v: Any, ctx: ValueContext) -> tuple[Any, str | None]:
         raise ValueError(f"raw: not hex text: {v[:40]!r}") from None
 
 
+_BOOLS = {1: True, 0: False, "1": True, "0": False}
+
+
 def to_bool(v: Any, ctx: ValueContext) -> tuple[Any, str | None]:
-    if v in (1, 0, True, False) and not isinstance(v, (Decimal, float)) or v in ("1", "0"):
-        return v in (1, True, "1"), None
+    """BOOLEAN (Oracle 23ai), printed 1/0 (rophy boolean-type); JSON true/false accepted too."""
+    if isinstance(v, bool):
+        return v, None
+    if type(v) in (int, str) and v in _BOOLS:
+        return _BOOLS[v], None
     raise ValueError(f"boolean: not 1/0: {v!r}")
 
 
