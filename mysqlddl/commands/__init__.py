@@ -74,3 +74,16 @@ __all__ = [
     "RenameColumn", "RenameIndex", "RenameTable", "RenameTo", "SelectItem", "SetVariable",
     "TableId", "TableOptions", "TruncateTable", "UseDatabase", "apply_all", "col",
 ]
+
+# Oracle dialect operations and commands (see commands/oracle.py).
+from .oracle import (  # noqa: E402
+    CommentOn,
+    DropNamedConstraint,
+    DropUniqueKey,
+    RenameConstraint,
+    ReviseColumn,
+    SetConstraintState,
+)
+
+__all__ += ["CommentOn", "DropNamedConstraint", "DropUniqueKey", "RenameConstraint", "ReviseColumn",
+            "SetConstraintState"]

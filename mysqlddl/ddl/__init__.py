@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..errors import ConfigError, ScriptError
-from ..options import DEFAULT, ErrorPolicy, Options
+from ..options import DEFAULT, Dialect, ErrorPolicy, Options
 from .engine import Engine, ParseResult
 from .script import Statement, split_script
 
@@ -36,11 +36,27 @@ _local = threading.local()
 
 
 def default_engine(options: Options = DEFAULT) -> Engine:
-    """This thread's engine (created on first use)."""
+    """This thread's engine (created on first use); the Oracle dialect has its own grammar and
+    engine (:class:`mysqlddl.ddl.oracle.OracleEngine`, same interface)."""
+    if options.dialect is Dialect.ORACLE:
+        eng = getattr(_local, "oracle_engine", None)
+        if eng is None:
+            from .oracle.engine import OracleEngine
+            eng = _local.oracle_engine = OracleEngine(options)
+        return eng
     eng = getattr(_local, "engine", None)
     if eng is None:
         eng = _local.engine = Engine(options)
     return eng
+
+
+def script_splitter(options: Options = DEFAULT) -> Callable[..., Iterator[Statement]]:
+    """The statement splitter of the options' dialect (Oracle: SQL*Plus rules, ``/`` lines and
+    PL/SQL units, :func:`mysqlddl.ddl.oracle.script.split_script`)."""
+    if options.dialect is Dialect.ORACLE:
+        from .oracle.script import split_script as oracle_split_script
+        return oracle_split_script
+    return split_script
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -80,8 +96,9 @@ def iter_statements(script: str, options: Options = DEFAULT, *, source: str | No
 
     eng = engine or default_engine(options)
     policy = options.error_policy
-    for stmt in split_script(script, options, source=source):
-        if lenient and classify(stmt.text, options) is not StatementClass.SCHEMA:
+    for stmt in script_splitter(options)(script, options, source=source):
+        if lenient and options.dialect is not Dialect.ORACLE \
+                and classify(stmt.text, options) is not StatementClass.SCHEMA:
             yield ParsedStatement(stmt, None)
             continue
         result = eng.parse(stmt.text, options, statement_index=stmt.index, source=source)
@@ -121,7 +138,7 @@ def check_inputs(paths: Iterable[str | Path], options: Options = DEFAULT, *, com
     and ``rejections`` (one dict per rejected statement with input, row, statement_index (0-based),
     line/column in its script, token, expected, message and the statement text).
     ``on_rejection`` is called with each rejection as it is found."""
-    eng = engine or Engine(options)
+    eng = engine or (default_engine(options) if options.dialect is Dialect.ORACLE else Engine(options))
     total = accepted = 0
     rejections: list[dict] = []
 
@@ -135,7 +152,8 @@ def check_inputs(paths: Iterable[str | Path], options: Options = DEFAULT, *, com
         path = Path(p)
         for row, script in _scripts_of(path):
             try:
-                for stmt in split_script(script, options, source=str(path), compound_bodies=compound_bodies):
+                for stmt in script_splitter(options)(script, options, source=str(path),
+                                                     compound_bodies=compound_bodies):
                     total += 1
                     res = eng.parse(stmt.text, options, statement_index=stmt.index, source=str(path))
                     if res.ok:
@@ -162,4 +180,3 @@ def format_rejection(rec: dict) -> str:
     idx = rec.get("statement_index")
     stmt = f"statement {idx + 1}" if idx is not None else "script"
     return f"{where}: {stmt}: line {rec['line']}:{rec['column']}: {rec['message']}"
-

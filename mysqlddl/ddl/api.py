@@ -32,9 +32,9 @@ from ..errors import DdlError
 from ..model import literals
 from ..model.catalog import Catalog
 from ..options import DEFAULT, Dialect, ErrorPolicy, Options
-from . import default_engine
+from . import default_engine, script_splitter
 from .engine import Engine
-from .script import Statement, split_script
+from .script import Statement
 
 __all__ = ["StatementCommands", "apply_script", "iter_commands", "parse_ddl", "run_script",
            "statement_commands"]
@@ -54,7 +54,10 @@ def statement_commands(sql: str, options: Options = DEFAULT, *, statement_index:
                        source: str | None = None, engine: Engine | None = None) -> list[Command]:
     """The commands of one statement; raises :class:`~mysqlddl.errors.DdlSyntaxError` or a
     positioned :class:`~mysqlddl.errors.DdlError` from the listeners."""
-    from .mysql import StatementSource, build_commands
+    if options.dialect is Dialect.ORACLE:
+        from .oracle import StatementSource, build_commands
+    else:
+        from .mysql import StatementSource, build_commands
 
     eng = engine or default_engine(options)
     result = eng.parse(sql, options, statement_index=statement_index, source=source)
@@ -89,7 +92,7 @@ def iter_commands(sql: str, options: Options = DEFAULT, *, source: str | None = 
     eng = engine or default_engine(options)
     opts = options
     policy = options.error_policy
-    for stmt in split_script(sql, options, source=source):
+    for stmt in script_splitter(options)(sql, options, source=source):
         try:
             cmds = statement_commands(stmt.text, opts, statement_index=stmt.index, source=source,
                                       engine=eng)

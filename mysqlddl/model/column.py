@@ -92,6 +92,17 @@ def escape_string(value: str) -> str:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Identity:
+    """An identity column (Oracle 12c+, SQL Ref. "CREATE TABLE", identity_clause): ``always``
+    for GENERATED ALWAYS (False: BY DEFAULT), ``on_null`` for BY DEFAULT ON NULL, ``options``
+    the identity options text as written (``START WITH 1 INCREMENT BY 1``) or None."""
+
+    always: bool = True
+    on_null: bool = False
+    options: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Column:
     """One column of a table, after the server's rules were applied.
 
@@ -130,6 +141,13 @@ class Column:
     srid: int | None = None
     comment: str | None = None
     visible: bool = True
+
+    # Oracle (None/False elsewhere): ``length_semantics`` "BYTE" or "CHAR" for character types;
+    # ``default_on_null``: DEFAULT ON NULL; ``identity``: an identity column (then ``default`` is
+    # None). SET UNUSED removes the column from the table, as DROP COLUMN does.
+    length_semantics: str | None = None
+    default_on_null: bool = False
+    identity: Identity | None = None
 
     @property
     def family(self) -> TypeFamily:

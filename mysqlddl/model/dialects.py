@@ -9,8 +9,10 @@ Oracle dialect starts from the MySQL row and overrides what it needs.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from ..options import Dialect, Options
+from .oracle import resolve_column as oracle_column
 from .types import TypeFamily
 
 
@@ -85,6 +87,28 @@ class DialectRules:
     # DEFAULT NULL"); MySQL 8.0.23 prints it after the default.
     invisible_before_default: bool = False
 
+    # Oracle (SQL Ref. 2.8 "Database Object Names and Qualifiers"): a nonquoted identifier is
+    # case-insensitive and stored in upper case; a quoted one keeps its case. "upper" folds
+    # unquoted names (see identifier()); None keeps them as written (MySQL, MariaDB).
+    unquoted_identifier_case: str | None = None
+    # A dialect whose columns follow other rules than resolve.resolve_column's (Oracle types,
+    # defaults, identity): called as column_resolver(spec, ctx) -> ResolvedColumn.
+    column_resolver: Callable | None = None
+    # Key length limits and automatic prefixes per storage engine (MySQL, MariaDB); Oracle has
+    # neither engines nor key prefixes.
+    limits_key_length: bool = True
+    # InnoDB creates an index for every FOREIGN KEY; Oracle does not.
+    foreign_key_index: bool = True
+    # Keep the CONSTRAINT name of a PRIMARY KEY (Index.constraint_name): Oracle drops, enables
+    # and disables a primary key by that name.
+    keeps_constraint_names: bool = False
+
+    def identifier(self, text: str, quoted: bool) -> str:
+        """A name as the dialect stores it: ``text`` is the identifier without its quotes."""
+        if not quoted and self.unquoted_identifier_case == "upper":
+            return text.upper()
+        return text
+
     def explicit_defaults_for_timestamp(self, options: Options) -> bool:
         """The server default of explicit_defaults_for_timestamp (``Options`` may override)."""
         if options.explicit_defaults_for_timestamp is not None:
@@ -118,8 +142,14 @@ MARIADB = DialectRules(
     drop_table_partial=True, now_sql="current_timestamp()", default_generated_extra=False,
 )
 
-# Oracle reuses the MySQL machinery until its own listeners need different rows.
-ORACLE = dataclasses.replace(MYSQL, name="oracle")
+# Oracle reuses the MySQL machinery where it has no rule of its own; its columns are resolved by
+# model/oracle.py (types through types.ORACLE_TYPES). Generated constraint names stand in for
+# Oracle's SYS_Cnnnnnn ones, which a DDL statement does not reveal.
+ORACLE = dataclasses.replace(
+    MYSQL, name="oracle", unquoted_identifier_case="upper", column_resolver=oracle_column,
+    limits_key_length=False, foreign_key_index=False, keeps_constraint_names=True,
+    fk_name_pattern="SYS_FK_{table}_{n}", check_name_pattern="SYS_CK_{table}_{n}",
+    no_implicit_null_default=frozenset())
 
 # Longest key in bytes per engine (InnoDB with the DYNAMIC/COMPRESSED row formats: 3072; MyISAM:
 # 1000; Aria: 2000), used by the automatic key prefix above.

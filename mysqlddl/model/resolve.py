@@ -167,6 +167,8 @@ def _member(v: str, ctx: Context) -> str:
 def resolve_column(spec: ColumnSpec, ctx: Context, *, first_timestamp: bool) -> ResolvedColumn:
     """Resolve one column definition. ``first_timestamp``: no TIMESTAMP column precedes this one in
     the resulting table (the explicit_defaults_for_timestamp=OFF auto-initialisation rule)."""
+    if ctx.rules.column_resolver is not None:  # a dialect with its own column rules (Oracle)
+        return ctx.rules.column_resolver(spec, ctx)
     fields, syn = resolve_type(spec.type, ctx)
     fam = T.FAMILIES[fields["type_name"]]
     nullable = spec.nullable
@@ -257,6 +259,8 @@ def _fit_parts(ed: TableEditor, kind: IndexKind, parts, using: str | None, ctx: 
     prefix on a non-string column, or one covering the whole CHAR/VARCHAR, is dropped."""
     if kind not in (IndexKind.PRIMARY, IndexKind.UNIQUE, IndexKind.INDEX):
         return using, parts
+    if not ctx.rules.limits_key_length:
+        return using, tuple(parts)
     engine = (ed.fields.get("engine") or ed._t.engine or ctx.rules.default_engine).lower()
     limit = MAX_KEY_LENGTH.get(engine, 3072)
     out = []
@@ -406,6 +410,10 @@ def add_key_spec(ed: TableEditor, spec: KeySpec, ctx: Context) -> Index:
             first = spec.parts[0]
             name = ed.unique_index_name(first.column if first.column else "functional_index")
         ix = Index(spec.kind, name, spec.parts, using, comment, spec.visible)
+    if spec.state is not None or (ix.kind is IndexKind.PRIMARY and ctx.rules.keeps_constraint_names):
+        ix = dataclasses.replace(ix, state=spec.state, constraint_name=(
+            spec.constraint_name if ix.kind is IndexKind.PRIMARY and ctx.rules.keeps_constraint_names
+            else ix.constraint_name))
     ed.add_index(ix)
     return ix
 
@@ -426,7 +434,11 @@ def add_foreign_key_spec(ed: TableEditor, spec: ForeignKeySpec, ctx: Context) ->
                                                                              spec.ref_table.name)
     fk = ForeignKey(name, tuple(spec.columns), ref, tuple(spec.ref_columns), spec.on_delete,
                     spec.on_update, spec.match)
+    if spec.state is not None:
+        fk = dataclasses.replace(fk, state=spec.state)
     ed.add_foreign_key(fk)
+    if not ctx.rules.foreign_key_index:
+        return fk
     base = spec.name or spec.index_name or spec.columns[0]
     ed.add_index(Index(IndexKind.INDEX, ed.unique_index_name(base),
                        tuple(IndexPart(c) for c in spec.columns), generated=True))
@@ -458,6 +470,8 @@ def add_check_spec(ed: TableEditor, spec: CheckSpec, ctx: Context) -> Check:
             n += 1
         name = ctx.rules.check_name_pattern.format(table=ed.id.name, n=n)
     chk = Check(name, spec.expression, spec.enforced)
+    if spec.state is not None:
+        chk = dataclasses.replace(chk, state=spec.state, enforced=spec.state.enabled and spec.enforced)
     ed.add_check(chk)
     return chk
 

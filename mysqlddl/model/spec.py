@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from .column import Identity
 from .ids import TableId
-from .table import IndexKind, IndexPart
+from .table import ConstraintState, IndexKind, IndexPart
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -39,6 +40,7 @@ class DataTypeSpec:
     collation: str | None = None
     values: tuple[str, ...] = ()
     text: str = ""
+    length_semantics: str | None = None  # Oracle VARCHAR2(n BYTE|CHAR) as written, else None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -70,6 +72,8 @@ class ColumnSpec:
     srid: int | None = None
     check: str | None = None
     check_name: str | None = None
+    default_on_null: bool = False  # Oracle DEFAULT ON NULL
+    identity: Identity | None = None  # Oracle GENERATED ... AS IDENTITY
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -86,6 +90,7 @@ class KeySpec:
     using: str | None = None
     comment: str | None = None
     visible: bool = True
+    state: ConstraintState | None = None  # Oracle constraint state
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -102,6 +107,7 @@ class ForeignKeySpec:
     on_delete: str | None = None
     on_update: str | None = None
     match: str | None = None
+    state: ConstraintState | None = None  # Oracle constraint state
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -112,6 +118,7 @@ class CheckSpec:
     expression: str
     name: str | None = None
     enforced: bool = True
+    state: ConstraintState | None = None  # Oracle constraint state
 
 
 def col(name: str, type_name: str, length: int | None = None, scale: int | None = None,

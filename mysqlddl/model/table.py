@@ -41,6 +41,18 @@ class IndexPart:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class ConstraintState:
+    """An Oracle constraint state (SQL Ref. "constraint", constraint_state). None on a key or
+    constraint means the default: ENABLE VALIDATE NOT DEFERRABLE INITIALLY IMMEDIATE NORELY."""
+
+    enabled: bool = True
+    validated: bool = True
+    deferrable: bool = False
+    initially_deferred: bool = False
+    rely: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Index:
     """A key. ``name`` is ``PRIMARY`` for the primary key. ``using``: BTREE/HASH/RTREE when the
     statement said so, else None. ``comment``: None when not given. ``generated``: the server
@@ -53,6 +65,10 @@ class Index:
     comment: str | None = None
     visible: bool = True
     generated: bool = False
+    # Oracle: the constraint state, and the CONSTRAINT name of a PRIMARY KEY (``name`` stays
+    # PRIMARY), None when unnamed.
+    state: ConstraintState | None = None
+    constraint_name: str | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -76,6 +92,7 @@ class ForeignKey:
     on_delete: str | None = None
     on_update: str | None = None
     match: str | None = None
+    state: ConstraintState | None = None  # Oracle constraint state (None: the default)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -87,6 +104,7 @@ class Check:
     expression: str
     enforced: bool = True
     column: str | None = None
+    state: ConstraintState | None = None  # Oracle constraint state (None: the default)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

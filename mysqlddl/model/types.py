@@ -50,6 +50,11 @@ class TypeFamily(str, enum.Enum):
     INET4 = "inet4"
     INET6 = "inet6"
     UUID = "uuid"
+    # Oracle (grammars/oracle/README.md "Type mapping"): BOOLEAN (23ai), INTERVAL YEAR TO MONTH /
+    # DAY TO SECOND, and TIMESTAMP WITH TIME ZONE (a local date-time plus its zone).
+    BOOLEAN = "boolean"
+    INTERVAL = "interval"
+    TIMESTAMP_TZ = "timestamp_tz"
     UNKNOWN = "unknown"
 
 
@@ -151,6 +156,85 @@ SYNONYMS: dict[str, Synonym] = {
 
 # The NATIONAL types' charset (MySQL manual 10.3.7: "utf8mb3 as the predefined character set").
 NATIONAL_CHARSET = "utf8mb3"
+
+
+class OracleType:
+    """What an Oracle type spelling means (SQL Ref. 2.1 "Data Types"; ANSI spellings: 2.1.2 "ANSI,
+    DB2, and SQL/DS Data Types", table "ANSI Data Types Converted to Oracle Data Types").
+
+    ``name``: the canonical name as Oracle's data dictionary spells it (ALL_TAB_COLUMNS.DATA_TYPE,
+    upper case: the case keeps these names apart from MySQL's in :data:`FAMILIES`). ``args``: what
+    the numbers in parentheses are: ``"precision"`` (p, s), ``"length"`` (n), ``"fsp"`` (fractional
+    seconds), ``"interval"`` (leading field precision, then fsp for DAY TO SECOND) or None.
+    ``length``/``scale``/``fsp``: implied when not written; ``fixed``: the spelling fixes them
+    (INTEGER is NUMBER(38,0) whatever follows). ``semantics``: the length semantics of a character
+    type, ``"BYTE"`` (the NLS_LENGTH_SEMANTICS default, may be overridden by ``n CHAR``) or
+    ``"CHAR"`` (national types, always characters).
+    """
+
+    __slots__ = ("name", "args", "length", "scale", "fsp", "fixed", "semantics")
+
+    def __init__(self, name: str, args: str | None = None, *, length: int | None = None,
+                 scale: int | None = None, fsp: int | None = None, fixed: bool = False,
+                 semantics: str | None = None):
+        self.name, self.args, self.length, self.scale, self.fsp = name, args, length, scale, fsp
+        self.fixed, self.semantics = fixed, semantics
+
+
+OT = OracleType
+
+# Oracle spelling (upper case, single spaces) -> meaning. Spellings not listed are user-defined
+# (object) types: kept by name, family UNKNOWN (opaque).
+ORACLE_TYPES: dict[str, OracleType] = {
+    "NUMBER": OT("NUMBER", "precision"),
+    "FLOAT": OT("FLOAT", "precision", length=126),  # binary precision, a NUMBER subtype
+    "REAL": OT("FLOAT", length=63, fixed=True),
+    "DOUBLE PRECISION": OT("FLOAT", length=126, fixed=True),
+    "DECIMAL": OT("NUMBER", "precision", scale=0), "DEC": OT("NUMBER", "precision", scale=0),
+    "NUMERIC": OT("NUMBER", "precision", scale=0),
+    "INTEGER": OT("NUMBER", length=38, scale=0, fixed=True), "INT": OT("NUMBER", length=38, scale=0, fixed=True),
+    "SMALLINT": OT("NUMBER", length=38, scale=0, fixed=True),
+    "BINARY_FLOAT": OT("BINARY_FLOAT"), "BINARY_DOUBLE": OT("BINARY_DOUBLE"),
+    "VARCHAR2": OT("VARCHAR2", "length", semantics="BYTE"), "VARCHAR": OT("VARCHAR2", "length", semantics="BYTE"),
+    "CHARACTER VARYING": OT("VARCHAR2", "length", semantics="BYTE"),
+    "CHAR VARYING": OT("VARCHAR2", "length", semantics="BYTE"),
+    "NVARCHAR2": OT("NVARCHAR2", "length", semantics="CHAR"),
+    "NATIONAL CHARACTER VARYING": OT("NVARCHAR2", "length", semantics="CHAR"),
+    "NATIONAL CHAR VARYING": OT("NVARCHAR2", "length", semantics="CHAR"),
+    "NCHAR VARYING": OT("NVARCHAR2", "length", semantics="CHAR"),
+    "CHAR": OT("CHAR", "length", length=1, semantics="BYTE"),
+    "CHARACTER": OT("CHAR", "length", length=1, semantics="BYTE"),
+    "NCHAR": OT("NCHAR", "length", length=1, semantics="CHAR"),
+    "NATIONAL CHARACTER": OT("NCHAR", "length", length=1, semantics="CHAR"),
+    "NATIONAL CHAR": OT("NCHAR", "length", length=1, semantics="CHAR"),
+    "RAW": OT("RAW", "length"), "LONG": OT("LONG"), "LONG RAW": OT("LONG RAW"),
+    "DATE": OT("DATE", fsp=0),
+    "TIMESTAMP": OT("TIMESTAMP", "fsp", fsp=6),
+    "TIMESTAMP WITH TIME ZONE": OT("TIMESTAMP WITH TIME ZONE", "fsp", fsp=6),
+    "TIMESTAMP WITH LOCAL TIME ZONE": OT("TIMESTAMP WITH LOCAL TIME ZONE", "fsp", fsp=6),
+    "INTERVAL YEAR TO MONTH": OT("INTERVAL YEAR TO MONTH", "interval", length=2),
+    "INTERVAL DAY TO SECOND": OT("INTERVAL DAY TO SECOND", "interval", length=2, fsp=6),
+    "CLOB": OT("CLOB"), "NCLOB": OT("NCLOB"), "BLOB": OT("BLOB"), "BFILE": OT("BFILE"),
+    "ROWID": OT("ROWID"), "UROWID": OT("UROWID", "length", length=4000),
+    "XMLTYPE": OT("XMLTYPE"), "SYS.XMLTYPE": OT("XMLTYPE"), "JSON": OT("JSON"),
+    "BOOLEAN": OT("BOOLEAN"), "BOOL": OT("BOOLEAN"),
+}
+
+# Oracle canonical names -> family. DATE carries a time of day (to the second), so it is a
+# DATETIME, as plain TIMESTAMP is; WITH LOCAL TIME ZONE is an instant normalised to the database
+# time zone (MySQL TIMESTAMP's meaning); FLOAT is a NUMBER subtype (decimal values); LONG and the
+# LOBs are TEXT/BLOB; ROWID/UROWID values are strings; XMLTYPE and BFILE are opaque.
+FAMILIES.update({
+    "NUMBER": F.DECIMAL, "FLOAT": F.DECIMAL, "BINARY_FLOAT": F.FLOAT, "BINARY_DOUBLE": F.FLOAT,
+    "VARCHAR2": F.VARCHAR, "NVARCHAR2": F.VARCHAR, "CHAR": F.CHAR, "NCHAR": F.CHAR,
+    "RAW": F.VARBINARY, "LONG": F.TEXT, "LONG RAW": F.BLOB,
+    "DATE": F.DATETIME, "TIMESTAMP": F.DATETIME, "TIMESTAMP WITH TIME ZONE": F.TIMESTAMP_TZ,
+    "TIMESTAMP WITH LOCAL TIME ZONE": F.TIMESTAMP,
+    "INTERVAL YEAR TO MONTH": F.INTERVAL, "INTERVAL DAY TO SECOND": F.INTERVAL,
+    "CLOB": F.TEXT, "NCLOB": F.TEXT, "BLOB": F.BLOB, "BFILE": F.UNKNOWN,
+    "ROWID": F.VARCHAR, "UROWID": F.VARCHAR, "XMLTYPE": F.UNKNOWN, "JSON": F.JSON,
+    "BOOLEAN": F.BOOLEAN,
+})
 
 
 def normalise_spelling(name: str) -> str:
