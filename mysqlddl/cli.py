@@ -111,6 +111,12 @@ def _cmd_olr(args: argparse.Namespace) -> int:
     return olr_cli.run(args)
 
 
+def _cmd_spark(args: argparse.Namespace) -> int:
+    from . import spark_job  # pyspark itself is imported only when the job starts
+
+    return spark_job.run_args(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mysqlddl", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -164,6 +170,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     olr_cli.add_arguments(sp)
     sp.set_defaults(func=_cmd_olr)
+
+    sp = sub.add_parser("spark", help="change events of archived binlogs as Parquet, on Spark (mysqlddl[spark])")
+    from . import spark_job  # argument definitions only: importing it loads no pyspark
+
+    spark_job.add_arguments(sp)
+    sp.set_defaults(func=_cmd_spark)
 
     return p
 

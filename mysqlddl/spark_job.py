@@ -1,0 +1,542 @@
+"""Batch re-parsing of archived binlogs on Spark: schema-correct change events as Parquet.
+
+    mysqlddl spark INPUT... --out DIR [--master URL] [--schema DDL.sql] [--range-size 64M]
+    python -m mysqlddl.spark_job INPUT... --out DIR ...
+    spark-submit --master URL $(python -c 'import mysqlddl.spark_job as m; print(m.__file__)') INPUT... --out DIR
+
+The only module that imports pyspark (lazily: importing this module, as the CLI does to list
+its arguments, loads no Spark). The stages (DESIGN, "Key decisions: Spark"; the pure parts are in
+:mod:`mysqlddl.ranges`):
+
+1. **Pre-scan**, one task per file: FDE, QUERY, GTID, XID and XA_PREPARE bodies only (the rest
+   skipped by header size) -> the DDL with positions, sql_mode and default database, and the
+   offsets where a transaction starts.
+2. **Driver**: the DDL sorted by integer position (file_seq, pos), applied from the baseline
+   through ChangeReader's own DDL path -> the schema history, broadcast as its JSON Lines.
+3. **Decode**, one task per byte range (default 64 MiB, cut at transaction boundaries): each task
+   opens the files by path (never Spark's ``binaryFile`` source, which stops at 2 GiB a file),
+   reads its range with the history read-only (the table version in force at each row's
+   position, ``SchemaHistory.table_at``) and emits Arrow batches of :data:`BATCH_ROWS` rows
+   through ``mapInArrow``. Memory in a task is one event plus one batch, whatever the range or
+   file size.
+
+Output under DIR (every part replaced on a re-run; a retried task leaves no duplicates because
+Spark's file commit protocol publishes one attempt per partition, and a range always decodes to
+the same rows):
+
+- ``changes/db=<db>/table=<table>/*.parquet``: row changes, the CLI's fields (see
+  :data:`ROW_COLUMNS`). ``before``/``after`` are the JSON text of the CLI's rendering of the row
+  images (``mysqlddl.envelope.json_value``: DECIMAL as exact digits, temporals as ISO-8601 text,
+  binary as base64, JSON as JSON...), so every typed value survives exactly as the CLI writes it,
+  whatever the table version. The ordering key is (file_seq, pos, row); files carry no order.
+- ``transactions/*.parquet``: Debezium transaction BEGIN/END marks; ``schema_changes/*.parquet``:
+  one row per DDL recorded in the history, with its ``tableChanges`` as JSON text.
+- ``history.jsonl``: the schema history (``SchemaHistory.lines``); ``summary.json``: the run.
+
+:func:`envelope_of` turns an output row back into the exact object ``mysqlddl changes`` prints.
+
+Inputs are paths the driver (to list them) and every executor (to read them) see alike: a local
+disk for ``local[*]``, a shared mount on a cluster. On a cluster the package must be installed
+on the executors (``pip install mysqlddl[spark]``): its Cython extension cannot ship in a
+``--py-files`` zip.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+
+#: Rows per Arrow batch a decode task emits (bounds a task's memory).
+BATCH_ROWS = 4096
+
+# (name, type) of the decode tasks' output; types: "string", "long", "int".
+COLUMNS = (
+    ("kind", "string"),            # row | transaction | schema
+    ("op", "string"),              # c | u | d (rows)
+    ("db", "string"), ("table", "string"),
+    ("file", "string"), ("file_seq", "long"), ("pos", "long"), ("row", "int"),
+    ("ts_ms", "long"), ("gtid", "string"), ("server_id", "long"), ("thread", "long"),
+    ("query", "string"), ("connector", "string"),
+    ("before", "string"), ("after", "string"),     # JSON text of the CLI's rendering
+    ("transaction_id", "string"), ("total_order", "long"), ("data_collection_order", "long"),
+    ("headers", "string"), ("mysqlddl", "string"),  # JSON, null when the envelope has none
+    ("status", "string"), ("event_count", "long"), ("data_collections", "string"),
+    ("ddl", "string"), ("table_changes", "string"), ("position_file", "string"),
+    ("position_pos", "long"),
+    ("extra", "string"),           # JSON: envelope keys not in a column of their own (none today)
+)
+ROW_COLUMNS = ("op", "file", "file_seq", "pos", "row", "ts_ms", "gtid", "server_id", "thread", "query",
+               "connector", "before", "after", "transaction_id", "total_order", "data_collection_order",
+               "headers", "mysqlddl", "extra", "db", "table")
+TRANSACTION_COLUMNS = ("status", "transaction_id", "ts_ms", "event_count", "data_collections", "file",
+                       "file_seq", "pos", "gtid", "extra")
+SCHEMA_COLUMNS = ("db", "ddl", "table_changes", "position_file", "position_pos", "file", "file_seq", "pos",
+                  "row", "ts_ms", "gtid", "server_id", "thread", "query", "connector", "extra")
+
+RANGE_COLUMNS = (("index", "int"), ("files", "array<string>"), ("start", "long"), ("stop", "long"),
+                 ("nbytes", "long"))
+
+_MARK, _MARK_END = "MYSQLDDL_TASK_ERROR", "END_MYSQLDDL_TASK_ERROR"
+_ERROR_ATTRS = ("file", "log_pos", "event_type", "table", "column", "offset", "needed", "available", "line",
+                "statement", "statement_index", "source")
+
+
+# ----------------------------------------------------------------------------------- arguments
+
+
+def _size(text: str) -> int:
+    """``65536``, ``64k``, ``16M``, ``128MiB``, ``1G`` -> bytes."""
+    m = re.fullmatch(r"\s*(\d+)\s*([kmg]?)(?:i?b)?\s*", text, re.I)
+    if not m or int(m.group(1)) < 1:
+        raise argparse.ArgumentTypeError(f"not a size (N, Nk, NM, NG): {text!r}")
+    return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
+
+
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("inputs", nargs="+", metavar="INPUT",
+                    help="binlog directory, glob, .index file or files (paths every executor can read)")
+    sp.add_argument("--out", required=True, metavar="DIR", help="output directory (replaced parts on re-run)")
+    sp.add_argument("--master", metavar="URL", help="Spark master (default: local[*], or spark-submit's)")
+    sp.add_argument("--schema", metavar="DDL.sql",
+                    help="baseline DDL (e.g. mysqldump --no-data) applied before the first event")
+    sp.add_argument("--schema-database", metavar="DB", help="default database for the baseline's "
+                    "unqualified names until its first USE")
+    sp.add_argument("--schema-position", metavar="FILE:N", help="where the baseline was taken: DDL "
+                    "events ending at or before it are already in it")
+    sp.add_argument("--range-size", type=_size, default=64 << 20, metavar="SIZE",
+                    help="bytes per decode task, cut at transaction boundaries (default 64M; 16M-128M "
+                    "suits clusters)")
+    sp.add_argument("--on-mismatch", choices=("raise", "flag"), default="raise",
+                    help="a TABLE_MAP that disagrees with the schema: fail with exit 3 (default), or "
+                    "decode those rows by the TABLE_MAP alone and mark them")
+    sp.add_argument("--ddl-errors", choices=("raise", "warn", "skip"), default="raise",
+                    help="a DDL that cannot be parsed or applied: stop (default), or skip it")
+    sp.add_argument("--no-verify-checksums", action="store_true", help="do not verify CRC32")
+    sp.add_argument("--name", default="mysqlddl", help="the logical server name in source.name")
+    sp.add_argument("--include-query", action="store_true",
+                    help="fill source.query from ROWS_QUERY / ANNOTATE_ROWS events (as `changes`)")
+    sp.add_argument("--truncate-events", action="store_true",
+                    help="also emit Debezium's op \"t\" event per truncated table (as `changes`)")
+    sp.add_argument("--pk-change", choices=("update", "split"), default="update",
+                    help="an UPDATE that changes the primary key: one \"u\" event, or a \"d\" and a \"c\" "
+                    "(as `changes`)")
+    sp.add_argument("--log-level", default="ERROR", help="Spark's log level (default ERROR)")
+
+
+# ------------------------------------------------------------------------------- task errors
+
+
+def _error_data(e: BaseException) -> dict:
+    attrs = {k: getattr(e, k) for k in _ERROR_ATTRS if isinstance(getattr(e, k, None), (str, int))}
+    return {"type": type(e).__name__, "message": getattr(e, "message", str(e)), "attrs": attrs,
+            "text": str(e)}
+
+
+def _task_error(e: BaseException) -> RuntimeError:
+    """What a task raises for a mysqlddl error: its type and fields as one JSON line between
+    markers, which survive Spark's wrapping (Py4J, PythonException) into the driver's exception
+    text and are rebuilt there by :func:`typed_error`."""
+    return RuntimeError(f"{_MARK}{json.dumps(_error_data(e), ensure_ascii=True)}{_MARK_END}")
+
+
+def typed_error(exc: BaseException):
+    """The mysqlddl error a failed Spark job carries in its text (the first failed task's), or None."""
+    from . import errors
+
+    m = re.search(re.escape(_MARK) + r"(\{.*?\})" + re.escape(_MARK_END), str(exc))
+    if not m:
+        return None
+    data = json.loads(m.group(1))
+    cls = getattr(errors, data["type"], None)
+    if isinstance(cls, type) and issubclass(cls, errors.MysqlddlError):
+        try:
+            err = cls(data["message"], **data["attrs"])
+            if str(err) == data["text"]:
+                return err
+        except TypeError:
+            pass
+    err = errors.MysqlddlError(data["text"])
+    err.kind = data["type"]
+    return err
+
+
+# ------------------------------------------------------------------------------------- tasks
+
+
+def _options_kw(options) -> dict:
+    """The options that differ from the defaults: what tasks rebuild theirs from (a pickled
+    Options would tie the workers to the driver's exact class layout)."""
+    import dataclasses
+
+    from .options import DEFAULT
+
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)
+            if getattr(options, f.name) != getattr(DEFAULT, f.name)}
+
+
+def _options(kw: dict):
+    from .options import Options
+
+    return Options(**kw)
+
+
+def _prescan_task(path: str, options):
+    from . import ranges
+    from .errors import MysqlddlError
+
+    try:
+        return ranges.prescan(path, _options(options))
+    except MysqlddlError as e:
+        raise _task_error(e) from None
+
+
+_HISTORIES: dict = {}
+
+
+def _history(text: str, digest: str, options):
+    """The broadcast history, loaded once per Python worker (workers are reused across tasks)."""
+    h = _HISTORIES.get(digest)
+    if h is None:
+        import tempfile
+
+        from .history import SchemaHistory
+
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8", delete=False) as f:
+            f.write(text)
+        try:
+            h = SchemaHistory.load(f.name, options)
+        finally:
+            os.unlink(f.name)
+        _HISTORIES.clear()
+        _HISTORIES[digest] = h
+    return h
+
+
+def _arrow_schema():
+    import pyarrow as pa
+
+    types = {"string": pa.string(), "long": pa.int64(), "int": pa.int32()}
+    return pa.schema([(n, types[t]) for n, t in COLUMNS])
+
+
+def _spark_schema(columns) -> str:
+    return ", ".join(f"`{n}` {'bigint' if t == 'long' else t}" for n, t in columns)
+
+
+# envelope key -> column, per kind (every other key goes to the ``extra`` column, so an output row
+# always turns back into the exact envelope, whatever keys the envelope gains)
+_SOURCE_COLS = {"connector": "connector", "db": "db", "table": "table", "server_id": "server_id", "gtid": "gtid",
+                "file": "file", "pos": "pos", "row": "row", "thread": "thread", "query": "query",
+                "ts_ms": "ts_ms"}
+_SOURCE_CONST = ("version", "name", "snapshot")      # the same in every event of a run: in summary.json
+_JSON_COLS = frozenset({"before", "after", "headers", "mysqlddl", "data_collections", "table_changes", "extra"})
+
+
+class _Batch:
+    """Column lists of up to BATCH_ROWS changes, flushed as Arrow record batches. Each change is
+    rendered by the CLI's own ``mysqlddl.envelope.envelope`` and the envelope's parts are stored
+    (JSON parts as JSON text)."""
+
+    def __init__(self, name: str, include_query: bool):
+        from .envelope import dumps, envelope, kind_of
+
+        self.name, self.include_query = name, include_query
+        self._envelope, self._kind_of, self._dumps = envelope, kind_of, dumps
+        self.cols = {n: [] for n, _ in COLUMNS}
+        self.n = 0
+
+    def add(self, ch) -> None:
+        dumps = self._dumps
+        env = self._envelope(ch, name=self.name, include_query=self.include_query)
+        kind = self._kind_of(ch)
+        row = {"kind": kind, "file": ch.source.file, "file_seq": ch.source.file_seq, "pos": ch.source.pos,
+               "gtid": ch.source.gtid}
+        extra: dict = {}
+        if kind == "transaction":
+            env = dict(env)
+            row.update(status=env.pop("status"), transaction_id=env.pop("id"), ts_ms=env.pop("ts_ms"),
+                       event_count=env.pop("event_count"), data_collections=dumps(env.pop("data_collections")))
+            extra = env
+        else:
+            env = dict(env)
+            src = dict(env.pop("source"))
+            for k, col in _SOURCE_COLS.items():
+                row[col] = src.pop(k)
+            for k in _SOURCE_CONST:
+                src.pop(k, None)
+            if env.pop("ts_ms") != row["ts_ms"]:
+                raise AssertionError("envelope ts_ms differs from source.ts_ms")
+            if src:
+                extra["source"] = src
+            if kind == "schema":
+                pos = env.pop("position")
+                row.update(ddl=env.pop("ddl"), table_changes=dumps(env.pop("tableChanges")),
+                           position_file=pos["file"], position_pos=pos["pos"])
+                if env["databaseName"] == row["db"] and env["schemaName"] is None:
+                    del env["databaseName"], env["schemaName"]    # (else kept in extra)
+            else:
+                txn = env.pop("transaction")
+                row.update(op=env.pop("op"), before=dumps(env.pop("before")), after=dumps(env.pop("after")))
+                if txn is not None:
+                    row.update(transaction_id=txn["id"], total_order=txn["total_order"],
+                               data_collection_order=txn["data_collection_order"])
+                if "headers" in env:
+                    row["headers"] = dumps(env.pop("headers"))
+                if "mysqlddl" in env:
+                    row["mysqlddl"] = dumps(env.pop("mysqlddl"))
+            extra.update(env)
+        if extra:
+            row["extra"] = dumps(extra)
+        for k, v in self.cols.items():
+            v.append(row.get(k))
+        self.n += 1
+
+    def flush(self):
+        import pyarrow as pa
+
+        schema = _arrow_schema()
+        arrays = []
+        for (n, _), field in zip(COLUMNS, schema, strict=True):
+            values = self.cols[n]
+            try:
+                arrays.append(pa.array(values, type=field.type))
+            except (UnicodeEncodeError, pa.ArrowInvalid):
+                # undecodable bytes kept as lone surrogates (DDL text, names) are not UTF-8:
+                # written with backslash escapes (row values are JSON text, escaped already)
+                arrays.append(pa.array([v.encode("utf-8", "backslashreplace").decode("utf-8")
+                                        if isinstance(v, str) else v for v in values], type=field.type))
+        batch = pa.RecordBatch.from_arrays(arrays, schema=schema)
+        self.cols = {n: [] for n, _ in COLUMNS}
+        self.n = 0
+        return batch
+
+
+def _decode_ranges(batches, *, history_bc, digest, options, reader_kw, name, include_query):
+    """mapInArrow body: each input row is a byte range; yields Arrow batches of its changes."""
+    from . import ranges
+    from .errors import MysqlddlError
+
+    options = _options(options)
+    for rb in batches:
+        for r in rb.to_pylist():
+            rng = ranges.ByteRange(r["index"], tuple(r["files"]), r["start"], r["stop"], r["nbytes"])
+            out = _Batch(name, include_query)
+            try:
+                history = _history(history_bc.value, digest, options)
+                for ch in ranges.read_range(rng, history, options, name=name, **reader_kw):
+                    out.add(ch)
+                    if out.n >= BATCH_ROWS:
+                        yield out.flush()
+            except MysqlddlError as e:
+                raise _task_error(e) from None
+            if out.n:
+                yield out.flush()
+
+
+# ------------------------------------------------------------------------------------ output
+
+
+def envelope_of(rec: dict, *, name: str = "mysqlddl", version: str | None = None) -> dict:
+    """The object ``mysqlddl changes`` prints for an output row: a dict of an output dataset's
+    columns plus ``kind`` (row, transaction or schema: which dataset it came from). ``name`` and
+    ``version`` are the run's (summary.json)."""
+    from . import __version__
+
+    def js(k):
+        v = rec.get(k)
+        return None if v is None else json.loads(v)
+
+    kind = rec["kind"]
+    extra = js("extra") or {}
+    if kind == "transaction":
+        return {"status": rec["status"], "id": rec["transaction_id"], "ts_ms": rec["ts_ms"],
+                "event_count": rec["event_count"], "data_collections": js("data_collections"), **extra}
+    source = {"version": version or __version__, "connector": rec["connector"], "name": name,
+              "ts_ms": rec["ts_ms"], "snapshot": "false", "db": rec["db"],
+              "table": rec.get("table"), "server_id": rec["server_id"], "gtid": rec["gtid"], "file": rec["file"],
+              "pos": rec["pos"], "row": rec["row"], "thread": rec["thread"], "query": rec["query"],
+              **extra.pop("source", {})}
+    if kind == "schema":
+        return {"source": source, "ts_ms": rec["ts_ms"], "databaseName": rec["db"], "schemaName": None,
+                "ddl": rec["ddl"], "tableChanges": js("table_changes"),
+                "position": {"file": rec["position_file"], "pos": rec["position_pos"]}, **extra}
+    out = {"before": js("before"), "after": js("after"), "source": source, "op": rec["op"],
+           "ts_ms": rec["ts_ms"], "transaction": None}
+    if rec["transaction_id"] is not None:
+        out["transaction"] = {"id": rec["transaction_id"], "total_order": rec["total_order"],
+                              "data_collection_order": rec["data_collection_order"]}
+    if rec.get("headers") is not None:
+        out["headers"] = js("headers")
+    if rec.get("mysqlddl") is not None:
+        out["mysqlddl"] = js("mysqlddl")
+    out.update(extra)
+    return out
+
+
+def _write_text(path: str, text: str) -> None:
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+# --------------------------------------------------------------------------------------- run
+
+
+def session(master: str | None = None, *, log_level: str = "ERROR", app: str = "mysqlddl"):
+    """A SparkSession: ``master`` when given; under spark-submit (a gateway is already up) the
+    one it configured; else an embedded ``local[*]``. Local workers run this interpreter."""
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    b = SparkSession.builder.appName(app)
+    if master:
+        b = b.master(master)
+    elif "PYSPARK_GATEWAY_PORT" not in os.environ:
+        b = b.master("local[*]")
+    # no web UI or console progress bar for a batch CLI; the only shuffle is the summary's count
+    b = b.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false") \
+        .config("spark.sql.shuffle.partitions", "4")
+    spark = b.getOrCreate()
+    spark.sparkContext.setLogLevel(log_level)
+    return spark
+
+
+def run(spark, inputs, out: str, *, options=None, schema: str | None = None, schema_database: str | None = None,
+        schema_position=None, range_size: int = 64 << 20, name: str = "mysqlddl",
+        on_mismatch: str = "raise", include_query: bool = False, truncate_events: bool = False,
+        pk_change: str = "update") -> dict:
+    """Run the job on ``spark``; returns the summary (also written to DIR/summary.json).
+    Raises the typed mysqlddl error of a failed task."""
+    import hashlib
+
+    from pyspark import StorageLevel
+
+    from . import __version__, ranges
+    from .options import DEFAULT
+
+    options = options or DEFAULT
+    sc = spark.sparkContext
+    t0 = time.monotonic()
+    files = ranges.input_files(inputs)
+    os.makedirs(out, exist_ok=True)
+
+    # stage 1: pre-scan, one task per file
+    try:
+        okw = _options_kw(options)
+        scans = sc.parallelize(files, len(files)).map(lambda f: _prescan_task(f, okw)).collect()
+    except Exception as e:
+        raise (typed_error(e) or e) from None
+    t1 = time.monotonic()
+
+    # driver: the history from the DDL in integer position order, then the ranges
+    history, hstats = ranges.build_history(scans, options, schema=schema, schema_database=schema_database,
+                                           schema_position=schema_position)
+    text = "\n".join(history.lines()) + "\n"
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    cut = ranges.cut_ranges(scans, range_size)
+    t2 = time.monotonic()
+
+    # stage 2: decode the ranges, one task each
+    bc = sc.broadcast(text)
+    reader_kw = {"on_mismatch": on_mismatch, "truncate_events": truncate_events, "pk_change": pk_change}
+    rows = [(r.index, list(r.files), r.start, r.stop, r.nbytes) for r in cut]
+    rdf = spark.createDataFrame(sc.parallelize(rows, len(rows)), _spark_schema(RANGE_COLUMNS))
+
+    def decode(batches):
+        return _decode_ranges(batches, history_bc=bc, digest=digest, options=okw, reader_kw=reader_kw,
+                              name=name, include_query=include_query)
+
+    df = rdf.mapInArrow(decode, _spark_schema(COLUMNS)).persist(StorageLevel.DISK_ONLY)
+    try:
+        try:
+            df.where("kind = 'row'").select(*ROW_COLUMNS).write.mode("overwrite") \
+                .partitionBy("db", "table").parquet(os.path.join(out, "changes"))
+            df.where("kind = 'transaction'").select(*TRANSACTION_COLUMNS).write.mode("overwrite") \
+                .parquet(os.path.join(out, "transactions"))
+            df.where("kind = 'schema'").select(*SCHEMA_COLUMNS).write.mode("overwrite") \
+                .parquet(os.path.join(out, "schema_changes"))
+            counts = df.groupBy("kind", "status", "db", "table", "op").count().collect()
+        except Exception as e:
+            raise (typed_error(e) or e) from None
+    finally:
+        df.unpersist()
+        bc.unpersist()
+    t3 = time.monotonic()
+
+    per_table: dict = {}
+    kinds: dict = {}
+    for r in counts:
+        if r["kind"] != "transaction" or r["status"] == "END":
+            kinds[r["kind"]] = kinds.get(r["kind"], 0) + r["count"]
+        if r["kind"] == "row":
+            per_table.setdefault(f"{r['db']}.{r['table']}", {})[r["op"]] = r["count"]
+    summary = {
+        "mysqlddl": __version__, "name": name, "master": sc.master, "inputs": list(inputs), "files": len(files),
+        "bytes": sum(s.size for s in scans), "ranges": len(cut), "range_size": range_size,
+        "ddl": hstats.ddl, "ddl_errors": hstats.ddl_errors, "ddl_unknown_tables": hstats.ddl_unknown_tables,
+        "history_records": len(history.records), "dml_rows": kinds.get("row", 0),
+        "transactions": kinds.get("transaction", 0), "schema_changes": kinds.get("schema", 0),
+        "rows": dict(sorted((k, dict(sorted(v.items()))) for k, v in per_table.items())),
+        "seconds": {"prescan": round(t1 - t0, 3), "history": round(t2 - t1, 3), "decode_write": round(t3 - t2, 3),
+                    "total": round(t3 - t0, 3)},
+    }
+    history.save(os.path.join(out, "history.jsonl.tmp"))
+    os.replace(os.path.join(out, "history.jsonl.tmp"), os.path.join(out, "history.jsonl"))
+    _write_text(os.path.join(out, "summary.json"), json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    return summary
+
+
+def run_args(args: argparse.Namespace) -> int:
+    """The ``spark`` subcommand. Exit codes as ``changes``: 1 a positioned input error, 3 a
+    TABLE_MAP that does not match the table version in force."""
+    from . import cli_changes
+    from .errors import ConfigError, SchemaMismatchError
+
+    # the baseline and the options exactly as `mysqlddl changes` reads and sets them (JSON columns
+    # as text, checksums, DDL error policy), so the two outputs agree
+    schema = cli_changes._baseline(args, "spark")
+    options = cli_changes._options(args)
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        raise ConfigError("pyspark is not installed: pip install 'mysqlddl[spark]'") from None
+    spark = session(args.master, log_level=args.log_level)
+    try:
+        summary = run(spark, args.inputs, args.out, options=options, schema=schema,
+                      schema_database=args.schema_database, schema_position=args.schema_position,
+                      range_size=args.range_size, name=args.name, on_mismatch=args.on_mismatch,
+                      include_query=args.include_query, truncate_events=args.truncate_events,
+                      pk_change=args.pk_change)
+    except SchemaMismatchError as e:
+        print(f"mysqlddl spark: {e}", file=sys.stderr)
+        print("mysqlddl spark: give the schema in force before the first event with --schema, or "
+              "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
+        return 3
+    finally:
+        spark.stop()
+    print(f"{summary['dml_rows']} row changes, {summary['transactions']} transactions, "
+          f"{summary['schema_changes']} schema changes from {summary['files']} files "
+          f"({summary['ranges']} ranges) in {summary['seconds']['total']} s -> {args.out}", file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .errors import MysqlddlError
+
+    p = argparse.ArgumentParser(prog="mysqlddl spark", description=__doc__.splitlines()[0])
+    add_arguments(p)
+    args = p.parse_args(argv)
+    try:
+        return run_args(args)
+    except MysqlddlError as e:
+        print(f"mysqlddl spark: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
