@@ -285,11 +285,13 @@ cdef int _digits(char *out, uint32_t v, int width):
 
 
 cdef object _newdecimal(Step *s, Cursor *c):
-    """strings/decimal.c bin2decimal (layout: mysqlddl/binlog/values/numeric.py)."""
+    """strings/decimal.c bin2decimal (layout: mysqlddl/binlog/values/numeric.py): the digit groups
+    (base 10^9, each checked), then a Decimal built from them (decimal.pxi) or the exact text."""
     cdef uint8_t b[80]
-    cdef char text[160]
+    cdef uint32_t groups[10]   # at most 9: a partial group at each end, 7 full ones (65 digits)
+    cdef int widths[10]
     cdef int size = s.c, prec = s.a, scale = s.b
-    cdef int intg = prec - scale, i, k, pos = 0, t = 0, lead, tail, first
+    cdef int intg = prec - scale, i, k, pos = 0, ng = 0, lead, tail
     cdef uint32_t v
     cdef bint negative
     cur_need(c, size, "DECIMAL")
@@ -299,10 +301,6 @@ cdef object _newdecimal(Step *s, Cursor *c):
     if negative:
         for i in range(size):
             b[i] ^= 0xFF
-    if negative:
-        text[t] = 45  # '-'
-        t += 1
-    first = t
     lead = intg % 9
     if lead:
         k = _DIG2BYTES[lead]
@@ -310,14 +308,47 @@ cdef object _newdecimal(Step *s, Cursor *c):
         pos += k
         if v >= _POW10[lead]:
             raise CorruptEventError(f"DECIMAL({prec},{scale}) digit group {v} has more than {lead} digits")
-        t += _digits(text + t, v, lead)
-    for i in range(intg // 9):
+        groups[ng] = v
+        widths[ng] = lead
+        ng += 1
+    for i in range(intg // 9 + scale // 9):
         v = <uint32_t>_be(b + pos, 4)
         pos += 4
         if v >= 1000000000:
             raise CorruptEventError(f"DECIMAL({prec},{scale}) digit group {v} has more than 9 digits")
-        t += _digits(text + t, v, 9)
-    # strip leading zeros of the integer part, keep one
+        groups[ng] = v
+        widths[ng] = 9
+        ng += 1
+    tail = scale % 9
+    if tail:
+        k = _DIG2BYTES[tail]
+        v = <uint32_t>_be(b + pos, k)
+        pos += k
+        if v >= _POW10[tail]:
+            raise CorruptEventError(f"DECIMAL({prec},{scale}) digit group {v} has more than {tail} digits")
+        groups[ng] = v
+        widths[ng] = tail
+        ng += 1
+    c.p += size
+    if DECIMAL_FAST and not s.d:
+        out = _dec_from_groups(negative, groups, widths, ng, scale)
+        if out is not None:
+            return out
+    out = _decimal_text(negative, groups, widths, ng, intg // 9 + (1 if lead else 0), scale)
+    return out if s.d else _Decimal(out)
+
+
+cdef object _decimal_text(bint negative, const uint32_t *groups, const int *widths, int ng, int nint, int scale):
+    """The exact text: sign, integer digits without leading zeros (at least one), '.', the scale
+    fraction digits. ``nint`` of the ``ng`` groups belong to the integer part."""
+    cdef char text[160]
+    cdef int t = 0, first, k, g
+    if negative:
+        text[t] = 45  # '-'
+        t += 1
+    first = t
+    for g in range(nint):
+        t += _digits(text + t, groups[g], widths[g])
     k = first
     while k < t - 1 and text[k] == 48:
         k += 1
@@ -330,23 +361,9 @@ cdef object _newdecimal(Step *s, Cursor *c):
     if scale:
         text[t] = 46  # '.'
         t += 1
-        for i in range(scale // 9):
-            v = <uint32_t>_be(b + pos, 4)
-            pos += 4
-            if v >= 1000000000:
-                raise CorruptEventError(f"DECIMAL({prec},{scale}) digit group {v} has more than 9 digits")
-            t += _digits(text + t, v, 9)
-        tail = scale % 9
-        if tail:
-            k = _DIG2BYTES[tail]
-            v = <uint32_t>_be(b + pos, k)
-            pos += k
-            if v >= _POW10[tail]:
-                raise CorruptEventError(f"DECIMAL({prec},{scale}) digit group {v} has more than {tail} digits")
-            t += _digits(text + t, v, tail)
-    c.p += size
-    out = PyUnicode_DecodeASCII(text, t, NULL)
-    return out if s.d else _Decimal(out)
+        for g in range(nint, ng):
+            t += _digits(text + t, groups[g], widths[g])
+    return PyUnicode_DecodeASCII(text, t, NULL)
 
 
 cdef extern from "Python.h":

@@ -19,7 +19,7 @@ import pytest
 
 from mysqlddl.binlog import _twin, rows, speedups
 from mysqlddl.binlog.coltypes import ColumnType as T
-from mysqlddl.errors import MysqlddlError
+from mysqlddl.errors import CorruptEventError, MysqlddlError
 from mysqlddl.options import Options
 
 UTC = dt.timezone.utc
@@ -280,3 +280,92 @@ def test_sakila_first_rows(shared_path, twin):
                                           dt.datetime(2005, 5, 26, 22, 4, 30), 1)
     assert first["sakila.payment"][:6] == (1, 1, 1, 76, Decimal("2.99"), dt.datetime(2005, 5, 25, 11, 30, 37))
     assert first["sakila.language"][:2] == (1, "English")      # CHAR(20): trailing spaces not logged
+
+
+# Byte strings around every UTF-8 well-formedness rule (Unicode 15 table 3-7): ill-formed start
+# bytes, truncated sequences at the end and before ASCII, surrogates (ED A0..BF), overlongs (C0, E0
+# 80, F0 80), above U+10FFFF (F4 90, F5..FF), and mixtures with BMP and supplementary characters.
+ILL_FORMED = [b"\x80", b"abc\xff", b"\xc3", b"\xc3(", b"\xe2\x82", b"\xe2\x82(x", b"\xed\xa0\x80", b"\xc0\xaf",
+              b"\xe0\x80\xaf", b"\xf0\x80\x80\xaf", b"\xf4\x90\x80\x80", b"\xf5\x80", b"\xf0\x9f\x98",
+              "é日😀".encode() + b"\xfe" + "ü".encode(), b"12345678\x9912345678", "😀".encode()[:3] + b"abcdefgh",
+              b"\xe6\x97\xa5\xe6\x97" + "本".encode(), bytes(range(0x80, 0x100))]
+
+
+@pytest.mark.parametrize("errors", ["surrogateescape", "replace", "backslashreplace", "strict"])
+def test_ill_formed_utf8_identical_on_both_twins(errors):
+    """The compiled decoder escapes ill-formed bytes itself under surrogateescape (the default) and
+    leaves other handlers to CPython; both must equal bytes.decode("utf-8", errors)."""
+    import random
+
+    rr = random.Random(7)
+    samples = ILL_FORMED + [rr.randbytes(rr.randint(1, 60)) for _ in range(300)]
+    tm = types.SimpleNamespace(column_types=(T.VARCHAR,), column_metadata=(255,), null_bitmap=b"\x01",
+                               database="db", table="t", column_charsets=(45,))
+    plan = rows.build_plan(tm, Options(charset_errors=errors))
+    for raw in samples:
+        body = b"\x00" + bytes([len(raw)]) + raw
+        got = _both(lambda body=body: rows.decode_rows(plan, body, 0, len(body), b"\x01", None))
+        try:
+            want = ("ok", [(raw.decode("utf-8", errors),)])
+        except UnicodeDecodeError:
+            want = ("error", CorruptEventError, 0)
+        assert got[0] == got[1] == want, raw
+
+
+def _decimal_bin(text: str, precision: int, scale: int) -> bytes:
+    """strings/decimal.c decimal2bin: integer digits then fraction digits in groups of 9 (4 bytes
+    big-endian each; a partial group of k digits takes dig2bytes[k] bytes, the integer part's
+    first, the fraction's last); the sign bit of the first byte flipped; negatives inverted."""
+    dig2bytes = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4]
+    neg = text.startswith("-")
+    ip, _, fp = text.lstrip("-").partition(".")
+    intg = precision - scale
+    ip, fp = ip.rjust(intg, "0"), fp.ljust(scale, "0")
+    out = b""
+    lead = intg % 9
+    if lead:
+        out += int(ip[:lead]).to_bytes(dig2bytes[lead], "big")
+    for k in range(lead, intg, 9):
+        out += int(ip[k:k + 9]).to_bytes(4, "big")
+    for k in range(0, scale - scale % 9, 9):
+        out += int(fp[k:k + 9]).to_bytes(4, "big")
+    if scale % 9:
+        out += int(fp[scale - scale % 9:]).to_bytes(dig2bytes[scale % 9], "big")
+    out = bytearray(out)
+    if neg:
+        out = bytearray(b ^ 0xFF for b in out)
+    out[0] ^= 0x80
+    return bytes(out)
+
+
+def test_newdecimal_fast_path_identical_to_the_twin():
+    """The compiled core fills Decimal objects from the digit groups (_speedups/decimal.pxi) when
+    the CPython layout checks pass; every DECIMAL(p,s) shape must give the twin's exact Decimal
+    (digits, exponent, sign of zero) and the same text with decimal_as="str"."""
+    import random
+
+    from mysqlddl import _speedups
+
+    assert _speedups._decimal_fast_check()        # CPython 64-bit: the fast path is in use
+    rr = random.Random(11)
+    for precision in range(1, 66):
+        for scale in sorted({0, 1, min(precision, 30), rr.randint(0, min(precision, 30))}):
+            intg = precision - scale
+            zero = "0" + ("." + "0" * scale if scale else "")
+            texts = [zero, "-" + zero]
+            for _ in range(6):
+                ip = str(rr.randrange(10 ** intg)) if intg else "0"
+                fp = "".join(rr.choice("0123456789") for _ in range(scale))
+                texts.append(("-" if rr.random() < .5 else "") + ip + ("." + fp if scale else ""))
+            texts.append("9" * intg + ("." + "9" * scale if scale else "") if intg else "0." + "9" * scale)
+            tm = types.SimpleNamespace(column_types=(T.NEWDECIMAL,), column_metadata=(precision << 8 | scale,),
+                                       null_bitmap=b"\x01", database="db", table="t")
+            for options in (Options(), Options(decimal_as="str")):
+                plan = rows.build_plan(tm, options)
+                body = b"".join(b"\x00" + _decimal_bin(t, precision, scale) for t in texts)
+                got = _both(lambda plan=plan, body=body: rows.decode_rows(plan, body, 0, len(body), b"\x01", None))
+                assert got[0] == got[1], (precision, scale)
+                values = [r[0] for r in got[0][1]]
+                if options.decimal_as == "decimal":
+                    assert [v.as_tuple() for v in values] == [Decimal(str(v)).as_tuple() for v in values]
+                    assert [str(v) for v in values] == [str(Decimal(t)) for t in texts]
