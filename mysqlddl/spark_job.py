@@ -81,6 +81,8 @@ RANGE_COLUMNS = (("index", "int"), ("files", "array<string>"), ("start", "long")
                  ("nbytes", "long"))
 
 _MARK, _MARK_END = "MYSQLDDL_TASK_ERROR", "END_MYSQLDDL_TASK_ERROR"
+#: Spark local property (tests): "1" makes each decode task's first attempt fail after its first batch.
+FAIL_FIRST_ATTEMPT = "mysqlddl.test.fail_first_attempt"
 _ERROR_ATTRS = ("file", "log_pos", "event_type", "table", "column", "offset", "needed", "available", "line",
                 "statement", "statement_index", "source")
 
@@ -124,7 +126,8 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--pk-change", choices=("update", "split"), default="update",
                     help="an UPDATE that changes the primary key: one \"u\" event, or a \"d\" and a \"c\" "
                     "(as `changes`)")
-    sp.add_argument("--log-level", default="ERROR", help="Spark's log level (default ERROR)")
+    sp.add_argument("--log-level", default="FATAL", help="Spark's log level (default FATAL: a failed task "
+                    "is reported once, as its typed error; WARN or ERROR show Spark's own logs)")
 
 
 # ------------------------------------------------------------------------------- task errors
@@ -317,10 +320,16 @@ class _Batch:
 
 def _decode_ranges(batches, *, history_bc, digest, options, reader_kw, name, include_query):
     """mapInArrow body: each input row is a byte range; yields Arrow batches of its changes."""
+    from pyspark import TaskContext
+
     from . import ranges
     from .errors import MysqlddlError
 
     options = _options(options)
+    tc = TaskContext.get()
+    # test hook: fail each task's first attempt after its first batch (proves retries leave no
+    # duplicates); set by tests with SparkContext.setLocalProperty
+    fail_first = tc is not None and tc.getLocalProperty(FAIL_FIRST_ATTEMPT) == "1" and tc.attemptNumber() == 0
     for rb in batches:
         for r in rb.to_pylist():
             rng = ranges.ByteRange(r["index"], tuple(r["files"]), r["start"], r["stop"], r["nbytes"])
@@ -331,10 +340,14 @@ def _decode_ranges(batches, *, history_bc, digest, options, reader_kw, name, inc
                     out.add(ch)
                     if out.n >= BATCH_ROWS:
                         yield out.flush()
+                        if fail_first:
+                            raise RuntimeError(f"{FAIL_FIRST_ATTEMPT}: injected failure")
             except MysqlddlError as e:
                 raise _task_error(e) from None
             if out.n:
                 yield out.flush()
+            if fail_first:
+                raise RuntimeError(f"{FAIL_FIRST_ATTEMPT}: injected failure")
 
 
 # ------------------------------------------------------------------------------------ output
@@ -387,7 +400,7 @@ def _write_text(path: str, text: str) -> None:
 # --------------------------------------------------------------------------------------- run
 
 
-def session(master: str | None = None, *, log_level: str = "ERROR", app: str = "mysqlddl"):
+def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "mysqlddl"):
     """A SparkSession: ``master`` when given; under spark-submit (a gateway is already up) the
     one it configured; else an embedded ``local[*]``. Local workers run this interpreter."""
     from pyspark.sql import SparkSession
