@@ -28,7 +28,9 @@ median of ``--runs``:
   on those binlogs and a child process streams them with BinLogStreamReader (user repl, rows events
   only, every value of every row touched; as ../shared/lab/pmr_bench.py). It is ~60x slower than
   the target, so by default only the first ``--pmr-rows`` row changes are streamed and its rate is
-  that subset's (the bulk file is homogeneous: the same table and statement mix throughout). Its CPU
+  that subset's. The file starts with the INSERTs (half of the row changes at --scale 1), so the
+  default subset is INSERTs only: one image per row change where an UPDATE has two, which favours
+  the peer (the ratio printed is conservative); --pmr-rows 0 streams everything. Its CPU
   is the client's own (process_time around the streaming loop, imports excluded); the server's
   CPU for sending the binlog is not counted (as in baselines.py).
 
@@ -413,7 +415,7 @@ def main(argv=None) -> int:
                     cpus = [g[1] for g in got]
                     cpu = statistics.median(cpus)
                     peers["python-mysql-replication"] = n / cpu
-                    subset = f" (the first {n} of {total})" if n < total else ""
+                    subset = f" (the first {n} of {total}: see --help)" if n < total else ""
                     print(f"  python-mysql-replication (client CPU, streamed from the lab server): {n} row changes"
                           f"{subset}, CPU s median {cpu:.3f} (min {min(cpus):.3f}, max {max(cpus):.3f}) -> "
                           f"{n / cpu:,.0f} row changes per CPU-s", flush=True)
