@@ -30,14 +30,18 @@ unquoted. ``col(name, type, length, scale, **kw)`` is a shorthand for tests.
 
 from ..model.ids import TableId
 from ..model.spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, KeySpec, col
-from ..model.table import IndexKind, IndexPart, Partitioning
+from ..model.table import IndexKind, IndexPart, Partitioning, Period, Sequence
 from .alter_table import (
     AddCheck,
     AddColumn,
     AddForeignKey,
     AddIndex,
+    AddPeriod,
+    AddSystemVersioning,
+    AlterCheckEnforcement,
     AlterColumnDefault,
     AlterColumnVisibility,
+    AlterIndexVisibility,
     AlterOperation,
     AlterTable,
     ChangeColumn,
@@ -48,7 +52,9 @@ from .alter_table import (
     DropConstraint,
     DropForeignKey,
     DropKey,
+    DropPeriod,
     DropPrimaryKey,
+    DropSystemVersioning,
     ModifyColumn,
     PartitionOp,
     RenameColumn,
@@ -59,11 +65,15 @@ from .alter_table import (
 from .base import ApplyResult, Command, apply_all
 from .create_table import AsSelect, CreateTable, SelectItem
 from .databases import AlterDatabase, CreateDatabase, DropDatabase, UseDatabase
+from .sequences import AlterSequence, CreateSequence, DropSequence
 from .table_ddl import CreateIndex, DropIndex, DropTable, RenameTable, TruncateTable
 from .variables import Assignment, SetVariable
 from .views import AlterView, CreateView, DropView
 
 __all__ = [
+    "AddPeriod", "AddSystemVersioning", "AlterCheckEnforcement", "AlterIndexVisibility",
+    "AlterSequence", "CreateSequence", "DropPeriod", "DropSequence", "DropSystemVersioning",
+    "Period", "Sequence",
     "AddCheck", "AddColumn", "AddForeignKey", "AddIndex", "AlterColumnDefault",
     "AlterColumnVisibility", "AlterDatabase", "AlterOperation", "AlterTable", "AlterView",
     "ApplyResult", "AsSelect", "Assignment", "ChangeColumn", "CheckSpec", "ColumnSpec", "Command",

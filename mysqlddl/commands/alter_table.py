@@ -27,7 +27,7 @@ from ..model.resolve import (
     validate_table,
 )
 from ..model.spec import CheckSpec, ColumnSpec, ForeignKeySpec, KeySpec
-from ..model.table import IndexKind, Partitioning, TableEditor
+from ..model.table import IndexKind, Partitioning, Period, TableEditor
 from ..model.types import TypeFamily
 from ..options import DEFAULT, Options
 from .base import (
@@ -146,13 +146,13 @@ class DropColumn(AlterOperation):
     name: str
     if_exists: bool = False
 
-    def apply_to(self, ed, st):
+    def apply_to(self, ed, st, keep_keys: bool = False):
         if self.if_exists and not ed.has_column(self.name):
             return
         if column_key(self.name) not in st.original:
             raise DdlSemanticError(f"Can't DROP COLUMN `{self.name}`; check that it exists")
         st.dropped.append(self.name)
-        ed.drop_column(self.name)
+        ed.drop_column(self.name, keep_keys=keep_keys)
 
 
 @_op
@@ -384,6 +384,161 @@ class RenameIndex(AlterOperation):
         ed.rename_index(self.old_name, self.new_name)
 
 
+def _rename_indexes(ed: TableEditor, renames: list[RenameIndex]) -> None:
+    """RENAME KEY clauses name keys of the old definition (minus the ones this statement drops),
+    each at most once, and the new names must be unique only at the end: MariaDB 10.11 accepts
+    "RENAME KEY a TO b, RENAME KEY b TO c" and "RENAME KEY a TO b, DROP KEY b", and refuses
+    "RENAME KEY q TO c, RENAME KEY c TO d" (c is not an old key) and "RENAME KEY a TO a2, DROP
+    KEY a2" (checked on 10.11.19; mysql_prepare_alter_table() looks renames up in the old keys)."""
+    if not renames:
+        return
+    keys = ed.unique_keys + ed.indexes
+    new_names: dict[int, str] = {}
+    for op in renames:
+        k = column_key(op.old_name)
+        hit = next((i for i, ix in enumerate(keys) if column_key(ix.name) == k and i not in new_names), None)
+        if hit is None:
+            raise DdlSemanticError(f"Key '{op.old_name}' doesn't exist in table '{ed.id.name}'")
+        new_names[hit] = op.new_name
+    renamed = [dataclasses.replace(ix, name=new_names[i]) if i in new_names else ix for i, ix in enumerate(keys)]
+    ed.unique_keys, ed.indexes = renamed[:len(ed.unique_keys)], renamed[len(ed.unique_keys):]
+    seen: set[str] = {"primary"} if ed.primary_key is not None else set()
+    for ix in renamed:
+        if column_key(ix.name) in seen:
+            raise DdlSemanticError(f"Duplicate key name '{ix.name}'")
+        seen.add(column_key(ix.name))
+
+
+@_op
+class AlterIndexVisibility(AlterOperation):
+    """ALTER {INDEX|KEY} name VISIBLE | INVISIBLE (MySQL 8.0, manual 10.3.12 "Invisible Indexes")
+    and MariaDB's [NOT] IGNORED (10.6+, KB "Ignored Indexes"): ``visible`` False for INVISIBLE /
+    IGNORED. A primary key, explicit or implicit, cannot be hidden (validated at the end)."""
+
+    name: str
+    visible: bool
+
+    def apply_to(self, ed, st):
+        k = column_key(self.name)
+        for lst in (ed.unique_keys, ed.indexes):
+            for i, ix in enumerate(lst):
+                if column_key(ix.name) == k:
+                    lst[i] = dataclasses.replace(ix, visible=self.visible)
+                    return
+        if k == "primary" and ed.primary_key is not None:
+            raise DdlSemanticError("A primary key index cannot be invisible")
+        raise DdlSemanticError(f"Key '{self.name}' doesn't exist in table '{ed.id.name}'")
+
+
+@_op
+class AlterCheckEnforcement(AlterOperation):
+    """ALTER {CHECK|CONSTRAINT} name [NOT] ENFORCED (MySQL 8.0.16 / 8.0.19, manual 15.1.9 "ALTER
+    TABLE"); MariaDB has no such clause (DialectRules.check_enforcement)."""
+
+    name: str
+    enforced: bool
+
+    def apply_to(self, ed, st):
+        if not st.ctx.rules.check_enforcement:
+            raise DdlSemanticError("ALTER CHECK ... ENFORCED is not supported by this server")
+        k = column_key(self.name)
+        for i, c in enumerate(ed.checks):
+            if column_key(c.name) == k:
+                ed.checks[i] = dataclasses.replace(c, enforced=self.enforced)
+                return
+        raise DdlSemanticError(f"Check constraint '{self.name}' is not found in the table.")
+
+
+@_op
+class AddPeriod(AlterOperation):
+    """ADD PERIOD FOR name (start, end) [IF NOT EXISTS] (MariaDB 10.4 application-time periods,
+    KB "Application-Time Periods"; ``SYSTEM_TIME`` for the system-time period). The columns
+    become NOT NULL (10.11 checked); the server reports the period as a CHECK constraint named
+    after it in TABLE_CONSTRAINTS (see render)."""
+
+    period: Period
+    if_not_exists: bool = False
+
+    def apply_to(self, ed, st):
+        periods = ed.get("periods")
+        if any(column_key(p.name) == column_key(self.period.name) or (p.system and self.period.system)
+               for p in periods):
+            if self.if_not_exists:
+                return
+            raise DdlSemanticError(f"Duplicate period '{self.period.name}'")
+        add_period(ed, self.period)
+
+
+def add_period(ed: TableEditor, period: Period) -> None:
+    """Record a period and make its columns NOT NULL (unknown columns fail at validation)."""
+    if not period.system:
+        for n in (period.start, period.end):
+            if ed.has_column(n):
+                c = ed.column(n)
+                ed.set_column(n, nullable=False,
+                              default=None if c.default is not None and c.default.kind is DefaultKind.NULL
+                              else c.default)
+    ed.set(periods=ed.get("periods") + (period,))
+
+
+@_op
+class DropPeriod(AlterOperation):
+    """DROP PERIOD [IF EXISTS] FOR name (the columns stay, NOT NULL)."""
+
+    name: str
+    if_exists: bool = False
+
+    def apply_to(self, ed, st):
+        periods = ed.get("periods")
+        keep = tuple(p for p in periods if column_key(p.name) != column_key(self.name))
+        if len(keep) == len(periods):
+            if self.if_exists:
+                return
+            raise DdlSemanticError(f"Period `{self.name}` is not found in table")
+        ed.set(periods=keep)
+
+
+@_op
+class AddSystemVersioning(AlterOperation):
+    """ADD SYSTEM VERSIONING (MariaDB KB "System-Versioned Tables"): without ROW START/END
+    columns of its own the table gets the hidden ``row_start``/``row_end`` TIMESTAMP(6)
+    columns, last in the row image."""
+
+    def apply_to(self, ed, st):
+        if ed.get("system_versioning"):
+            raise DdlSemanticError(f"Table `{ed.id.name}` is already system-versioned")
+        add_system_versioning(ed)
+
+
+def add_system_versioning(ed: TableEditor) -> None:
+    from ..model.column import Column
+    ed.set(system_versioning=True)
+    if any(c.row_period is not None for c in ed.columns):
+        return
+    for n, kind in (("row_start", "start"), ("row_end", "end")):
+        # (the server's implicit columns: TIMESTAMP(6) GENERATED ALWAYS AS ROW START/END INVISIBLE,
+        # hidden from information_schema; mariadb-binlog shows them as the last two row fields)
+        ed.columns.append(Column(n, "timestamp", fsp=6, nullable=False, row_period=kind, hidden=True,
+                                 visible=False, declared_type="TIMESTAMP(6)"))
+
+
+@_op
+class DropSystemVersioning(AlterOperation):
+    """DROP SYSTEM VERSIONING: the hidden row_start/row_end go; explicit ROW START/END columns
+    must be dropped by the same statement (MariaDB 10.11: "Wrong parameters for `t`: missing
+    'DROP COLUMN `s`'"), and the SYSTEM_TIME period goes with them."""
+
+    def apply_to(self, ed, st):
+        if not ed.get("system_versioning"):
+            raise DdlSemanticError(f"Table `{ed.id.name}` is not system-versioned")
+        ed.columns = [c for c in ed.columns if not c.hidden]
+        left = [c for c in ed.columns if c.row_period is not None]
+        if left:
+            raise DdlSemanticError(f"Wrong parameters for `{ed.id.name}`: missing 'DROP COLUMN `{left[0].name}`'")
+        # (a WITHOUT SYSTEM VERSIONING column keeps the mark: MariaDB 10.11 still prints it)
+        ed.set(system_versioning=False, periods=tuple(p for p in ed.get("periods") if not p.system))
+
+
 @_op
 class RenameTo(AlterOperation):
     """RENAME [TO|AS] new_name (may move the table to another database)."""
@@ -453,6 +608,7 @@ class PartitionOp(AlterOperation):
     names: tuple[str, ...] = ()
     partitioning: Partitioning | None = None
     text: str = ""
+    count: int | None = None
 
     def apply_to(self, ed, st):
         a = " ".join(self.action.upper().split())
@@ -463,6 +619,22 @@ class PartitionOp(AlterOperation):
             ed.set(partitioning=None)
         elif self.partitioning is not None:
             ed.set(partitioning=self.partitioning)
+        elif cur is not None and a == "ADD PARTITION" and self.count is not None:
+            # ADD PARTITION PARTITIONS n (HASH/KEY): n more partitions, named p<i> on when the
+            # existing ones are listed (manual 26.3.2 "Management of HASH and KEY Partitions")
+            have = cur.count if cur.count is not None else len(cur.names)
+            names = cur.names + tuple(f"p{i}" for i in range(have, have + self.count)) if cur.names else ()
+            ed.set(partitioning=dataclasses.replace(
+                cur, names=names, count=have + self.count if cur.count is not None else None))
+        elif cur is not None and a == "COALESCE PARTITION" and self.count is not None:
+            # COALESCE PARTITION n: n fewer HASH/KEY partitions, the last ones go (manual 26.3.2)
+            have = cur.count if cur.count is not None else len(cur.names)
+            if cur.method.split()[-1] not in ("HASH", "KEY"):
+                raise DdlSemanticError("COALESCE PARTITION can only be used on HASH/KEY partitions")
+            if self.count >= have:
+                raise DdlSemanticError("Cannot remove all partitions, use DROP TABLE instead")
+            ed.set(partitioning=dataclasses.replace(cur, names=cur.names[:have - self.count],
+                                                    count=have - self.count if cur.count is not None else None))
         elif cur is not None and a == "ADD PARTITION":
             ed.set(partitioning=dataclasses.replace(
                 cur, names=cur.names + self.names,
@@ -474,7 +646,7 @@ class PartitionOp(AlterOperation):
                 cur, names=names, count=(cur.count - len(self.names)) if cur.count is not None else None))
 
 
-_DROPS = (DropColumn, DropKey, DropPrimaryKey, DropForeignKey, DropCheck, DropConstraint)
+_DROPS = (DropColumn, DropKey, DropPrimaryKey, DropForeignKey, DropCheck, DropConstraint, DropPeriod)
 _COLUMN_OPS = (AddColumn, ChangeColumn, ModifyColumn, RenameColumn, AlterColumnDefault, AlterColumnVisibility)
 _KEY_OPS = (AddIndex, AddForeignKey, AddCheck)
 
@@ -487,7 +659,13 @@ def _phase(op: AlterOperation) -> int:
     if isinstance(op, _KEY_OPS):
         return 2
     if isinstance(op, RenameIndex):
-        return -1  # with the key drops, before anything else
+        return -1  # after the key drops, before anything else (see _rename_indexes)
+    if isinstance(op, AddPeriod):
+        return 1.5  # after the columns, before keys that name the period (WITHOUT OVERLAPS)
+    if isinstance(op, AlterIndexVisibility):
+        return -1  # on the old keys, with the renames (see AlterTable.apply)
+    if isinstance(op, AlterCheckEnforcement):
+        return 2.5  # after the new checks
     return 3
 
 
@@ -557,12 +735,26 @@ class AlterTable(Command):
         # the name CONSTRAINT_1, "ADD KEY (a), CHANGE a b" fails on the unknown key column a, and
         # "ADD c AFTER a, CHANGE a b" fails on the unknown column a.
         ops = self.operations
-        for op in ops:  # key and constraint drops and key renames name the old keys...
-            if (_phase(op) == 0 and not isinstance(op, DropColumn)) or isinstance(op, RenameIndex):
+        for op in ops:  # key and constraint drops name the old keys...
+            if _phase(op) == 0 and not isinstance(op, DropColumn):
                 op.apply_to(ed, st)
+        renames = [op for op in ops if isinstance(op, RenameIndex)]
+        renamed = {column_key(op.old_name) for op in renames}
+        for op in ops:  # ...and ALTER INDEX, on an old key this statement neither drops nor renames
+            if isinstance(op, AlterIndexVisibility):
+                # (MariaDB 10.11: "ADD KEY k .., ALTER INDEX k IGNORED" and "RENAME KEY i TO i2,
+                # ALTER INDEX i[2] .." fail with "Key 'k' doesn't exist"; checked on 10.11.19)
+                if column_key(op.name) in renamed:
+                    raise DdlSemanticError(f"Key '{op.name}' doesn't exist in table '{ed.id.name}'")
+                op.apply_to(ed, st)
+        _rename_indexes(ed, renames)  # ...so do renames
+        readded = {column_key(op.column.name) for op in ops if isinstance(op, AddColumn)}
         for op in ops:  # ...then column drops (which also shrink keys)
             if isinstance(op, DropColumn):
-                op.apply_to(ed, st)
+                # a key part naming a column the statement drops and adds again stays (MariaDB
+                # 10.11: "DROP COLUMN z, ADD COLUMN z INT" keeps KEY q (z); the new key parts are
+                # looked up by name in the new definition)
+                op.apply_to(ed, st, keep_keys=column_key(op.name) in readded)
         later = []
         for op in ops:  # existing columns change in place first...
             if isinstance(op, (ChangeColumn, ModifyColumn)):
@@ -584,7 +776,7 @@ class AlterTable(Command):
         for op in later:
             st.claim_alter(op.name, ed)
             op.apply_to(ed, st)
-        for phase in (2, 3):
+        for phase in (1.5, 2, 2.5, 3):
             for op in ops:
                 if _phase(op) == phase:
                     op.apply_to(ed, st)
@@ -609,6 +801,12 @@ class AlterTable(Command):
         promote_primary_key_columns(ed, st.ctx)
         check_expression_columns(ed)
         validate_table(ed)
+        if t.sequence is not None and (
+                [(c.name, c.column_type, c.nullable) for c in ed.columns] != [(c.name, c.column_type, c.nullable)
+                                                                                for c in t.columns]
+                or ed.all_keys() or ed.checks):
+            # MariaDB 10.11: "Sequence 'db.s' table structure is invalid (Wrong number of columns)"
+            raise DdlSemanticError(f"Sequence '{t.id}' table structure is invalid")
         new_id = catalog.qualify(st.new_id.qualified(t.id.database)) if st.new_id else t.id
         if st.new_id is not None and catalog.key(new_id) != catalog.key(t.id):
             if catalog.table(new_id) is not None:

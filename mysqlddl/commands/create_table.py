@@ -23,9 +23,11 @@ from ..model.resolve import (
     resolve_column,
     validate_table,
 )
-from ..model.spec import CheckSpec, ColumnSpec, ForeignKeySpec, KeySpec
-from ..model.table import Partitioning, Table
+from ..model.spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, KeySpec
+from ..model.table import Partitioning, Period, Sequence, Table
 from ..options import DEFAULT, Options
+from . import ctas_types
+from .alter_table import add_period, add_system_versioning
 from .base import (
     Command,
     _canonical_engine,
@@ -41,13 +43,27 @@ from .base import (
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SelectItem:
-    """One column of CREATE TABLE ... AS SELECT: its resulting ``name`` and, when it is a plain
-    column reference, the ``source`` table and ``column`` (None for expressions, whose type the
-    model cannot know: they get type ``unknown``)."""
+    """One column of CREATE TABLE ... AS SELECT: its resulting ``name`` and what it selects:
+
+    - a plain column reference: the ``source`` table and ``column``;
+    - a literal: its SQL text in ``literal`` (``'abc'``, ``-1.5``, ``NULL``, ``x'41'``...);
+    - ``CAST(operand AS type)`` / ``CONVERT(operand, type)``: ``cast`` is the target type and the
+      operand one of the two above;
+    - a current-time function: ``function`` (upper-case: ``NOW``, ``CURDATE``...) and its
+      precision text in ``literal`` (None when not given);
+    - ``*`` or ``t.*`` (``star``): every shown column of ``source``, or of each of ``tables``
+      (the FROM tables in order) for a bare ``*``.
+
+    Anything else is an expression whose type the model does not infer: type ``unknown``."""
 
     name: str
     source: TableId | None = None
     column: str | None = None
+    literal: str | None = None
+    cast: DataTypeSpec | None = None
+    function: str | None = None
+    star: bool = False
+    tables: tuple[TableId, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -80,6 +96,8 @@ class CreateTable(Command):
     temporary: bool = False
     like: TableId | None = None
     as_select: AsSelect | None = None
+    periods: tuple[Period, ...] = ()
+    system_versioning: bool = False
 
     def apply(self, catalog: Catalog, options: Options = DEFAULT) -> Catalog:
         if self.or_replace and self.if_not_exists:
@@ -112,6 +130,8 @@ class CreateTable(Command):
             src = _require_table(catalog, self.like)
             ed = src.replace(foreign_keys=()).edit().rename(tid).resort_keys()  # a new table: keys sorted
             ed.set(temporary=self.temporary)
+            if src.sequence is not None:
+                ed.set(sequence=Sequence())  # LIKE a sequence: a new sequence with the default settings
             return ed.build()
         db_cs = _database_defaults(catalog, tid.database, options)
         cs, coll = charsets.resolve_pair(cs, coll, db_cs, rules_for(options).collation_column)
@@ -121,15 +141,30 @@ class CreateTable(Command):
                comment=comment, options=tuple(others), partitioning=self.partitioning,
                temporary=self.temporary)
         resolved: list[ResolvedColumn] = []
+        # WITH SYSTEM VERSIONING on a column versions the table, and then only the columns that
+        # said so (MariaDB KB "System-Versioned Tables", "Excluding Columns From Versioning")
+        by_column = not self.system_versioning and any(c.versioning for c in self.columns)
         for spec in self.columns:
             rc = resolve_column(spec, ctx, first_timestamp=first_timestamp_before(ed.columns, len(ed.columns)))
+            if by_column and spec.versioning is None and spec.row_period is None:
+                rc = dataclasses.replace(rc, column=rc.column.replace(versioned=False))
             ed.add_column(rc.column)
             resolved.append(rc)
         if self.as_select is not None:
+            explicit = {c.name.lower() for c in self.columns}
             for item in self.as_select.items:
-                if ed.has_column(item.name):
-                    continue  # an explicit column definition wins (manual 13.1.20.4)
-                ed.add_column(_select_column(catalog, item))
+                for c in select_columns(catalog, item, options):
+                    if c.name.lower() in explicit:
+                        continue  # an explicit column definition wins (manual 15.1.20.4)
+                    ed.add_column(c)  # (two SELECT items of one name fail, as on the server)
+        for p in self.periods:
+            add_period(ed, p)
+        if self.system_versioning or by_column:
+            add_system_versioning(ed)
+        else:  # WITHOUT SYSTEM VERSIONING means nothing in a table that is not versioned (10.11)
+            ed.columns = [c.replace(versioned=True) if not c.versioned else c for c in ed.columns]
+        if ("SEQUENCE", "1") in tuple(others):
+            ed.set(sequence=Sequence())  # CREATE TABLE ... SEQUENCE=1, as SHOW CREATE TABLE prints one
         for rc in resolved:
             add_column_extras(ed, rc, ctx)
         for k in self.keys:
@@ -145,16 +180,68 @@ class CreateTable(Command):
         return ed.build()
 
 
-def _select_column(catalog: Catalog, item: SelectItem) -> Column:
+def _copied(c: Column, name: str) -> Column:
     """A CTAS column copied from its source column: type, charset, NULL-ability and default are
-    kept, AUTO_INCREMENT is not (an AUTO_INCREMENT NOT NULL column gets DEFAULT 0, as MariaDB
-    10.11 shows)."""
+    kept, AUTO_INCREMENT, ON UPDATE aside, is not (an AUTO_INCREMENT NOT NULL column gets
+    DEFAULT 0, as MariaDB 10.11 shows); a system-versioning column becomes a plain one."""
+    d = c.default
+    if c.auto_increment and d is None and not c.nullable:
+        d = Default.literal("0")
+    return c.replace(name=name, auto_increment=False, default=d, row_period=None, versioned=True)
+
+
+def select_columns(catalog: Catalog, item: SelectItem, options: Options = DEFAULT) -> list[Column]:
+    """The columns one SELECT item gives a CREATE TABLE ... SELECT (see :class:`SelectItem`)."""
+    if item.star:
+        tables = (item.source,) if item.source is not None else item.tables
+        out = []
+        for tid in tables:
+            src = _require_table(catalog, tid)
+            out += [_copied(c, c.name) for c in src.columns if not c.hidden]
+        return out
+    if item.cast is not None:
+        return [_cast_column(catalog, item, options)]
+    operand = _operand(catalog, item, options)
+    return [operand if operand is not None else Column(item.name, "unknown", declared_type="")]
+
+
+def _operand(catalog: Catalog, item: SelectItem, options: Options) -> Column | None:
+    if item.function is not None:
+        return ctas_types.function_column(item.name, item.function, item.literal)
+    if item.literal is not None:
+        return ctas_types.literal_column(item.name, item.literal, _connection_charset(catalog, options),
+                                         rules_for(options).collation_column)
     if item.source is not None and item.column is not None:
         src = catalog.table(item.source)
         c = src.column(item.column) if src is not None else None
+        if c is None and src is not None:
+            raise DdlSemanticError(f"Unknown column '{item.column}' in 'field list'")
         if c is not None:
-            d = c.default
-            if c.auto_increment and d is None and not c.nullable:
-                d = Default.literal("0")
-            return c.replace(name=item.name, auto_increment=False, default=d)
-    return Column(item.name, "unknown", declared_type="")
+            return _copied(c, item.name)
+    return None
+
+
+def _cast_column(catalog: Catalog, item: SelectItem, options: Options) -> Column:
+    operand = _operand(catalog, dataclasses.replace(item, cast=None), options)
+    if operand is None or operand.type_name == "unknown":
+        nullable = True
+    else:
+        nullable = operand.nullable
+    col = ctas_types.cast_column(item.name, item.cast, nullable, _connection_charset(catalog, options),
+                                 rules_for(options).collation_column)
+    return col if col is not None else Column(item.name, "unknown", declared_type="")
+
+
+def _connection_charset(catalog: Catalog, options: Options) -> tuple[str | None, str | None]:
+    """(character_set_connection, collation_connection) of the session: SET NAMES, else SET
+    character_set_connection / collation_connection, else None (the literal's charset is then
+    ``options.charset_fallback``)."""
+    s = catalog.session
+    vars_ = dict(s.variables)
+    coll = s.collation_connection or vars_.get("collation_connection")
+    cs = s.character_set_client or vars_.get("character_set_connection") or vars_.get("character_set_client")
+    unq = lambda v: v.strip("'\"") if v else v  # noqa: E731
+    cs, coll = unq(cs), unq(coll)
+    if cs is None and coll is None:
+        cs = options.charset_fallback
+    return cs, coll

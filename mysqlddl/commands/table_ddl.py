@@ -55,15 +55,19 @@ class DropTable(Command):
 
 @_command
 class RenameTable(Command):
-    """RENAME TABLE a TO b, c TO d, ...: pairs applied in sequence, so swaps through a temporary
-    name work."""
+    """RENAME TABLE [IF EXISTS] a TO b, c TO d, ...: pairs applied in sequence, so swaps through a
+    temporary name work. ``if_exists`` (MariaDB 10.5.2+, KB "RENAME TABLE"): a pair whose source
+    table does not exist is skipped (a note, not an error); the other errors stay errors."""
 
     pairs: tuple[tuple[TableId, TableId], ...]
+    if_exists: bool = False
 
     def apply(self, catalog: Catalog, options: Options = DEFAULT) -> Catalog:
         changed = []
         cat = catalog
         for old, new in self.pairs:
+            if self.if_exists and cat.table(old) is None:
+                continue
             t = _require_table(cat, old)
             nid = cat.qualify(new)
             if cat.table(nid) is not None:

@@ -9,12 +9,24 @@ from .column import Column, Default, DefaultKind, Generated, GeneratedKind
 from .dialects import DialectRules, rules_for
 from .ids import TableId
 from .spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, KeySpec, col
-from .table import Check, ForeignKey, Index, IndexKind, IndexPart, Partitioning, Table, TableEditor
+from .table import (
+    Check,
+    ForeignKey,
+    Index,
+    IndexKind,
+    IndexPart,
+    Partitioning,
+    Period,
+    Sequence,
+    Table,
+    TableEditor,
+)
 from .types import TypeFamily
 
 __all__ = [
     "Catalog", "Check", "CheckSpec", "Column", "ColumnSpec", "DataTypeSpec", "Database", "Default",
     "DefaultKind", "DialectRules", "ForeignKey", "ForeignKeySpec", "Generated", "GeneratedKind",
-    "Index", "IndexKind", "IndexPart", "KeySpec", "Partitioning", "Session", "Table", "TableEditor",
+    "Index", "IndexKind", "IndexPart", "KeySpec", "Partitioning", "Period", "Sequence", "Session",
+    "Table", "TableEditor",
     "TableId", "TypeFamily", "View", "col", "rules_for",
 ]

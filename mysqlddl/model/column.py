@@ -119,6 +119,14 @@ class Column:
     CURRENT_TIMESTAMP Default. ``generated``: None or :class:`Generated`. ``values``: ENUM/SET
     members, unescaped, else ``()``. ``srid``: None unless an SRID attribute was given. ``comment``:
     None when no COMMENT was given.
+
+    System versioning (MariaDB 10.3+, KB "System-Versioned Tables"): ``row_period`` is ``"start"``
+    or ``"end"`` for a ``GENERATED ALWAYS AS ROW START/END`` column, else None. ``hidden``: one of
+    the implicit ``row_start``/``row_end`` columns the server adds for ``WITH SYSTEM VERSIONING``
+    without explicit period columns; information_schema and SHOW CREATE TABLE do not show them,
+    but they are in every row image (checked with mariadb-binlog on 10.11.19), so they stay in
+    ``columns`` (always last). ``versioned``: False for a column declared ``WITHOUT SYSTEM
+    VERSIONING``.
     """
 
     name: str
@@ -141,6 +149,9 @@ class Column:
     srid: int | None = None
     comment: str | None = None
     visible: bool = True
+    row_period: str | None = None
+    hidden: bool = False
+    versioned: bool = True
 
     # Oracle (None/False elsewhere): ``length_semantics`` "BYTE" or "CHAR" for character types;
     # ``default_on_null``: DEFAULT ON NULL; ``identity``: an identity column (then ``default`` is

@@ -86,6 +86,25 @@ class DialectRules:
     # SHOW CREATE TABLE prints INVISIBLE right after the type (MariaDB 10.11: "int(11) INVISIBLE
     # DEFAULT NULL"); MySQL 8.0.23 prints it after the default.
     invisible_before_default: bool = False
+    # How SHOW CREATE TABLE marks a key the optimizer must not use: MySQL 8.0 "INVISIBLE" (manual
+    # 10.3.12 "Invisible Indexes"); MariaDB 10.6+ "IGNORED" (KB "Ignored Indexes"; 10.11 rejects
+    # the VISIBLE/INVISIBLE spelling with a syntax error, checked on 10.11.19).
+    invisible_index_keyword: str = "INVISIBLE"
+    # CHECK (...) [NOT] ENFORCED and ALTER {CHECK|CONSTRAINT} c [NOT] ENFORCED: MySQL 8.0.16+
+    # (manual 15.1.20.6 "CHECK Constraints", 15.1.9 "ALTER TABLE"); MariaDB 10.11 has no
+    # enforcement flag: every form is a syntax error (checked on 10.11.19), so a NOT ENFORCED
+    # check or an ALTER CHECK is refused rather than recorded.
+    check_enforcement: bool = True
+    # FOREIGN KEY ix (a) REFERENCES ... without CONSTRAINT: MariaDB 10.11 names the constraint ix
+    # (and its index ix; checked on 10.11.19). MySQL 8.0/8.4 (manual 15.1.20.5 "FOREIGN KEY
+    # Constraints", naming rules): the CONSTRAINT symbol if given, else for InnoDB a generated
+    # name (<table>_ibfk_<n>); index_name (the "foreign key ID") only names the index MySQL
+    # creates when no usable one exists (symbol first, then index_name, then the column).
+    fk_constraint_named_after_index: bool = False
+    # information_schema.COLUMNS.EXTRA: MariaDB 10.11 separates INVISIBLE from what precedes it
+    # with ", " ("STORED GENERATED, INVISIBLE", checked on 10.11.19). MySQL keeps the model's
+    # earlier space-separated form: unverified, there is no MySQL server in the lab.
+    extra_invisible_separator: str = " "
 
     # Oracle (SQL Ref. 2.8 "Database Object Names and Qualifiers"): a nonquoted identifier is
     # case-insensitive and stored in upper case; a quoted one keeps its case. "upper" folds
@@ -140,6 +159,8 @@ MARIADB = DialectRules(
     invisible_before_default=True, legacy_timestamp_default_null_is_zero=True,
     long_unique_hash=True, auto_key_prefix=True, set_default_drops_on_update=True,
     drop_table_partial=True, now_sql="current_timestamp()", default_generated_extra=False,
+    invisible_index_keyword="IGNORED", check_enforcement=False, fk_constraint_named_after_index=True,
+    extra_invisible_separator=", ",
 )
 
 # Oracle reuses the MySQL machinery where it has no rule of its own; its columns are resolved by

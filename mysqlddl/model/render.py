@@ -60,7 +60,7 @@ def column_json(c: Column) -> dict[str, Any]:
         "generated": ({"kind": c.generated.kind.value, "expression": c.generated.expression}
                       if c.generated else None),
         "values": list(c.values) if c.values else None, "srid": c.srid, "comment": c.comment,
-        "visible": c.visible,
+        "visible": c.visible, "row_period": c.row_period, "hidden": c.hidden, "versioned": c.versioned,
     }
 
 
@@ -68,7 +68,8 @@ def key_json(ix: Index) -> dict[str, Any]:
     return {"name": ix.name, "kind": ix.kind.value,
             "parts": [{"column": p.column, "expression": p.expression, "length": p.length,
                        "descending": p.descending} for p in ix.parts],
-            "using": ix.using, "comment": ix.comment, "visible": ix.visible}
+            "using": ix.using, "comment": ix.comment, "visible": ix.visible,
+            "without_overlaps": ix.without_overlaps}
 
 
 def table_json(t: Table) -> dict[str, Any]:
@@ -89,6 +90,12 @@ def table_json(t: Table) -> dict[str, Any]:
         "partitioning": ({"method": t.partitioning.method, "expression": t.partitioning.expression,
                           "count": t.partitioning.count, "names": list(t.partitioning.names)}
                          if t.partitioning else None),
+        "table_type": table_type(t), "system_versioning": t.system_versioning,
+        "periods": [{"name": p.name, "start": p.start, "end": p.end} for p in t.periods],
+        "sequence": ({"start": t.sequence.start, "minvalue": t.sequence.minvalue,
+                      "maxvalue": t.sequence.maxvalue, "increment": t.sequence.increment,
+                      "cache": t.sequence.cache, "cycle": t.sequence.cycle}
+                     if t.sequence is not None else None),
     }
 
 
@@ -140,9 +147,14 @@ def column_extra_text(c: Column, rules: DialectRules) -> str:
         parts.append("on update " + c.on_update.sql(now=rules.now_sql))
     if c.generated is not None:
         parts.append("VIRTUAL GENERATED" if c.generated.kind is GeneratedKind.VIRTUAL else "STORED GENERATED")
+    if c.row_period is not None:  # ROW START/END columns (MariaDB 10.11 information_schema)
+        parts.append("STORED GENERATED")
+    text = " ".join(parts)
     if not c.visible:
-        parts.append("INVISIBLE")
-    return " ".join(parts)
+        text = text + rules.extra_invisible_separator + "INVISIBLE" if text else "INVISIBLE"
+    if not c.versioned:
+        text = (text + " " if text else "") + "WITHOUT SYSTEM VERSIONING"
+    return text
 
 
 def information_schema_column(c: Column, options: Options = DEFAULT) -> dict[str, Any]:
@@ -155,6 +167,31 @@ def information_schema_column(c: Column, options: Options = DEFAULT) -> dict[str
         "COLLATION_NAME": c.collation, "EXTRA": column_extra_text(c, rules),
         "COLUMN_COMMENT": c.comment or "",
     }
+
+
+def table_type(t: Table) -> str:
+    """``information_schema.TABLES.TABLE_TYPE`` of a table (MariaDB: SEQUENCE, SYSTEM VERSIONED)."""
+    if t.sequence is not None:
+        return "SEQUENCE"
+    return "SYSTEM VERSIONED" if t.system_versioning else "BASE TABLE"
+
+
+def shown_columns(t: Table) -> tuple[Column, ...]:
+    """The columns information_schema and SHOW CREATE TABLE show (not MariaDB's hidden
+    row_start/row_end)."""
+    return tuple(c for c in t.columns if not c.hidden)
+
+
+def index_columns(ix: Index, t: Table) -> tuple[str | None, ...]:
+    """``information_schema.STATISTICS.COLUMN_NAME`` of each key part in order (None for a
+    functional part): MariaDB appends the period's end and start columns to a ``WITHOUT OVERLAPS``
+    key (checked on 10.11.19)."""
+    cols = tuple(p.column for p in ix.parts)
+    if ix.without_overlaps is not None:
+        for p in t.periods:
+            if p.name.lower() == ix.without_overlaps.lower():
+                cols += (p.end, p.start)
+    return cols
 
 
 def index_type(ix: Index, t: Table) -> str:
@@ -187,6 +224,12 @@ def _column_sql(c: Column, t: Table, rules: DialectRules) -> str:
     if c.generated is not None:
         s.append(f"GENERATED ALWAYS AS ({c.generated.expression}) "
                  + ("VIRTUAL" if c.generated.kind is GeneratedKind.VIRTUAL else "STORED"))
+    if c.row_period is not None:
+        # MariaDB 10.11: "`s` timestamp(6) GENERATED ALWAYS AS ROW START [INVISIBLE]", nothing else
+        s.append(f"GENERATED ALWAYS AS ROW {c.row_period.upper()}")
+        if not c.visible:
+            s.append("INVISIBLE")
+        return " ".join(s)
     if not c.visible and rules.invisible_before_default:
         s.append("INVISIBLE")
     if not c.nullable:
@@ -206,10 +249,13 @@ def _column_sql(c: Column, t: Table, rules: DialectRules) -> str:
     for chk in t.checks:
         if chk.column is not None and chk.column.lower() == c.name.lower():
             s.append(f"CHECK ({chk.expression})")
+    if not c.versioned:
+        # (kept, and printed, after DROP SYSTEM VERSIONING too: MariaDB 10.11 checked)
+        s.append("WITHOUT SYSTEM VERSIONING")
     return " ".join(s)
 
 
-def _key_sql(ix: Index) -> str:
+def _key_sql(ix: Index, rules: DialectRules) -> str:
     parts = []
     for p in ix.parts:
         x = quote_identifier(p.column) if p.column is not None else f"({p.expression})"
@@ -218,6 +264,8 @@ def _key_sql(ix: Index) -> str:
         if p.descending:
             x += " DESC"
         parts.append(x)
+    if ix.without_overlaps is not None:
+        parts.append(f"{quote_identifier(ix.without_overlaps)} WITHOUT OVERLAPS")
     cols = "(" + ",".join(parts) + ")"
     head = {IndexKind.PRIMARY: "PRIMARY KEY", IndexKind.UNIQUE: "UNIQUE KEY", IndexKind.INDEX: "KEY",
             IndexKind.FULLTEXT: "FULLTEXT KEY", IndexKind.SPATIAL: "SPATIAL KEY"}[ix.kind]
@@ -227,15 +275,18 @@ def _key_sql(ix: Index) -> str:
     if ix.comment:
         s += f" COMMENT {quote_string(ix.comment)}"
     if not ix.visible:
-        s += " INVISIBLE"
+        s += " " + rules.invisible_index_keyword
     return s
 
 
 def create_table_sql(t: Table, options: Options = DEFAULT) -> str:
     """Canonical CREATE TABLE text in the layout of the server's SHOW CREATE TABLE."""
     rules = rules_for(options)
-    lines = [_column_sql(c, t, rules) for c in t.columns]
-    lines += [_key_sql(k) for k in t.keys()]
+    lines = [_column_sql(c, t, rules) for c in shown_columns(t)]
+    for p in t.periods:
+        name = "SYSTEM_TIME" if p.system else quote_identifier(p.name)
+        lines.append(f"PERIOD FOR {name} ({quote_identifier(p.start)}, {quote_identifier(p.end)})")
+    lines += [_key_sql(k, rules) for k in t.keys()]
     for fk in _fks(t):
         ref = quote_identifier(fk.ref_table.name)
         if fk.ref_table.database and fk.ref_table.database != t.database:
@@ -250,12 +301,13 @@ def create_table_sql(t: Table, options: Options = DEFAULT) -> str:
         lines.append(s)
     for chk in t.checks:
         if chk.column is None:
-            lines.append(f"CONSTRAINT {quote_identifier(chk.name)} CHECK ({chk.expression})")
+            lines.append(f"CONSTRAINT {quote_identifier(chk.name)} CHECK ({chk.expression})"
+                         + ("" if chk.enforced else " /*!80016 NOT ENFORCED */"))
     head = "CREATE TEMPORARY TABLE" if t.temporary else "CREATE TABLE"
     tail = []
     if t.engine:
         tail.append(f"ENGINE={t.engine}")
-    if t.charset:
+    if t.charset and t.sequence is None:  # (MariaDB prints no charset for a sequence)
         tail.append(f"DEFAULT CHARSET={t.charset}")
         if rules.quoted_column_default or t.collation != _default_collation(t.charset, rules):
             tail.append(f"COLLATE={t.collation}")
@@ -263,16 +315,42 @@ def create_table_sql(t: Table, options: Options = DEFAULT) -> str:
         tail.append(f"{k}={v}")
     if t.comment:
         tail.append(f"COMMENT={quote_string(t.comment)}")
+    if t.system_versioning:
+        tail.append("WITH SYSTEM VERSIONING")
     body = ",\n".join("  " + x for x in lines)
     sql = f"{head} {quote_identifier(t.name)} (\n{body}\n)"
     if tail:
         sql += " " + " ".join(tail)
     if t.partitioning is not None:
         p = t.partitioning
-        sql += f"\n PARTITION BY {p.method}" + (f" ({p.expression})" if p.expression else "")
+        expr = p.expression
+        if expr and p.method.split()[-1] == "KEY":  # KEY (a,b): a column list, printed quoted
+            expr = ",".join(quote_identifier(n) for n in expr.split(","))
+        sql += f"\n PARTITION BY {p.method}" + (f" ({expr})" if expr else "")
         if p.count is not None and not p.names:
             sql += f"\nPARTITIONS {p.count}"
+        elif p.names and p.method.split()[-1] in ("HASH", "KEY") and not p.subpartitioning:
+            # listed HASH/KEY partitions carry no VALUES: "(PARTITION `a` ENGINE = InnoDB, ...)"
+            sql += "\n(" + ",\n ".join(f"PARTITION {quote_identifier(n)} ENGINE = {t.engine}"
+                                        for n in p.names) + ")"
     return sql
+
+
+def create_sequence_sql(t: Table) -> str:
+    """SHOW CREATE SEQUENCE text of a MariaDB sequence (10.11 layout: lower-case options, then
+    the table options)."""
+    q = t.sequence
+    s = (f"CREATE SEQUENCE {quote_identifier(t.name)} start with {q.start} minvalue {q.minvalue} "
+         f"maxvalue {q.maxvalue} increment by {q.increment} "
+         + (f"cache {q.cache}" if q.cache else "nocache") + (" cycle" if q.cycle else " nocycle"))
+    if t.engine:
+        s += f" ENGINE={t.engine}"
+    for k, v in t.options:
+        if k != "SEQUENCE":
+            s += f" {k}={v}"
+    if t.comment:
+        s += f" COMMENT={quote_string(t.comment)}"
+    return s
 
 
 def _default_collation(charset: str, rules: DialectRules) -> str | None:

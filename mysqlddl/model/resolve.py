@@ -215,10 +215,16 @@ def resolve_column(spec: ColumnSpec, ctx: Context, *, first_timestamp: bool) -> 
         raise DdlSemanticError(f"Invalid default value for '{spec.name}'")
     if generated is not None:
         default = None
+    row_period = spec.row_period
+    if row_period is not None:
+        # GENERATED ALWAYS AS ROW START/END: NOT NULL, no default, shown as STORED GENERATED
+        # (MariaDB KB "System-Versioned Tables"; information_schema checked on 10.11.19).
+        nullable, default = False, None
     column = Column(
         name=spec.name, declared_type=_declared(spec.type), nullable=nullable, default=default,
         on_update=on_update, auto_increment=auto_inc, generated=generated, srid=spec.srid,
-        comment=text_value(spec.comment, ctx), visible=spec.visible, **fields)
+        comment=text_value(spec.comment, ctx), visible=spec.visible, row_period=row_period,
+        versioned=spec.versioning is not False, **fields)
     checks = []
     if spec.type.name.strip().upper() == "JSON" and ctx.rules.json_as_longtext:
         checks.append(Check(spec.name, f"json_valid(`{spec.name}`)", column=spec.name))
@@ -229,9 +235,18 @@ def resolve_column(spec: ColumnSpec, ctx: Context, *, first_timestamp: bool) -> 
 
 
 def _column_check(spec: ColumnSpec, ctx: Context) -> Check:
+    _check_enforcement(spec.check_enforced, ctx)
     if ctx.rules.column_check_named_after_column:
         return Check(spec.check_name or spec.name, spec.check, column=spec.name)
-    return Check(spec.check_name or "", spec.check)  # named by add_check_spec
+    # MySQL 8.0.16+: a column CHECK is a table constraint, [NOT] ENFORCED included (manual
+    # 15.1.20.6 "CHECK Constraints"); named by add_check_spec
+    return Check(spec.check_name or "", spec.check, spec.check_enforced)
+
+
+def _check_enforcement(enforced: bool, ctx: Context) -> None:
+    if not enforced and not ctx.rules.check_enforcement:
+        # MariaDB 10.11: "CHECK (...) NOT ENFORCED" is a syntax error (DialectRules.check_enforcement)
+        raise DdlSemanticError("NOT ENFORCED CHECK constraints are not supported by this server")
 
 
 def first_timestamp_before(columns, index: int) -> bool:
@@ -250,7 +265,7 @@ def add_column_extras(ed: TableEditor, rc: ResolvedColumn, ctx: Context) -> None
         if chk.name:
             ed.add_check(chk)
         else:
-            add_check_spec(ed, CheckSpec(chk.expression), ctx)
+            add_check_spec(ed, CheckSpec(chk.expression, enforced=chk.enforced), ctx)
 
 
 def _fit_parts(ed: TableEditor, kind: IndexKind, parts, using: str | None, ctx: Context):
@@ -402,14 +417,22 @@ def add_key_spec(ed: TableEditor, spec: KeySpec, ctx: Context) -> Index:
     _check_new_parts(ed, spec)
     using, parts = _fit_parts(ed, spec.kind, spec.parts, spec.using, ctx)
     spec = dataclasses.replace(spec, parts=parts)
+    if spec.without_overlaps is not None:
+        # UNIQUE (..., p WITHOUT OVERLAPS): p must be an application-time period of the table
+        # (MariaDB KB "Application-Time Periods"; ER_PERIOD_NOT_FOUND otherwise)
+        if not any(p.name.lower() == spec.without_overlaps.lower() and not p.system
+                   for p in ed.get("periods")):
+            raise DdlSemanticError(f"Period `{spec.without_overlaps}` is not found in table")
     if spec.kind is IndexKind.PRIMARY:
-        ix = Index(IndexKind.PRIMARY, "PRIMARY", spec.parts, using, comment, spec.visible)
+        ix = Index(IndexKind.PRIMARY, "PRIMARY", spec.parts, using, comment, spec.visible,
+                   without_overlaps=spec.without_overlaps)
     else:
         name = spec.name or spec.constraint_name
         if name is None:
             first = spec.parts[0]
             name = ed.unique_index_name(first.column if first.column else "functional_index")
-        ix = Index(spec.kind, name, spec.parts, using, comment, spec.visible)
+        ix = Index(spec.kind, name, spec.parts, using, comment, spec.visible,
+                   without_overlaps=spec.without_overlaps)
     if spec.state is not None or (ix.kind is IndexKind.PRIMARY and ctx.rules.keeps_constraint_names):
         ix = dataclasses.replace(ix, state=spec.state, constraint_name=(
             spec.constraint_name if ix.kind is IndexKind.PRIMARY and ctx.rules.keeps_constraint_names
@@ -424,6 +447,8 @@ def add_foreign_key_spec(ed: TableEditor, spec: ForeignKeySpec, ctx: Context) ->
     :func:`prune_generated_indexes` once the statement's keys are all in: the generated index only
     survives when no other key covers its columns."""
     name = spec.name
+    if name is None and spec.index_name is not None and ctx.rules.fk_constraint_named_after_index:
+        name = spec.index_name  # MariaDB: FOREIGN KEY ix (a) names the constraint ix
     if name is None:
         used = {fk.name.lower() for fk in ed.foreign_keys}
         n = 1
@@ -462,6 +487,7 @@ def prune_generated_indexes(ed: TableEditor) -> None:
 
 
 def add_check_spec(ed: TableEditor, spec: CheckSpec, ctx: Context) -> Check:
+    _check_enforcement(spec.enforced, ctx)
     name = spec.name
     if name is None:
         used = {c.name.lower() for c in ed.checks}
@@ -529,6 +555,8 @@ def validate_table(ed: TableEditor) -> None:
     engine = (ed.fields.get("engine") or ed._t.engine or "").lower()
     if engine in NO_BLOB_ENGINES and any(c.family in (F.TEXT, F.BLOB, F.JSON) for c in ed.columns):
         raise DdlSemanticError(f"Storage engine {engine.upper()} doesn't support BLOB/TEXT columns")
+    _validate_visibility(ed)
+    _validate_periods(ed)
     autos = [c for c in ed.columns if c.auto_increment]
     if not autos:
         return
@@ -537,6 +565,53 @@ def validate_table(ed: TableEditor) -> None:
     if len(autos) > 1 or autos[0].name.lower() not in lead:
         raise DdlSemanticError("Incorrect table definition; there can be only one auto column and it "
                                "must be defined as a key")
+
+
+def implicit_primary_key(ed: TableEditor) -> Index | None:
+    """The key the server treats as the primary key: the PRIMARY KEY, else (no primary key) the
+    first UNIQUE key whose parts are all NOT NULL columns (MySQL 8.0/8.4 manual 10.3.12
+    "Invisible Indexes": "the first such index places the same constraint on table rows as an
+    explicit primary key and that index cannot be made invisible"; MariaDB 10.11 refuses to
+    ignore it too, checked on 10.11.19)."""
+    if ed.primary_key is not None:
+        return ed.primary_key
+    nullable = {c.name.lower(): c.nullable for c in ed.columns}
+    for ix in ed.unique_keys:
+        if ix.using != "HASH" and ix.parts and all(
+                p.column is not None and nullable.get(p.column.lower()) is False for p in ix.parts):
+            return ix
+    return None
+
+
+def _validate_visibility(ed: TableEditor) -> None:
+    """A primary key, explicit or implicit, cannot be invisible/ignored (MySQL
+    ER_PK_INDEX_CANT_BE_INVISIBLE, manual 10.3.12 "Invisible Indexes"; MariaDB 10.11
+    ER_PK_INDEX_CANT_BE_IGNORED "A primary key cannot be marked as IGNORE", checked on
+    10.11.19)."""
+    pk = implicit_primary_key(ed)
+    if pk is not None and not pk.visible:
+        raise DdlSemanticError("A primary key index cannot be invisible")
+
+
+def _validate_periods(ed: TableEditor) -> None:
+    """Period columns exist and have one temporal type (MariaDB 10.11: ER_BAD_FIELD_ERROR,
+    ER_PERIOD_FIELD_WRONG_ATTRIBUTES "Fields of PERIOD FOR `p` have different types",
+    ER_WRONG_FIELD_SPEC for non-temporal columns, checked on 10.11.19)."""
+    for p in ed.get("periods"):
+        cols = []
+        for n in (p.start, p.end):
+            if not ed.has_column(n):
+                raise DdlSemanticError(f"Unknown column '{n}' in '{p.name}'")
+            cols.append(ed.column(n))
+        s, e = cols
+        if p.system:
+            if s.row_period != "start" or e.row_period != "end":
+                raise DdlSemanticError(f"PERIOD FOR SYSTEM_TIME must use columns `{s.name}` and `{e.name}`")
+            continue
+        if s.family not in (F.DATE, F.DATETIME, F.TIMESTAMP):
+            raise DdlSemanticError(f"Incorrect column specifier for column '{s.name}'")
+        if s.column_type != e.column_type:
+            raise DdlSemanticError(f"Fields of PERIOD FOR `{p.name}` have different types")
 
 
 def convert_column_charset(c: Column, charset: str, collation: str, promote: bool = True) -> Column:

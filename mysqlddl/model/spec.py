@@ -54,7 +54,10 @@ class ColumnSpec:
     literal as written, None when absent. ``generated``: the AS (expr) text without outer
     parentheses, None for ordinary columns; ``stored``: STORED/PERSISTENT (else VIRTUAL).
     ``visible``: False for INVISIBLE. ``srid``: SRID n. ``check``/``check_name``: an inline CHECK
-    (expression text) and its CONSTRAINT name (None when unnamed or absent).
+    (expression text) and its CONSTRAINT name (None when unnamed or absent); ``check_enforced``
+    False for MySQL's ``CHECK (...) NOT ENFORCED``. ``row_period``: ``"start"``/``"end"`` for
+    MariaDB's ``GENERATED ALWAYS AS ROW START/END``; ``versioning``: True/False for a column's
+    ``WITH``/``WITHOUT SYSTEM VERSIONING``, None when not said.
     """
 
     name: str
@@ -74,6 +77,9 @@ class ColumnSpec:
     check_name: str | None = None
     default_on_null: bool = False  # Oracle DEFAULT ON NULL
     identity: Identity | None = None  # Oracle GENERATED ... AS IDENTITY
+    check_enforced: bool = True
+    row_period: str | None = None
+    versioning: bool | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -81,7 +87,8 @@ class KeySpec:
     """A key definition: ``kind``, ``parts`` (model IndexPart values), ``name`` (None when unnamed:
     the server names it after its first column), ``constraint_name`` (CONSTRAINT symbol before
     PRIMARY KEY/UNIQUE, used as the name when ``name`` is None), ``using`` (BTREE/HASH/RTREE or
-    None), ``comment`` (literal as written or None), ``visible``."""
+    None), ``comment`` (literal as written or None), ``visible`` (False for INVISIBLE / MariaDB
+    IGNORED), ``without_overlaps`` (MariaDB ``p WITHOUT OVERLAPS``: the period name, else None)."""
 
     kind: IndexKind
     parts: tuple[IndexPart, ...]
@@ -91,6 +98,7 @@ class KeySpec:
     comment: str | None = None
     visible: bool = True
     state: ConstraintState | None = None  # Oracle constraint state
+    without_overlaps: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -56,7 +56,12 @@ class ConstraintState:
 class Index:
     """A key. ``name`` is ``PRIMARY`` for the primary key. ``using``: BTREE/HASH/RTREE when the
     statement said so, else None. ``comment``: None when not given. ``generated``: the server
-    created it for a foreign key (it is dropped again once another key covers its columns)."""
+    created it for a foreign key (it is dropped again once another key covers its columns).
+    ``visible``: False for MySQL's INVISIBLE (8.0, manual 10.3.12 "Invisible Indexes") and
+    MariaDB's IGNORED (10.6+, KB "Ignored Indexes"): the same idea, spelled per dialect.
+    ``without_overlaps``: the application-time period of MariaDB's ``UNIQUE (..., p WITHOUT
+    OVERLAPS)`` (10.5+), else None; the server appends the period's end and start columns to
+    the key (information_schema.STATISTICS shows them)."""
 
     kind: IndexKind
     name: str
@@ -69,6 +74,7 @@ class Index:
     # PRIMARY), None when unnamed.
     state: ConstraintState | None = None
     constraint_name: str | None = None
+    without_overlaps: str | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -122,6 +128,33 @@ class Partitioning:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Period:
+    """A MariaDB period (KB "Application-Time Periods", "System-Versioned Tables"): ``name``
+    (``SYSTEM_TIME`` for the system-time period) over the ``start`` and ``end`` columns."""
+
+    name: str
+    start: str
+    end: str
+
+    @property
+    def system(self) -> bool:
+        return self.name.upper() == "SYSTEM_TIME"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Sequence:
+    """A MariaDB sequence's settings (KB "CREATE SEQUENCE"), as SHOW CREATE SEQUENCE prints them.
+    To the server a sequence is a table with eight fixed columns (TABLE_TYPE ``SEQUENCE``)."""
+
+    start: int = 1
+    minvalue: int = 1
+    maxvalue: int = 9223372036854775806
+    increment: int = 1
+    cache: int = 1000
+    cycle: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Table:
     """One version of a table. Every field is a value; build a new version with :meth:`edit`.
 
@@ -130,7 +163,9 @@ class Table:
     ``charset``/``collation``: table defaults (None only for tables not built by a command).
     ``engine``: None only when unknown. ``comment``: None when not given. ``options``: the other
     table options as (UPPER-CASE name, value text) pairs in first-given order. ``partitioning``:
-    None when not partitioned.
+    None when not partitioned. ``system_versioning``: WITH SYSTEM VERSIONING (MariaDB).
+    ``periods``: MariaDB periods in definition order (application-time ones and SYSTEM_TIME).
+    ``sequence``: the settings of a MariaDB sequence, None for other tables.
     """
 
     id: TableId
@@ -147,6 +182,9 @@ class Table:
     options: tuple[tuple[str, str], ...] = ()
     partitioning: Partitioning | None = None
     temporary: bool = False
+    system_versioning: bool = False
+    periods: tuple[Period, ...] = ()
+    sequence: Sequence | None = None
 
     @property
     def database(self) -> str | None:
@@ -243,7 +281,12 @@ class TableEditor:
                 raise DdlSemanticError(f"Unknown column '{after}' in '{self.id.name}'")
             self.columns.insert(j + 1, col)
         else:
-            self.columns.append(col)
+            # after the last shown column: MariaDB's hidden row_start/row_end stay last (10.11:
+            # ADD COLUMN on a versioned table puts the column before them in the row image)
+            i = len(self.columns)
+            while i > 0 and self.columns[i - 1].hidden:
+                i -= 1
+            self.columns.insert(i, col)
 
     def add_column(self, col: Column, *, first: bool = False, after: str | None = None) -> TableEditor:
         if self._find(col.name) >= 0:
@@ -284,13 +327,16 @@ class TableEditor:
                         for c in keep]
         return self
 
-    def drop_column(self, name: str) -> TableEditor:
+    def drop_column(self, name: str, *, keep_keys: bool = False) -> TableEditor:
         """Drop a column; it is also removed from every key, and a key left with no parts is
-        dropped (MySQL manual 13.1.9, "ALTER TABLE ... DROP")."""
+        dropped (MySQL manual 13.1.9, "ALTER TABLE ... DROP"). ``keep_keys``: leave the keys and
+        checks alone (the statement adds a column of that name again)."""
         i = self._find(name)
         if i < 0:
             raise DdlSemanticError(f"Can't DROP COLUMN '{name}'; check that it exists")
         del self.columns[i]
+        if keep_keys:
+            return self
         k = column_key(name)
 
         def strip(ix: Index | None) -> Index | None:
@@ -452,11 +498,15 @@ class TableEditor:
     def set(self, **fields) -> TableEditor:
         """Set table fields: charset, collation, engine, comment, partitioning, temporary."""
         bad = set(fields) - {"charset", "collation", "engine", "comment", "partitioning", "temporary",
-                             "options"}
+                             "options", "system_versioning", "periods", "sequence"}
         if bad:
             raise TypeError(f"not settable through set(): {sorted(bad)}")
         self.fields.update(fields)
         return self
+
+    def get(self, name: str):
+        """A table field as it will be built (set() so far, else the old version's)."""
+        return self.fields[name] if name in self.fields else getattr(self._t, name)
 
     def set_option(self, name: str, value: str | None) -> TableEditor:
         """Set (or with ``value=None`` remove) one of the other table options."""

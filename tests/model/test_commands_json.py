@@ -58,6 +58,19 @@ OPS = [
     C.DefaultCharset(None, "latin1_bin"),
     C.TableOptions((("ENGINE", "InnoDB"), ("COMMENT", "'x'"))),
     C.PartitionOp("ADD PARTITION", ("p9",), Partitioning("RANGE", "id", 3, ("p0",), "HASH(id)"), "ADD PARTITION ..."),
+    C.PartitionOp("COALESCE PARTITION", text="COALESCE PARTITION 2", count=2),
+    C.AlterIndexVisibility("k", False),
+    C.AlterCheckEnforcement("c", False),
+    C.AddPeriod(C.Period("p", "s", "e"), if_not_exists=True),
+    C.DropPeriod("p", True),
+    C.AddSystemVersioning(),
+    C.DropSystemVersioning(),
+    # the Oracle dialect's operations (mysqlddl/commands/oracle.py)
+    C.ReviseColumn("a", C.DataTypeSpec("NUMBER", 5), nullable=False, default="1", visible=False),
+    C.SetConstraintState(constraint="c", enabled=False, validated=True),
+    C.DropNamedConstraint("c"),
+    C.DropUniqueKey(("a", "b")),
+    C.RenameConstraint("a", "b"),
 ]
 COMMANDS = [
     C.CreateTable(
@@ -73,6 +86,18 @@ COMMANDS = [
         True,
     ),
     C.CreateTable(T, like=TableId(None, "src"), or_replace=True),
+    C.CreateTable(T, (col("s", "timestamp", 6, row_period="start", versioning=False, check="s>0",
+                          check_enforced=False),),
+                  periods=(C.Period("SYSTEM_TIME", "s", "e"),), system_versioning=True),
+    C.CreateTable(T, as_select=C.AsSelect("SELECT *, CAST(a AS CHAR(3)) c, NOW(3) n FROM s", (
+        C.SelectItem("*", star=True, tables=(TableId(None, "s"),)),
+        C.SelectItem("c", TableId(None, "s"), "a", cast=C.DataTypeSpec("CHAR", 3)),
+        C.SelectItem("n", function="NOW", literal="3")))),
+    C.CreateSequence(T, (("START", "5"), ("NOCACHE", None)), (("ENGINE", "Aria"),), True, False, True),
+    C.AlterSequence(T, (("INCREMENT", "2"),), True),
+    C.DropSequence((T,), True, True),
+    C.CommentOn(T, "a", "'x'"),
+    C.RenameTable(((T, TableId(None, "u")),), if_exists=True),
     C.CreateTable(
         T, as_select=C.AsSelect("SELECT a FROM s", (C.SelectItem("a", TableId(None, "s"), "a"), C.SelectItem("x")))
     ),
