@@ -113,9 +113,62 @@ def test_unknown_column_in_after_is_an_error():
 
 
 def test_unmodelled_clause_is_a_positioned_error():
-    with pytest.raises(DdlError, match="ALTER INDEX") as ei:
-        parse_ddl("ALTER TABLE t ADD c INT,\n  ALTER INDEX ka INVISIBLE")
+    with pytest.raises(DdlError, match="CONVERT PARTITION") as ei:
+        parse_ddl("ALTER TABLE t ADD c INT,\n  CONVERT PARTITION p0 TO TABLE t0", "mariadb")
     assert (ei.value.line, ei.value.column) == (2, 2)
+
+
+def test_index_visibility_per_dialect():
+    t = table("ALTER TABLE t ALTER INDEX ka INVISIBLE, ADD KEY kb (b) INVISIBLE;")
+    assert [(k.name, k.visible) for k in t.indexes] == [("ka", False), ("kb", False)]
+    assert table("ALTER TABLE t ALTER INDEX ka INVISIBLE;\nALTER TABLE t ALTER INDEX ka VISIBLE;").index("ka").visible
+    t = table("ALTER TABLE t ALTER INDEX ka IGNORED;\nCREATE INDEX kb ON t (b) IGNORED;", options=MARIADB)
+    assert [(k.name, k.visible) for k in t.indexes] == [("ka", False), ("kb", False)]
+    assert table("ALTER TABLE t ALTER KEY ka IGNORED;\nALTER TABLE t ALTER KEY ka NOT IGNORED;",
+                 options=MARIADB).index("ka").visible
+    # each server's spelling is a syntax error on the other (MariaDB 10.11 checked)
+    with pytest.raises(DdlError, match="INVISIBLE") as ei:
+        parse_ddl("ALTER TABLE t ADD c INT,\n  ALTER INDEX ka INVISIBLE", "mariadb")
+    assert (ei.value.line, ei.value.column) == (2, 2)
+    with pytest.raises(DdlError, match="IGNORED"):
+        parse_ddl("ALTER TABLE t ALTER INDEX ka IGNORED", "mysql")
+    with pytest.raises(DdlError, match="primary key"):
+        table("ALTER TABLE t ALTER INDEX `PRIMARY` INVISIBLE;")
+
+
+def test_check_enforcement_mysql():
+    t = table("ALTER TABLE t ADD CONSTRAINT c CHECK (b > 0) NOT ENFORCED;")
+    assert t.checks[0].enforced is False
+    t = table("ALTER TABLE t ADD CONSTRAINT c CHECK (b > 0);\nALTER TABLE t ALTER CHECK c NOT ENFORCED;\n"
+              "ALTER TABLE t ADD d INT CHECK (d < 9) NOT ENFORCED;")
+    assert [(c.name, c.enforced) for c in t.checks] == [("c", False), ("t_chk_1", False)]
+    assert table("ALTER TABLE t ADD CONSTRAINT c CHECK (b > 0) NOT ENFORCED;\n"
+                 "ALTER TABLE t ALTER CONSTRAINT c ENFORCED;").checks[0].enforced
+    with pytest.raises(DdlError, match="NOT ENFORCED"):
+        table("ALTER TABLE t ADD CONSTRAINT c CHECK (b > 0) NOT ENFORCED;", options=MARIADB)
+
+
+def test_periods_and_system_versioning_mariadb():
+    t = table("ALTER TABLE t ADD s DATE, ADD e DATE, ADD PERIOD FOR p (s, e);", options=MARIADB)
+    assert [(p.name, p.start, p.end) for p in t.periods] == [("p", "s", "e")]
+    assert not t.column("s").nullable
+    assert table("ALTER TABLE t ADD s DATE, ADD e DATE, ADD PERIOD FOR p (s, e);\n"
+                 "ALTER TABLE t DROP PERIOD FOR p;", options=MARIADB).periods == ()
+    t = table("ALTER TABLE t ADD SYSTEM VERSIONING;\nALTER TABLE t ADD z INT;", options=MARIADB)
+    assert t.system_versioning and t.column_names == ("id", "a", "b", "z", "row_start", "row_end")
+    assert table("ALTER TABLE t ADD SYSTEM VERSIONING;\nALTER TABLE t DROP SYSTEM VERSIONING;",
+                 options=MARIADB).column_names == ("id", "a", "b")
+
+
+def test_partition_counts():
+    base = "ALTER TABLE t PARTITION BY HASH (id) PARTITIONS 4;\n"
+    assert table(base + "ALTER TABLE t ADD PARTITION PARTITIONS 3;").partitioning.count == 7
+    assert table(base + "ALTER TABLE t COALESCE PARTITION 3;").partitioning.count == 1
+    with pytest.raises(DdlError, match="remove all partitions"):
+        table(base + "ALTER TABLE t COALESCE PARTITION 4;")
+    with pytest.raises(DdlError, match="HASH/KEY"):
+        table("ALTER TABLE t PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (5));\n"
+              "ALTER TABLE t COALESCE PARTITION 1;")
 
 
 def test_set_default_expression_text():

@@ -175,10 +175,46 @@ def test_create_table_select_columns():
     assert t.column("a + 1").type_name == "unknown"
 
 
-def test_create_table_select_star_is_a_positioned_error():
-    with pytest.raises(DdlError, match=r"SELECT \*") as ei:
-        parse_ddl("CREATE TABLE t AS\nSELECT * FROM src")
-    assert (ei.value.line, ei.value.column) == (2, 7)
+def test_create_table_select_star_expands_from_the_catalog():
+    cat = apply_script(Catalog.empty(), "USE db;\nCREATE TABLE src (a INT NOT NULL, b VARCHAR(3));\n"
+                                        "CREATE TABLE o (c DATE);\n"
+                                        "CREATE TABLE t AS SELECT *, s.b AS b2 FROM src s;\n"
+                                        "CREATE TABLE u AS SELECT o.*, src.* FROM src JOIN o;")
+    assert cat.table("db", "t").column_names == ("a", "b", "b2")
+    assert cat.table("db", "u").column_names == ("c", "a", "b")
+    with pytest.raises(DdlError, match="Duplicate column name"):
+        apply_script(cat, "CREATE TABLE v AS SELECT *, 1 AS a FROM src;")
+    with pytest.raises(DdlError, match="doesn't exist"):
+        apply_script(cat, "CREATE TABLE v AS SELECT * FROM nope;")
+
+
+def test_create_table_select_literal_and_cast_types():
+    cat = apply_script(Catalog.empty(), "USE db;\nSET NAMES utf8mb4;\nCREATE TABLE src (d DECIMAL(6,2));\n"
+                                        "CREATE TABLE t AS SELECT 7 i, -123456789 j, 1234567890 k, 2.50 m, 'ab' s,"
+                                        " NULL n, CAST(d AS CHAR(4)) c, CAST(d AS DECIMAL(8,3)) dd, NOW(3) w,"
+                                        " x'0102' h, 1e2 f, d * 2 x FROM src;")
+    t = cat.table("db", "t")
+    got = {c.name: (c.column_type, c.nullable) for c in t.columns}
+    assert got == {"i": ("int(1)", False), "j": ("bigint(10)", False), "k": ("bigint(10)", False),
+                   "m": ("decimal(3,2)", False), "s": ("varchar(2)", False), "n": ("binary(0)", True),
+                   "c": ("varchar(4)", True), "dd": ("decimal(8,3)", True), "w": ("datetime(3)", False),
+                   "h": ("varbinary(2)", False), "f": ("double", False), "x": ("unknown", True)}
+    assert (t.column("s").charset, t.column("c").charset) == ("utf8mb4", "utf8mb4")
+
+
+def test_periods_versioning_and_without_overlaps():
+    maria = Options(dialect="mariadb", server_version=(10, 11, 0))
+    cat = apply_script(Catalog.empty(maria), "USE db;\nCREATE TABLE p (id INT, s DATE, e DATE, PERIOD FOR app (s, e),"
+                                             " UNIQUE u (id, app WITHOUT OVERLAPS));\n"
+                                             "CREATE TABLE v (a INT, b INT WITHOUT SYSTEM VERSIONING,"
+                                             " rs TIMESTAMP(6) GENERATED ALWAYS AS ROW START,"
+                                             " re TIMESTAMP(6) GENERATED ALWAYS AS ROW END,"
+                                             " PERIOD FOR SYSTEM_TIME (rs, re)) WITH SYSTEM VERSIONING;", maria)
+    p = cat.table("db", "p")
+    assert p.index("u").without_overlaps == "app" and not p.column("s").nullable
+    v = cat.table("db", "v")
+    assert v.system_versioning and [c.row_period for c in v.columns] == [None, None, "start", "end"]
+    assert not v.column("b").versioned and not any(c.hidden for c in v.columns)
 
 
 def test_command_shape():

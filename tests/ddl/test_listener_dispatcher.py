@@ -41,9 +41,9 @@ def test_builder_failure_becomes_a_positioned_error(monkeypatch):
     assert isinstance(e.__cause__, KeyError)
 
 
-def test_unmodelled_statement_is_rejected_with_position():
-    with pytest.raises(DdlError, match="SEQUENCE") as ei:
-        parse_ddl("CREATE TABLE a (x INT);\nCREATE SEQUENCE s", "mariadb")
+def test_builder_errors_carry_the_statement_index():
+    with pytest.raises(DdlError, match="AS type") as ei:
+        parse_ddl("CREATE TABLE a (x INT);\nCREATE SEQUENCE s AS TINYINT", "mariadb")
     assert ei.value.statement_index == 1
 
 

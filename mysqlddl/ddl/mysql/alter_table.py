@@ -16,8 +16,12 @@ from ...commands import (
     AddColumn,
     AddForeignKey,
     AddIndex,
+    AddPeriod,
+    AddSystemVersioning,
+    AlterCheckEnforcement,
     AlterColumnDefault,
     AlterColumnVisibility,
+    AlterIndexVisibility,
     AlterTable,
     ChangeColumn,
     ConvertCharset,
@@ -26,7 +30,9 @@ from ...commands import (
     DropConstraint,
     DropForeignKey,
     DropKey,
+    DropPeriod,
     DropPrimaryKey,
+    DropSystemVersioning,
     ModifyColumn,
     PartitionOp,
     RenameColumn,
@@ -35,10 +41,11 @@ from ...commands import (
     TableOptions,
 )
 from ...model.spec import ColumnSpec
+from ...model.table import Period
 from .column_definition import column_spec
-from .create_table import table_element
+from .create_table import period_definition, table_element
 from .identifiers import charset_name, has, name, table_id
-from .key_definition import KeyElement, index_definition, table_constraint
+from .key_definition import KeyElement, index_definition, table_constraint, visibility_keyword
 from .source import StatementSource
 from .table_options import options_of, partitioning
 
@@ -62,7 +69,10 @@ def _key_element(ke: KeyElement):
 
 def _table_options(c, src):
     opts = options_of(c.tableOption(), src)
-    return [TableOptions(opts)] if opts else []
+    out = [TableOptions(opts)] if opts else []
+    if any(isinstance(o, P.SystemVersioningOptionContext) for o in c.tableOption()):
+        out.append(AddSystemVersioning())  # ALTER TABLE t WITH SYSTEM VERSIONING
+    return out
 
 
 def _add_column(c, src):
@@ -76,7 +86,10 @@ def _add_columns(c, src):
     out = []
     for el in c.tableElement():
         e = table_element(el, src)
-        out.append(AddColumn(e, if_not_exists=ine) if isinstance(e, ColumnSpec) else _key_element(e))
+        if isinstance(e, Period):
+            out.append(AddPeriod(e))
+        else:
+            out.append(AddColumn(e, if_not_exists=ine) if isinstance(e, ColumnSpec) else _key_element(e))
     return out
 
 
@@ -170,8 +183,35 @@ def _partition_op(action: str, names_of=None):
 
 
 def _add_partition(c, src):
+    if c.PARTITIONS() is not None:  # ADD PARTITION PARTITIONS n (HASH/KEY)
+        return [PartitionOp("ADD PARTITION", text=src.text_of(c), count=int(c.DECIMAL_LITERAL().getText()))]
     names = tuple(name(d.identifier()) for d in c.partitionDefinition())
     return [PartitionOp("ADD PARTITION", names, text=src.text_of(c))]
+
+
+def _alter_index(c, src):
+    # VISIBLE / INVISIBLE (MySQL) and IGNORED / NOT IGNORED (MariaDB 10.6+)
+    if c.IGNORED() is not None:
+        visible = visibility_keyword(c, c.NOT() is not None, "IGNORED", src)
+    else:
+        visible = visibility_keyword(c, c.VISIBLE() is not None, "VISIBLE" if c.VISIBLE() else "INVISIBLE", src)
+    return [AlterIndexVisibility(name(c.indexName()), visible)]
+
+
+def _alter_constraint(c, src):
+    return [AlterCheckEnforcement(name(c.identifier()), c.constraintEnforcement().NOT() is None)]
+
+
+def _add_period(c, src):
+    return [AddPeriod(period_definition(c.periodDefinition(), src))]
+
+
+def _drop_period(c, src):
+    return [DropPeriod("SYSTEM_TIME" if c.SYSTEM_TIME() is not None else name(c.identifier()))]
+
+
+def _coalesce(c, src):
+    return [PartitionOp("COALESCE PARTITION", text=src.text_of(c), count=int(c.DECIMAL_LITERAL().getText()))]
 
 
 def _unmodelled(what: str):
@@ -181,12 +221,6 @@ def _unmodelled(what: str):
 
 
 _UNMODELLED = {
-    P.AddPeriodContext: "ADD PERIOD (MariaDB application-time periods)",
-    P.AddSystemVersioningContext: "ADD SYSTEM VERSIONING",
-    P.DropPeriodContext: "DROP PERIOD",
-    P.DropSystemVersioningContext: "DROP SYSTEM VERSIONING",
-    P.AlterConstraintContext: "ALTER CHECK/CONSTRAINT ... [NOT] ENFORCED",
-    P.AlterIndexVisibilityContext: "ALTER INDEX ... VISIBLE/INVISIBLE/IGNORED",
     P.ConvertPartitionToTableContext: "CONVERT PARTITION ... TO TABLE",
     P.ConvertTableToPartitionContext: "CONVERT TABLE ... TO PARTITION",
 }
@@ -213,7 +247,13 @@ _SPECIFICATIONS = {
     P.DropPartitionContext: _partition_op("DROP PARTITION", lambda c: _partition_names(c.identifierList())),
     P.TruncatePartitionContext: _partition_op("TRUNCATE PARTITION",
                                               lambda c: _partition_names(c.partitionNames())),
-    P.CoalescePartitionContext: _partition_op("COALESCE PARTITION"),
+    P.CoalescePartitionContext: _coalesce,
+    P.AddPeriodContext: _add_period,
+    P.DropPeriodContext: _drop_period,
+    P.AddSystemVersioningContext: lambda c, src: [AddSystemVersioning()],
+    P.DropSystemVersioningContext: lambda c, src: [DropSystemVersioning()],
+    P.AlterConstraintContext: _alter_constraint,
+    P.AlterIndexVisibilityContext: _alter_index,
     P.ReorganizePartitionContext: _partition_op("REORGANIZE PARTITION",
                                                 lambda c: _partition_names(c.identifierList())),
     P.ExchangePartitionContext: _partition_op("EXCHANGE PARTITION", lambda c: (name(c.identifier()),)),

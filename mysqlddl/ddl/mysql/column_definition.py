@@ -85,6 +85,9 @@ def _srid(a, st, src):
 def _check(a, st, src):
     st["check"] = src.text_of(a.expression())
     st["check_name"] = name(a.identifier()) if a.CONSTRAINT() is not None else None
+    enf = a.constraintEnforcement()
+    if enf is not None:
+        st["check_enforced"] = enf.NOT() is None
 
 
 def _serial_default_value(a, st, src):
@@ -93,8 +96,11 @@ def _serial_default_value(a, st, src):
 
 
 def _row_period(a, st, src):
-    raise src.error(a, "GENERATED ALWAYS AS ROW START/END (system-versioned tables) is not "
-                       "modelled")
+    st["row_period"] = "start" if a.START() is not None else "end"
+
+
+def _versioning(a, st, src):
+    st["versioning"] = a.WITH() is not None
 
 
 _ATTRIBUTES = {
@@ -121,7 +127,7 @@ _ATTRIBUTES = {
     P.ReferencesAttrContext: None,
     P.EngineAttrContext: None,
     P.CompressedAttrContext: None,
-    P.VersioningAttrContext: None,
+    P.VersioningAttrContext: _versioning,
     P.EngineDefinedAttrContext: None,
 }
 

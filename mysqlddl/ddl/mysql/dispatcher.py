@@ -24,6 +24,7 @@ from . import (
     drop_index,
     drop_table,
     rename_table,
+    sequence,
     set_statement,
     truncate_table,
     use_statement,
@@ -51,16 +52,15 @@ FAMILIES: dict[type, tuple[str, Builder]] = {
     P.DropViewContext: ("dropView", view.build_drop),
     P.UseStatementContext: ("useStatement", use_statement.build),
     P.SetVariablesContext: ("setStatement", set_statement.build),
+    P.CreateSequenceContext: ("createSequence", sequence.build_create),
+    P.AlterSequenceContext: ("alterSequence", sequence.build_alter),
+    P.DropSequenceContext: ("dropSequence", sequence.build_drop),
 }
 
-# Statements that change a schema the model does not represent (MariaDB sequences are tables
-# to the server, with a fixed column set): rejected with a positioned error so nothing is lost
-# silently. Tablespaces and servers are not part of a table's definition: no command.
-UNMODELLED: dict[type, str] = {
-    P.CreateSequenceContext: "CREATE SEQUENCE (MariaDB sequences)",
-    P.AlterSequenceContext: "ALTER SEQUENCE (MariaDB sequences)",
-    P.DropSequenceContext: "DROP SEQUENCE (MariaDB sequences)",
-}
+# Statements that change a schema the model does not represent: rejected with a positioned error
+# so nothing is lost silently (none left; MariaDB sequences are modelled as tables). Tablespaces
+# and servers are not part of a table's definition: no command.
+UNMODELLED: dict[type, str] = {}
 
 
 def _statement_node(tree):

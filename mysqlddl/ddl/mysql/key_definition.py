@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..._generated.mysql.MySqlParser import MySqlParser as P
+from ...model.dialects import rules_for
 from ...model.spec import CheckSpec, ForeignKeySpec, KeySpec
 from ...model.table import IndexKind, IndexPart
 from .identifiers import has, name, table_id
@@ -30,7 +31,7 @@ class KeyElement:
 
 def key_parts(ctx: P.KeyPartListContext, src: StatementSource) -> tuple[IndexPart, ...]:
     """``(col[(len)] [ASC|DESC], (expr) [ASC|DESC], ...)``. MariaDB's trailing
-    ``period WITHOUT OVERLAPS`` is not a key part and is left out."""
+    ``period WITHOUT OVERLAPS`` is not a key part: see :func:`without_overlaps`."""
     parts = []
     for kp in ctx.keyPart():
         desc = kp.DESC() is not None
@@ -40,6 +41,21 @@ def key_parts(ctx: P.KeyPartListContext, src: StatementSource) -> tuple[IndexPar
         else:
             parts.append(IndexPart(None, None, desc, src.text_of(kp.expression())))
     return tuple(parts)
+
+
+def visibility_keyword(node, visible: bool, keyword: str, src: StatementSource) -> bool:
+    """``visible`` after checking the keyword against the dialect: MySQL says [IN]VISIBLE, MariaDB
+    10.6+ [NOT] IGNORED, and each server rejects the other's spelling as a syntax error (MariaDB
+    10.11 checked; MySQL 8.0/8.4 manual 15.1.20 index_option lists only VISIBLE | INVISIBLE)."""
+    want = rules_for(src.options).invisible_index_keyword
+    if (keyword == "IGNORED") != (want == "IGNORED"):
+        raise src.error(node, f"{keyword} is not {src.options.dialect.value} index syntax (it says {want})")
+    return visible
+
+
+def without_overlaps(ctx: P.KeyPartListContext) -> str | None:
+    """The period of MariaDB's ``(..., p WITHOUT OVERLAPS)`` (10.5+), else None."""
+    return name(ctx.identifier()) if ctx.identifier() is not None else None
 
 
 def key_part_columns(ctx: P.KeyPartListContext, src: StatementSource) -> tuple[str, ...]:
@@ -54,8 +70,8 @@ def key_part_columns(ctx: P.KeyPartListContext, src: StatementSource) -> tuple[s
 
 def index_options(opts, index_type, src: StatementSource) -> dict:
     """KeySpec fields from an ``indexType`` (before the key parts) and ``indexOption``s.
-    KEY_BLOCK_SIZE, WITH PARSER, ENGINE_ATTRIBUTE, CLUSTERING and MariaDB IGNORED are not
-    recorded by the model."""
+    KEY_BLOCK_SIZE, WITH PARSER, ENGINE_ATTRIBUTE and CLUSTERING are not recorded by the model;
+    MariaDB's [NOT] IGNORED is its spelling of [IN]VISIBLE."""
     out: dict = {}
     if index_type is not None:
         out["using"] = index_type.getChild(1).getText().upper()
@@ -65,9 +81,11 @@ def index_options(opts, index_type, src: StatementSource) -> dict:
         elif o.COMMENT() is not None:
             out["comment"] = src.text_of(o.textLiteral())
         elif o.VISIBLE() is not None:
-            out["visible"] = True
+            out["visible"] = visibility_keyword(o, True, "VISIBLE", src)
         elif o.INVISIBLE() is not None:
-            out["visible"] = False
+            out["visible"] = visibility_keyword(o, False, "INVISIBLE", src)
+        elif o.IGNORED() is not None:
+            out["visible"] = visibility_keyword(o, o.NOT() is not None, "IGNORED", src)
     return out
 
 
@@ -87,6 +105,7 @@ def index_definition(ctx, src: StatementSource) -> KeyElement:
     else:
         raise src.error(ctx, f"index definition {src.text_of(ctx)!r} is not handled")
     key = KeySpec(kind, key_parts(ctx.keyPartList(), src), name=name(ctx.indexName()),
+                  without_overlaps=without_overlaps(ctx.keyPartList()),
                   **index_options(ctx.indexOption(), itype, src))
     return KeyElement(key=key, if_not_exists=has(ctx, "ifNotExists"))
 
@@ -112,11 +131,13 @@ def table_constraint(ctx, src: StatementSource) -> KeyElement:
     cname = _constraint_name(ctx)
     if isinstance(ctx, P.PrimaryKeyConstraintContext):
         key = KeySpec(IndexKind.PRIMARY, key_parts(ctx.keyPartList(), src), constraint_name=cname,
+                      without_overlaps=without_overlaps(ctx.keyPartList()),
                       **index_options(ctx.indexOption(), ctx.indexType(), src))
         return KeyElement(key=key, if_not_exists=has(ctx, "ifNotExists"))
     if isinstance(ctx, P.UniqueConstraintContext):
         key = KeySpec(IndexKind.UNIQUE, key_parts(ctx.keyPartList(), src), name=name(ctx.indexName()),
-                      constraint_name=cname, **index_options(ctx.indexOption(), ctx.indexType(), src))
+                      constraint_name=cname, without_overlaps=without_overlaps(ctx.keyPartList()),
+                      **index_options(ctx.indexOption(), ctx.indexType(), src))
         return KeyElement(key=key, if_not_exists=has(ctx, "ifNotExists"))
     if isinstance(ctx, P.ForeignKeyConstraintContext):
         cols = tuple(name(c) for c in ctx.columnList().columnName())

@@ -10,11 +10,9 @@ from .source import StatementSource
 
 
 def build(ctx: P.RenameTableContext, src: StatementSource) -> RenameTable:
-    if ctx.ifExists() is not None:
-        # MariaDB 10.5 RENAME TABLE IF EXISTS: skips missing tables; the command has no such flag.
-        raise src.error(ctx.ifExists(), "RENAME TABLE IF EXISTS is not modelled")
+    """MariaDB 10.5.2+ ``RENAME TABLE IF EXISTS`` skips pairs whose table is missing."""
     pairs = []
     for p in ctx.renamePair():
         old, new = p.tableName()
         pairs.append((table_id(old), table_id(new)))
-    return RenameTable(tuple(pairs))
+    return RenameTable(tuple(pairs), if_exists=ctx.ifExists() is not None)
