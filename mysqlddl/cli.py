@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("schema", help="apply DDL scripts in order and print the resulting catalog")
     sp.add_argument("files", nargs="+", metavar="FILE.sql", help="DDL scripts, applied in order")
-    sp.add_argument("--dialect", choices=("mysql", "mariadb"), default="mysql",
+    sp.add_argument("--dialect", choices=("mysql", "mariadb", "oracle"), default="mysql",
                     help="whose rules apply where the servers differ (default: mysql)")
     sp.add_argument("--format", choices=("json", "sql"), default="json",
                     help="json: deterministic {\"tables\": [...]}; sql: canonical CREATE TABLE text")
@@ -149,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("parse", help="syntax-check every statement of .sql scripts or .jsonl rows (\"sql\")")
     sp.add_argument("inputs", nargs="+", metavar="INPUT",
                     help=".sql script or .jsonl file with a \"sql\" field per row")
-    sp.add_argument("--dialect", choices=("mysql", "mariadb"), default="mysql",
+    sp.add_argument("--dialect", choices=("mysql", "mariadb", "oracle"), default="mysql",
                     help="whose rules apply where the servers differ (default: mysql)")
     sp.add_argument("--summary-json", metavar="FILE", help="write total/accepted/rejected/rejections as JSON")
     sp.add_argument("--sql-mode", metavar="MODES", help="session sql_mode, e.g. ANSI_QUOTES,NO_BACKSLASH_ESCAPES")

@@ -165,7 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--report", type=Path, default=Path("conformance-report.json"))
     ap.add_argument("--write-baseline", action="store_true", help=f"store the accepted counts in {BASELINE}")
     ap.add_argument("--list-rejections", action="store_true", help="print every corpus rejection")
+    ap.add_argument("--dialect", choices=("mysql", "oracle"), default="mysql",
+                    help="oracle: the Oracle corpora (tools/conformance_oracle.py)")
     args = ap.parse_args(argv)
+    if args.dialect == "oracle":
+        sys.path.insert(0, str(ROOT / "tools"))
+        import conformance_oracle
+
+        return conformance_oracle.main(args)
     result = run(args.shared)
     args.report.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     o, c = result["oracle"], result["corpus"]

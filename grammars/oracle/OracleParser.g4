@@ -66,13 +66,19 @@ supplementalLogging
 
 // Anything but AS (which starts the subquery); LOB/NESTED TABLE/VARRAY "STORE AS" is the one
 // AS inside table properties.
-// It never starts with '(' so that it cannot compete with the relational properties.
+// It starts with a word that starts a clause (never '(' or '.'), so it cannot compete with the
+// relational properties or a schema-qualified table name.
 tableProperties
-    : (tablePropertyStart (parenGroup | tablePropertyStart)*)?
+    : (tablePropertyStart tablePropertyToken*)?
     ;
 
 tablePropertyStart
-    : STORE AS?
+    : ID | nonReservedKeyword | ON | DEFAULT | ROW | FOR | COLUMN | CLUSTER | INDEX
+    ;
+
+tablePropertyToken
+    : parenGroup
+    | STORE AS?
     | ~(LPAREN | RPAREN | AS | STORE | SEMI)
     ;
 
@@ -91,8 +97,8 @@ columnDefinition
 columnAttribute
     : DEFAULT (ON NULL (FOR INSERT (ONLY | AND UPDATE))?)? expression          # defaultAttr
     | GENERATED (ALWAYS | BY DEFAULT (ON NULL (FOR INSERT (ONLY | AND UPDATE))?)?)
-      AS IDENTITY parenGroup?                                                    # identityAttr
-    | (GENERATED ALWAYS)? AS parenGroup VIRTUAL?                                 # virtualAttr
+      AS IDENTITY (parenGroup | identityOptionToken+)?                           # identityAttr
+    | (GENERATED ALWAYS)? AS parenGroup (VIRTUAL (BY ID FOR ID)?)?               # virtualAttr
     | VISIBLE                                                                    # visibleAttr
     | INVISIBLE                                                                  # invisibleAttr
     | SORT                                                                       # sortAttr
@@ -102,6 +108,13 @@ columnAttribute
     | DROP IDENTITY                                                              # dropIdentityAttr
     | ANNOTATIONS parenGroup                                                     # annotationsAttr
     | inlineConstraint                                                           # constraintAttr
+    ;
+
+// SQL Ref. "CREATE TABLE", identity_options. The reference puts them in parentheses;
+// DBMS_METADATA.GET_DDL writes them without (START WITH 101 INCREMENT BY 1 CACHE 20 NOORDER
+// NOCYCLE NOKEEP NOSCALE ...): a run of words and numbers, kept as text.
+identityOptionToken
+    : ID | WITH | BY | MINUS | INTEGER_LITERAL | NUMBER_LITERAL | KEEP | GLOBAL
     ;
 
 // SQL Ref. "CREATE TABLE", encryption_spec.
@@ -326,7 +339,8 @@ dropConstraintOption
 
 // The first tokens of the clauses that are accepted and not modelled. ADD/DROP/MODIFY/RENAME/
 // ENABLE/DISABLE/SET start modelled clauses too, so here they need a second word that no
-// modelled clause has there.
+// modelled clause has there; otherwise the head is a word (never '.', so a schema-qualified table
+// name cannot be read as a table name plus a clause).
 otherAlterHead
     : ADD (PARTITION | SUBPARTITION | SUPPLEMENTAL | OVERFLOW)
     | DROP (PARTITION | SUBPARTITION | SUPPLEMENTAL | CLUSTERING | ID)
@@ -334,7 +348,8 @@ otherAlterHead
     | RENAME (PARTITION | SUBPARTITION)
     | (ENABLE | DISABLE) (ROW | TABLE | ALL | LOGICAL | ID)
     | SET ~(UNUSED | SEMI)
-    | ~(ADD | DROP | MODIFY | RENAME | ENABLE | DISABLE | SET | LPAREN | RPAREN | SEMI | COMMA)
+    | ID | FLASHBACK | NO | ANNOTATIONS | TRUNCATE | MERGE | ROW | LOB | NESTED | CLUSTERING
+    | OVERFLOW | PARTITION | SUBPARTITION | LOGICAL
     ;
 
 otherAlterToken
@@ -343,9 +358,11 @@ otherAlterToken
     ;
 
 // ============================================================== DROP / TRUNCATE / COMMENT
-// SQL Ref. "DROP TABLE" (IF EXISTS: 23ai).
+// SQL Ref. "DROP TABLE" (IF EXISTS: 23ai). The redo log (LogMiner, OpenLogReplicator) records a
+// drop into the recycle bin as `DROP TABLE t [CASCADE CONSTRAINTS] AS "BIN$..."`, also with
+// CONSTRAINT in the singular: both are accepted.
 dropTable
-    : DROP TABLE (IF EXISTS)? tableName (CASCADE CONSTRAINTS)? PURGE?
+    : DROP TABLE (IF EXISTS)? tableName (CASCADE (CONSTRAINTS | CONSTRAINT))? PURGE? (AS (QUOTED_ID | stringLiteral))?
     ;
 
 // SQL Ref. "TRUNCATE TABLE".

@@ -116,8 +116,9 @@ def _state_fields(states, enabled=None, validated=None) -> dict:
 
 
 def _target(c, src) -> dict:
-    if c.constraintName() is not None:
-        return {"constraint": constraint_name(c.constraintName(), src)}
+    cname = c.constraintName() if hasattr(c, "constraintName") else None
+    if cname is not None:
+        return {"constraint": constraint_name(cname, src)}
     key = c.keyReference()
     if key.PRIMARY() is not None:
         return {"primary_key": True}

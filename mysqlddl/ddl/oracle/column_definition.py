@@ -52,9 +52,11 @@ def _default(a, parts, src):
 
 
 def _identity(a, parts, src):
-    pg = a.parenGroup()
+    pg, words = a.parenGroup(), a.identityOptionToken()
+    options = src.inner_text(pg) if pg is not None else (
+        src.text_between(words[0], words[-1]) if words else None)
     parts.said["identity"] = Identity(always=a.ALWAYS() is not None, on_null=a.NULL() is not None,
-                                      options=src.inner_text(pg) if pg is not None else None)
+                                      options=options)
 
 
 def _virtual(a, parts, src):

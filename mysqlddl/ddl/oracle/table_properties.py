@@ -37,8 +37,9 @@ _PARTITION_NAME = re.compile(r'(?i)(?:^|[\s(,])PARTITION\s+("[^"]+"|[A-Za-z][\w$
 def _pieces(ctx: P.TablePropertiesContext):
     """(upper-case word or None, start offset, stop offset) of each top-level element."""
     for child in ctx.getChildren():
-        if isinstance(child, P.ParenGroupContext):
-            yield None, child.start.start, child.stop.stop
+        pg = child.parenGroup() if isinstance(child, P.TablePropertyTokenContext) else None
+        if pg is not None:
+            yield None, pg.start.start, pg.stop.stop
             continue
         tok = child.start
         text = tok.text
