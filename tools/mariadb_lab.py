@@ -92,7 +92,10 @@ class MariaDBServer:
         log = self.base / "install_db.log"
         with open(log, "w") as out:
             rc = subprocess.call(["mariadb-install-db", "--no-defaults", f"--datadir={self.datadir}", "--user=root",
-                                  "--auth-root-authentication-method=socket", "--skip-test-db"],
+                                  "--auth-root-authentication-method=socket", "--skip-test-db",
+                                  # (the private tmpdir here too: bootstrap's temporary tables
+                                  # collide with other servers' in a shared /tmp, see start())
+                                  f"--tmpdir={self.tmpdir}"],
                                  stdout=out, stderr=subprocess.STDOUT)
         if rc != 0:
             raise MariaDBError(f"mariadb-install-db failed (rc={rc}); see {log}")

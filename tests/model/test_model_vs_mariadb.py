@@ -306,10 +306,11 @@ def to_sql(cmd) -> str:
 class Lab:
     """One server session and one model catalog, stepped together."""
 
-    def __init__(self, server, prefix: str):
+    def __init__(self, server, prefix: str, options: Options = OPTS):
         self.conn = server.connect()
         self.prefix = prefix
-        self.catalog = Catalog.empty(OPTS)
+        self.options = options  # (step_sql parses and applies with these)
+        self.catalog = Catalog.empty(options)
         self.dbs: set[str] = set()
         self.diffs: list[str] = []
 
@@ -371,6 +372,43 @@ class Lab:
         for c in cmds:
             self.step(c)
 
+    def step_sql(self, text: str, *, expect_error: bool | None = None) -> bool:
+        """Run one statement's text on the server and, through our parser, on the model (for
+        clauses ``to_sql`` cannot render: sequences, periods, system versioning...)."""
+        import pymysql
+
+        from mysqlddl.ddl.api import parse_ddl
+
+        server_err = model_err = None
+        try:
+            self.sql(text)
+        except pymysql.MySQLError as e:
+            server_err = e
+        new = self.catalog
+        try:
+            for cmd in parse_ddl(text, options=self.options):
+                if isinstance(cmd, C.CreateDatabase):
+                    # (as the server stores it: lower-cased under lower_case_table_names=1)
+                    self.dbs.add(cmd.name.lower() if self.options.lower_case_table_names == 1 else cmd.name)
+                new = cmd.apply(new, self.options)
+        except DdlSemanticError as e:
+            model_err = e
+            new = e.catalog if isinstance(e, PartialApplyError) else self.catalog
+        bump("statements")
+        bump("statements (SQL text)")
+        assert (server_err is None) == (model_err is None), f"{text}\n server: {server_err!r}\n model: {model_err!r}"
+        if expect_error is not None:
+            assert (server_err is not None) == expect_error, text
+        if server_err is not None:
+            bump("statements rejected by both")
+        self.catalog = new
+        self.compare(text)
+        return server_err is None
+
+    def run_sql(self, *texts: str) -> None:
+        for t in texts:
+            self.step_sql(t)
+
     # -------------------------------------------------------------- comparison
     def compare(self, after: str) -> None:
         dbs = sorted(d for d in self.dbs if self.catalog.database(d) is not None or self._server_has_db(d))
@@ -401,8 +439,8 @@ class Lab:
         srv_tables = {
             r[0]: r[1:]
             for r in self.sql(
-                "SELECT TABLE_NAME, ENGINE, TABLE_COLLATION, TABLE_COMMENT FROM information_schema.TABLES "
-                f"WHERE TABLE_SCHEMA = '{d}' AND TABLE_TYPE = 'BASE TABLE'"
+                "SELECT TABLE_NAME, ENGINE, TABLE_COLLATION, TABLE_COMMENT, TABLE_TYPE FROM information_schema.TABLES "
+                f"WHERE TABLE_SCHEMA = '{d}' AND TABLE_TYPE IN ('BASE TABLE', 'SEQUENCE', 'SYSTEM VERSIONED')"
             )
         }
         model_tables = {t.name: t for t in self.catalog.tables_in(d)}
@@ -423,13 +461,17 @@ class Lab:
         bump("table comparisons")
         where = f"TABLE_SCHEMA = '{d}' AND TABLE_NAME = '{name}'"
         self.diff(
-            after, f"{d}.{name} engine/collation/comment", tuple(srv_meta), (t.engine, t.collation, t.comment or "")
+            after,
+            f"{d}.{name} engine/collation/comment/type",
+            tuple(srv_meta),
+            (t.engine, t.collation, t.comment or "", render.table_type(t)),
         )
         cols = self.sql(
             "SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT, CHARACTER_SET_NAME, "
             f"COLLATION_NAME, EXTRA FROM information_schema.COLUMNS WHERE {where} ORDER BY ORDINAL_POSITION"
         )
-        self.diff(after, f"{d}.{name} column names", [c[0] for c in cols], list(t.column_names))
+        # (MariaDB's hidden row_start/row_end are not in information_schema: render.shown_columns)
+        self.diff(after, f"{d}.{name} column names", [c[0] for c in cols], [c.name for c in render.shown_columns(t)])
         unknown = False
         for row in cols:
             c = t.column(row[0])
@@ -455,33 +497,52 @@ class Lab:
                 ),
             )
         stats = self.sql(
-            "SELECT INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART, INDEX_TYPE "
+            "SELECT INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART, INDEX_TYPE, IGNORED "
             f"FROM information_schema.STATISTICS WHERE {where} ORDER BY INDEX_NAME, SEQ_IN_INDEX"
         )
         mine = []
         for k in t.keys():
             itype = render.index_type(k, t)
-            for i, p in enumerate(k.parts, 1):
-                length = p.length
+            ignored = "NO" if k.visible else "YES"
+            lengths = [p.length for p in k.parts] + [None, None]  # (+ a WITHOUT OVERLAPS period's columns)
+            for i, column in enumerate(render.index_columns(k, t), 1):
+                length = lengths[i - 1]
                 if k.kind is IndexKind.SPATIAL and length is None:
                     # MariaDB reports SUB_PART=32 for SPATIAL key parts (the stored MBR size);
                     # the model keeps the declared prefix length (none).
                     bump("explained: SPATIAL SUB_PART 32")
                     length = 32
-                mine.append((k.name, 0 if k.unique else 1, i, p.column, length, itype))
+                mine.append((k.name, 0 if k.unique else 1, i, column, length, itype, ignored))
         self.diff(after, f"{d}.{name} STATISTICS", sorted(tuple(r) for r in stats), sorted(mine))
         cons = self.sql(
             f"SELECT CONSTRAINT_NAME, CONSTRAINT_TYPE FROM information_schema.TABLE_CONSTRAINTS WHERE {where}"
         )
         mine = [(k.name, "PRIMARY KEY" if k.kind is IndexKind.PRIMARY else "UNIQUE") for k in t.keys() if k.unique]
         mine += [(f.name, "FOREIGN KEY") for f in t.foreign_keys] + [(c.name, "CHECK") for c in t.checks]
+        # an application-time period is reported as a CHECK named after it (MariaDB 10.11)
+        mine += [(p.name, "CHECK") for p in t.periods if not p.system]
         self.diff(after, f"{d}.{name} TABLE_CONSTRAINTS", sorted(tuple(r) for r in cons), sorted(mine))
         if unknown or t.engine == "Aria":
             bump("explained: SHOW CREATE TABLE not compared (CTAS expression / Aria options)")
             return
+        parts = self.sql(
+            f"SELECT PARTITION_NAME FROM information_schema.PARTITIONS WHERE {where} AND PARTITION_NAME IS NOT NULL"
+            " ORDER BY PARTITION_ORDINAL_POSITION"
+        )
+        p = t.partitioning
+        if p is not None or parts:
+            bump("partition lists compared")
+            model_parts = (p.count if p and p.count is not None else len(p.names) if p else 0,
+                           list(p.names) if p else [])
+            srv_parts = (len(parts), [r[0] for r in parts] if p and p.names else [])
+            self.diff(after, f"{d}.{name} partitions (count, names)", srv_parts, model_parts)
         show = self.sql(f"SHOW CREATE TABLE {q(d)}.{q(name)}")[0][1]
         bump("SHOW CREATE TABLE compared")
         self.diff(after, f"{d}.{name} SHOW CREATE TABLE", show, render.create_table_sql(t, OPTS))
+        if t.sequence is not None:
+            seq = self.sql(f"SHOW CREATE SEQUENCE {q(d)}.{q(name)}")[0][1]
+            bump("SHOW CREATE SEQUENCE compared")
+            self.diff(after, f"{d}.{name} SHOW CREATE SEQUENCE", seq, render.create_sequence_sql(t))
         self._compare_fed_back(d, show, t, after)
 
     def _compare_fed_back(self, d: str, show: str, t, after: str) -> None:
@@ -499,6 +560,10 @@ class Lab:
         back = cat.table(d, t.name)
         bump("SHOW CREATE TABLE fed back through the parser")
         mine, theirs = render.table_json(t), render.table_json(back)
+        if t.sequence is not None:
+            # SHOW CREATE TABLE of a sequence says SEQUENCE=1 but not its settings (SHOW CREATE
+            # SEQUENCE, compared above, does)
+            theirs["sequence"] = mine["sequence"]
         for a, b in zip(mine["checks"], theirs["checks"], strict=False):
             if a["column"] is not None and a["column"] == b["column"] and a["name"] != b["name"]:
                 # A column CHECK keeps its name through RENAME COLUMN (information_schema says so
