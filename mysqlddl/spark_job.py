@@ -424,15 +424,14 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
         on_mismatch: str = "raise", include_query: bool = False, truncate_events: bool = False,
         pk_change: str = "update") -> dict:
     """Run the job on ``spark``; returns the summary (also written to DIR/summary.json).
-    Raises the typed mysqlddl error of a failed task."""
+    ``options``: default :func:`cli_options`. Raises the typed mysqlddl error of a failed task."""
     import hashlib
 
     from pyspark import StorageLevel
 
     from . import __version__, ranges
-    from .options import DEFAULT
 
-    options = options or DEFAULT
+    options = options or cli_options()
     sc = spark.sparkContext
     t0 = time.monotonic()
     files = ranges.input_files(inputs)
@@ -502,6 +501,15 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     os.replace(os.path.join(out, "history.jsonl.tmp"), os.path.join(out, "history.jsonl"))
     _write_text(os.path.join(out, "summary.json"), json.dumps(summary, indent=1, sort_keys=True) + "\n")
     return summary
+
+
+def cli_options(*, verify_checksums: bool = True, ddl_errors: str = "raise"):
+    """The options ``mysqlddl changes`` decodes with (JSON columns as text, ...), so that the two
+    outputs agree."""
+    from . import cli_changes
+
+    return cli_changes._options(argparse.Namespace(no_verify_checksums=not verify_checksums,
+                                                   ddl_errors=ddl_errors))
 
 
 def run_args(args: argparse.Namespace) -> int:

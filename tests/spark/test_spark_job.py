@@ -1,0 +1,171 @@
+"""The Spark job against its oracle, the sequential `mysqlddl changes`, on the lab workload's
+binlogs (every phase, small scale): the same events with the same values and ordering keys, with
+files split into many ranges, with every task's first attempt failing, and re-run over its own
+output; a bad input and a failing decode task end as typed errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mysqlddl import ranges
+
+pytestmark = [pytest.mark.spark, pytest.mark.mariadb]
+
+SMALL = 64 << 10        # bytes per range: every lab file but the tiny ones is split
+
+
+def _dataset(path: Path) -> list[dict]:
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    # partition values are names: read them as text (never inferred as numbers)
+    part = ds.partitioning(pa.schema([("db", pa.string()), ("table", pa.string())]), flavor="hive")
+    return ds.dataset(path, format="parquet", partitioning=part).to_table().to_pylist()
+
+
+def spark_events(out: Path) -> list[dict]:
+    """Every output row of a run as the object `mysqlddl changes` prints."""
+    from mysqlddl.spark_job import envelope_of
+
+    recs = [dict(r, kind="row") for r in _dataset(out / "changes")]
+    recs += [dict(r, kind="transaction") for r in _dataset(out / "transactions")]
+    recs += [dict(r, kind="schema") for r in _dataset(out / "schema_changes")]
+    return [envelope_of(r) for r in recs]
+
+
+def _bag(events) -> Counter:
+    return Counter(json.dumps(e, sort_keys=True) for e in events)
+
+
+def _row_keys(events) -> list[tuple]:
+    return [(e["source"]["file"], e["source"]["pos"], e["source"]["row"]) for e in events
+            if "op" in e and "ddl" not in e]
+
+
+def _assert_same_as_cli(out: Path, cli_changes) -> list[dict]:
+    got = spark_events(out)
+    assert len(got) == len(cli_changes)
+    assert _bag(got) == _bag(cli_changes)
+    keys = _row_keys(got)
+    assert len(keys) == len(set(keys)) == len(_row_keys(cli_changes))
+    assert set(keys) == set(_row_keys(cli_changes))
+    return got
+
+
+@pytest.fixture(scope="module")
+def first_run(spark, lab_binlogs, tmp_path_factory):
+    from mysqlddl import spark_job
+
+    d, _ = lab_binlogs
+    out = tmp_path_factory.mktemp("spark_out")
+    summary = spark_job.run(spark, [str(d)], str(out), range_size=SMALL)
+    return out, summary
+
+
+def test_output_equals_cli_with_files_split(first_run, lab_binlogs, cli_changes):
+    out, summary = first_run
+    d, truth = lab_binlogs
+    scans = [ranges.prescan(f) for f in ranges.input_files([str(d)])]
+    rs = ranges.cut_ranges(scans, SMALL)
+    assert summary["ranges"] == len(rs) > len(truth.files)
+    split = Counter(f for r in rs for f in r.files)
+    assert max(split.values()) >= 3          # at least one file read by three or more tasks
+
+    _assert_same_as_cli(out, cli_changes)
+    rows = _dataset(out / "changes")
+    # the ordering key: file_seq is the file name's number, as an integer
+    assert all(r["file_seq"] == int(r["file"].rsplit(".", 1)[1]) for r in rows)
+    assert {(r["db"], r["table"]) for r in rows} >= {("spark_lab", "bulk"), ("spark_lab", "bigtx"),
+                                                       ("spark_lab", "all_types")}
+    assert (out / "changes" / "db=spark_lab" / "table=bulk").is_dir()
+    assert summary["dml_rows"] == len(rows) == sum(1 for e in cli_changes if "op" in e and "ddl" not in e)
+    assert summary["transactions"] == sum(1 for e in cli_changes if e.get("status") == "END")
+    assert summary["schema_changes"] == sum(1 for e in cli_changes if "ddl" in e) == summary["history_records"]
+    assert json.loads((out / "summary.json").read_text())["dml_rows"] == summary["dml_rows"]
+
+
+def test_history_json_is_the_sequential_history(first_run, lab_binlogs):
+    from mysqlddl.changes import ChangeReader
+    from mysqlddl.spark_job import cli_options
+
+    out, _ = first_run
+    d, _ = lab_binlogs
+    seq = ChangeReader(str(d), options=cli_options(), rows=False, transactions=False)
+    for _ in seq:
+        pass
+    lines = (out / "history.jsonl").read_text().splitlines()
+    assert lines == list(seq.history.lines()) and len(lines) > 35
+
+
+def test_retried_tasks_leave_no_duplicates(spark, lab_binlogs, cli_changes, tmp_path):
+    """Every decode task fails once after emitting its first batch (local[2,2] retries it): the
+    commit protocol publishes one attempt per partition, so the output is still exactly the CLI's."""
+    from mysqlddl import spark_job
+
+    d, _ = lab_binlogs
+    sc = spark.sparkContext
+    sc.setJobGroup("retry-test", "every first attempt fails")
+    sc.setLocalProperty(spark_job.FAIL_FIRST_ATTEMPT, "1")
+    try:
+        summary = spark_job.run(spark, [str(d)], str(tmp_path / "out"), range_size=256 << 10)
+    finally:
+        sc.setLocalProperty(spark_job.FAIL_FIRST_ATTEMPT, None)
+        sc.setLocalProperty("spark.jobGroup.id", None)
+    tracker = sc.statusTracker()
+    failed = 0
+    for job in tracker.getJobIdsForGroup("retry-test"):
+        info = tracker.getJobInfo(job)
+        for sid in info.stageIds if info else ():
+            st = tracker.getStageInfo(sid)
+            failed += st.numFailedTasks if st else 0
+    assert failed >= summary["ranges"] > 1          # every range's first attempt failed
+    _assert_same_as_cli(tmp_path / "out", cli_changes)
+
+
+def test_cli_rerun_overwrites(first_run, lab_binlogs, cli_changes, run_cli, tmp_path):
+    """`mysqlddl spark` over a previous run's output, with other ranges: the old files are
+    replaced, nothing is appended."""
+    d, _ = lab_binlogs
+    out = tmp_path / "out"
+    shutil.copytree(first_run[0], out)
+    before = {p.name for p in out.rglob("*.parquet")}
+    proc = run_cli("spark", d, "--out", out, "--master", "local[2]", "--range-size", "1M")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "row changes" in proc.stderr.splitlines()[-1]
+    after = {p.name for p in out.rglob("*.parquet")}
+    assert after and not (after & before)
+    _assert_same_as_cli(out, cli_changes)
+    assert json.loads((out / "summary.json").read_text())["range_size"] == 1 << 20
+
+
+def test_not_a_binlog_is_a_typed_error_and_exit_1(run_cli, tmp_path):
+    bad = tmp_path / "in" / "junk-bin.000001"
+    bad.parent.mkdir()
+    bad.write_bytes(b"\x00not a binlog\x00" * 40)
+    proc = run_cli("spark", bad.parent, "--out", tmp_path / "out", "--master", "local[1]")
+    assert proc.returncode == 1, proc.stderr[-3000:]
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("mysqlddl spark: ") and "junk-bin.000001" in last and "not a binlog" in last
+    assert "Traceback" not in proc.stderr and "Py4J" not in proc.stderr
+
+
+def test_failing_decode_task_raises_the_typed_error(spark, lab_binlogs, tmp_path):
+    """A baseline that contradicts the log (phase d's file: rows of `bulk`, created earlier): the
+    decode task's SchemaMismatchError reaches the driver as itself, with its position."""
+    from mysqlddl import spark_job
+    from mysqlddl.errors import SchemaMismatchError
+
+    d, truth = lab_binlogs
+    last = d / truth.files[-1]
+    with pytest.raises(SchemaMismatchError) as exc:
+        spark_job.run(spark, [str(last)], str(tmp_path / "out"), range_size=SMALL,
+                      schema="CREATE DATABASE spark_lab CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;"
+                             "CREATE TABLE spark_lab.bulk (id BIGINT UNSIGNED PRIMARY KEY);")
+    err = exc.value
+    assert err.table == "spark_lab.bulk" and err.event_type == "TABLE_MAP"
+    assert err.file == str(last) and isinstance(err.log_pos, int) and err.log_pos > 4
