@@ -27,29 +27,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-_KINDS = ("GLOBAL", "TEMPORARY", "PRIVATE", "SHARDED", "DUPLICATED", "IMMUTABLE", "BLOCKCHAIN")
-
 
 def table_ddl_kind(engine, text: str) -> str | None:
-    """"CREATE TABLE", "ALTER TABLE", "DROP TABLE", "TRUNCATE TABLE", "COMMENT ON" or None, from
-    the statement's first tokens."""
-    from mysqlddl._generated.oracle.OracleLexer import OracleLexer as L
+    """The statement's table-DDL kind from its first tokens (:mod:`mysqlddl.ddl.oracle.classify`)."""
+    from mysqlddl.ddl.oracle.classify import table_ddl_kind as kind
 
-    toks = engine.tokenize(text, hidden=False).tokens[:10]
-    types = [t.type for t in toks]
-    if not types:
-        return None
-    if types[0] == L.CREATE:
-        i = 1
-        while i < len(toks) and toks[i].text.upper() in _KINDS:
-            i += 1
-        return "CREATE TABLE" if i < len(types) and types[i] == L.TABLE else None
-    if len(types) > 1:
-        if types[0] in (L.ALTER, L.DROP, L.TRUNCATE) and types[1] == L.TABLE:
-            return toks[0].text.upper() + " TABLE"
-        if types[0] == L.COMMENT and types[1] == L.ON:
-            return "COMMENT ON"
-    return None
+    return kind(text, engine)
 
 
 def corpus_statements(corpus: Path) -> Iterator[tuple[str, str, object]]:

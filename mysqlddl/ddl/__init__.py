@@ -96,9 +96,10 @@ def iter_statements(script: str, options: Options = DEFAULT, *, source: str | No
 
     eng = engine or default_engine(options)
     policy = options.error_policy
+    if options.dialect is Dialect.ORACLE:
+        from .oracle.classify import classify
     for stmt in script_splitter(options)(script, options, source=source):
-        if lenient and options.dialect is not Dialect.ORACLE \
-                and classify(stmt.text, options) is not StatementClass.SCHEMA:
+        if lenient and classify(stmt.text, options) is not StatementClass.SCHEMA:
             yield ParsedStatement(stmt, None)
             continue
         result = eng.parse(stmt.text, options, statement_index=stmt.index, source=source)

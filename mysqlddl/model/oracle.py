@@ -54,6 +54,8 @@ def resolve_type(t: DataTypeSpec) -> dict:
             scale = None
     elif ot.args == "length":
         length = length if length is not None else ot.length
+        if length is None:  # VARCHAR2, NVARCHAR2 and RAW need a size (ORA-00906)
+            raise DdlSemanticError(f"{ot.name} needs a length: {spelling}(n)")
         scale = None
     elif ot.args == "fsp":
         fsp, length, scale = (length if length is not None else ot.fsp), None, None

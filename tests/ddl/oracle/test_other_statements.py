@@ -59,3 +59,24 @@ def test_comment_on_table_and_column():
 ])
 def test_other_statements_are_recognised_and_produce_nothing(sql):
     assert commands(sql) == []
+
+
+def test_classifier_and_lenient_runs():
+    from mysqlddl.ddl import iter_statements
+    from mysqlddl.ddl.classify import StatementClass
+    from mysqlddl.ddl.oracle.classify import classify
+
+    from .conftest import ORACLE
+
+    assert classify("/* c */ create global temporary table t (a number)") is StatementClass.SCHEMA
+    assert classify("COMMENT ON COLUMN t.a IS 'x'", ORACLE) is StatementClass.SCHEMA
+    assert classify("CREATE INDEX i ON t (a)") is StatementClass.OTHER
+    assert classify("-- nothing") is StatementClass.EMPTY
+    got = [(p.statement.text.split()[0], p.skimmed) for p in
+           iter_statements("CREATE TABLE t (a NUMBER); GRANT SELECT ON t TO u; DROP TABLE t", ORACLE, lenient=True)]
+    assert got == [("CREATE", False), ("GRANT", True), ("DROP", False)]
+
+
+def test_varchar2_needs_a_length():
+    with pytest.raises(DdlSemanticError, match="VARCHAR2 needs a length"):
+        apply("CREATE TABLE t (a VARCHAR2)")
