@@ -21,75 +21,101 @@ class DialectRules:
     """The rules of one dialect. See each field's comment for the server behaviour it encodes."""
 
     name: str
-    # Which default-collation column of charsets.CHARSETS applies ("mysql" or "mariadb").
+    # Which default-collation column of charsets.CHARSETS applies ("mysql" or "mariadb"): the two
+    # servers differ in a charset's default collation (MySQL 8.4 manual 12.2 "Character Sets and
+    # Collations in MySQL", SHOW CHARACTER SET; utf8mb4 -> utf8mb4_0900_ai_ci there).
     collation_column: str
-    # Compiled-in character_set_server / collation_server (MySQL 8.0: utf8mb4; MariaDB 10.11 built
+    # Compiled-in character_set_server / collation_server (MySQL 8.0+: utf8mb4 /
+    # utf8mb4_0900_ai_ci, manual 12.3.2 "Server Character Set and Collation"; MariaDB 10.11 built
     # from source and started with --no-defaults: latin1/latin1_swedish_ci, checked on 10.11.19).
     server_charset: str
     server_collation: str
-    # First version whose explicit_defaults_for_timestamp defaults to ON (MySQL 8.0.2; MariaDB 10.10).
+    # First version whose explicit_defaults_for_timestamp defaults to ON (MySQL 8.0.2, manual
+    # 7.1.8 "Server System Variables", explicit_defaults_for_timestamp; MariaDB 10.10).
     explicit_defaults_since: tuple[int, int, int]
     # Integer display widths: kept (and filled in) before this version, dropped from it on
-    # (MySQL 8.0.19; None = always kept, MariaDB). See types.py for the table.
+    # (MySQL 8.0.19, manual 13.1.6 "Numeric Data Type Attributes": display width deprecated and
+    # not shown; None = always kept, MariaDB). See types.py for the table.
     int_display_width_dropped_since: tuple[int, int, int] | None
     # MariaDB: JSON is an alias of LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin with a column
-    # CHECK (json_valid(`col`)) named after the column (MariaDB KB "JSON Data Type").
+    # CHECK (json_valid(`col`)) named after the column (MariaDB KB "JSON Data Type"); MySQL has a
+    # native binary JSON type (manual 13.5 "The JSON Data Type").
     json_as_longtext: bool
     # Nullable columns with no DEFAULT clause get an implicit DEFAULT NULL, except these families
-    # (MySQL: BLOB/TEXT/JSON/GEOMETRY cannot have a literal default, SHOW CREATE TABLE prints no
-    # DEFAULT NULL for them; MariaDB 10.2+ allows defaults on them and prints DEFAULT NULL).
+    # (MySQL: BLOB/TEXT/JSON/GEOMETRY cannot have a literal default, manual 13.6 "Data Type
+    # Default Values", and SHOW CREATE TABLE prints no DEFAULT NULL for them; MariaDB 10.2+
+    # allows defaults on them and prints DEFAULT NULL).
     no_implicit_null_default: frozenset[TypeFamily]
     # Name given to an unnamed CHECK constraint: MariaDB numbers them CONSTRAINT_1, CONSTRAINT_2...
-    # (table-level only); MySQL 8.0.16+ uses <table>_chk_<n>.
+    # (table-level only); MySQL 8.0.16+ uses <table>_chk_<n> (manual 15.1.20.6 "CHECK
+    # Constraints": "a name from the table name, a literal _chk_, and an ordinal number").
     check_name_pattern: str
     # MariaDB keeps a column-level CHECK as a column constraint named after the column; MySQL 8.0
-    # turns it into a table constraint with a generated name.
+    # turns it into a table constraint with a generated name (manual 15.1.20.6, the t1 example).
     column_check_named_after_column: bool
     # Dropping a column that belongs to a multi-column PRIMARY or UNIQUE key: MySQL removes it from
-    # the key (manual 13.1.9); MariaDB 10.11 refuses with ER_KEY_COLUMN_DOES_NOT_EXIST (1072),
+    # the key (manual 15.1.9 "ALTER TABLE", "Dropping columns ... removed from any index of
+    # which it is a part"); MariaDB 10.11 refuses with ER_KEY_COLUMN_DOES_NOT_EXIST (1072),
     # checked on 10.11.19.
     drop_column_in_multi_unique_is_error: bool = False
-    # Generated FOREIGN KEY names (InnoDB, both servers): <table>_ibfk_<n>.
+    # Generated FOREIGN KEY names (InnoDB, both servers): <table>_ibfk_<n> (MySQL manual 15.1.20.5
+    # "FOREIGN KEY Constraints", naming rules; MariaDB 10.11 checked).
     fk_name_pattern: str = "{table}_ibfk_{n}"
     # MariaDB's information_schema.COLUMNS.COLUMN_DEFAULT quotes string literals and says 'NULL'
-    # for DEFAULT NULL (MariaDB 10.2.7+); MySQL gives the bare value and SQL NULL.
+    # for DEFAULT NULL (MariaDB 10.2.7+); MySQL gives the bare value and SQL NULL (manual 28.3.8
+    # "The INFORMATION_SCHEMA COLUMNS Table", COLUMN_DEFAULT).
     quoted_column_default: bool = False
     default_engine: str = "InnoDB"
-    # How SHOW CREATE TABLE and information_schema spell CURRENT_TIMESTAMP without precision.
+    # How SHOW CREATE TABLE and information_schema spell CURRENT_TIMESTAMP without precision
+    # (MySQL: CURRENT_TIMESTAMP, manual 13.2.5 "Automatic Initialization and Updating for
+    # TIMESTAMP and DATETIME"; MariaDB 10.11: current_timestamp(), checked on 10.11.19).
     now_sql: str = "CURRENT_TIMESTAMP"
     # information_schema.COLUMNS.EXTRA marks expression and CURRENT_TIMESTAMP defaults with
-    # DEFAULT_GENERATED (MySQL 8.0.13+); MariaDB does not.
+    # DEFAULT_GENERATED (MySQL 8.0.13+, manual 28.3.8 "The INFORMATION_SCHEMA COLUMNS Table",
+    # EXTRA); MariaDB does not.
     default_generated_extra: bool = True
     # A UNIQUE key on a BLOB/TEXT column without a prefix length: MariaDB 10.4+ makes it a "long
     # unique" key USING HASH, listed after the other unique keys (checked on 10.11.19); MySQL
-    # rejects it (ER_BLOB_KEY_WITHOUT_LENGTH), as both do for a plain or primary key.
+    # rejects it (ER_BLOB_KEY_WITHOUT_LENGTH; manual 15.1.15 "CREATE INDEX", Column Prefix Key
+    # Parts: "Prefixes must be specified for BLOB and TEXT key parts"), as both do for a plain or
+    # primary key.
     long_unique_hash: bool = False
-    # DROP TABLE a, missing (no IF EXISTS): MySQL 8.0's atomic DDL drops nothing; MariaDB 10.11
+    # DROP TABLE a, missing (no IF EXISTS): MySQL 8.0's atomic DDL drops nothing (manual 15.1.1
+    # "Atomic Data Definition Statement Support", DROP TABLE); MariaDB 10.11
     # drops a and then fails with ER_BAD_TABLE_ERROR (checked on 10.11.19).
     drop_table_partial: bool = False
     # ALTER COLUMN SET/DROP DEFAULT on a column with ON UPDATE CURRENT_TIMESTAMP: MariaDB 10.11 loses
-    # the ON UPDATE (the field's unireg_check is reset); MySQL 8.0 keeps it.
+    # the ON UPDATE (the field's unireg_check is reset); MySQL 8.0 keeps it (manual 15.1.9 "ALTER
+    # TABLE": ALTER ... SET DEFAULT / DROP DEFAULT change only the default; not checked on a
+    # MySQL server).
     set_default_drops_on_update: bool = False
     # A plain key on a BLOB/TEXT column without a prefix, or on a VARCHAR longer than the engine's
     # key limit: MariaDB 10.11 shortens it to min(limit // mbmaxlen, column capacity) with a
     # warning ("Specified key was too long"), e.g. KEY (text utf8mb4) -> (`u`(768)); MySQL
-    # rejects the BLOB/TEXT case.
+    # rejects the BLOB/TEXT case (manual 15.1.15 "CREATE INDEX", Column Prefix Key Parts).
     auto_key_prefix: bool = False
     # explicit_defaults_for_timestamp=OFF, "ts TIMESTAMP DEFAULT NULL" (no NULL attribute): MariaDB
     # makes it NOT NULL DEFAULT '0000-00-00 00:00:00' (checked on 10.11.19); MySQL rejects it
-    # (ER_INVALID_DEFAULT).
+    # (ER_INVALID_DEFAULT; manual 7.1.8, explicit_defaults_for_timestamp disabled: "TIMESTAMP
+    # columns not explicitly declared with the NULL attribute are declared NOT NULL").
     legacy_timestamp_default_null_is_zero: bool = False
     # SHOW CREATE TABLE: MariaDB 10.11 prints "CHARACTER SET cs COLLATE c" for every column whose
     # collation differs from the table's (checked on 10.11.19); MySQL prints CHARACTER SET only when
-    # the charset differs and COLLATE only when the collation is not the default one.
+    # the charset differs and COLLATE only when the collation is not the default one (manual
+    # 15.7.7.11 "SHOW CREATE TABLE" examples; not checked on a MySQL server).
     full_column_collation_clause: bool = False
     # SHOW CREATE TABLE prints INVISIBLE right after the type (MariaDB 10.11: "int(11) INVISIBLE
-    # DEFAULT NULL"); MySQL 8.0.23 prints it after the default.
+    # DEFAULT NULL"); MySQL 8.0.23 prints it after the default (manual 15.1.20.10 "Invisible
+    # Columns", SHOW CREATE TABLE example: "`j` date DEFAULT NULL /*!80023 INVISIBLE */").
     invisible_before_default: bool = False
     # How SHOW CREATE TABLE marks a key the optimizer must not use: MySQL 8.0 "INVISIBLE" (manual
     # 10.3.12 "Invisible Indexes"); MariaDB 10.6+ "IGNORED" (KB "Ignored Indexes"; 10.11 rejects
     # the VISIBLE/INVISIBLE spelling with a syntax error, checked on 10.11.19).
     invisible_index_keyword: str = "INVISIBLE"
+    # ...and how SHOW CREATE TABLE prints it: MySQL 8.0 in a versioned comment ("KEY `k` (`v`)
+    # /*!80000 INVISIBLE */", SHOW CREATE TABLE on 8.0.24 as quoted in HeidiSQL issue #1388; not
+    # checked on a MySQL server here); MariaDB 10.11 "KEY `k` (`v`) IGNORED" (checked on 10.11.19).
+    invisible_index_sql: str = "/*!80000 INVISIBLE */"
     # CHECK (...) [NOT] ENFORCED and ALTER {CHECK|CONSTRAINT} c [NOT] ENFORCED: MySQL 8.0.16+
     # (manual 15.1.20.6 "CHECK Constraints", 15.1.9 "ALTER TABLE"); MariaDB 10.11 has no
     # enforcement flag: every form is a syntax error (checked on 10.11.19), so a NOT ENFORCED
@@ -159,7 +185,8 @@ MARIADB = DialectRules(
     invisible_before_default=True, legacy_timestamp_default_null_is_zero=True,
     long_unique_hash=True, auto_key_prefix=True, set_default_drops_on_update=True,
     drop_table_partial=True, now_sql="current_timestamp()", default_generated_extra=False,
-    invisible_index_keyword="IGNORED", check_enforcement=False, fk_constraint_named_after_index=True,
+    invisible_index_keyword="IGNORED", invisible_index_sql="IGNORED", check_enforcement=False,
+    fk_constraint_named_after_index=True,
     extra_invisible_separator=", ",
 )
 
@@ -172,8 +199,8 @@ ORACLE = dataclasses.replace(
     fk_name_pattern="SYS_FK_{table}_{n}", check_name_pattern="SYS_CK_{table}_{n}",
     no_implicit_null_default=frozenset())
 
-# Longest key in bytes per engine (InnoDB with the DYNAMIC/COMPRESSED row formats: 3072; MyISAM:
-# 1000; Aria: 2000), used by the automatic key prefix above.
+# Longest key in bytes per engine (InnoDB with the DYNAMIC/COMPRESSED row formats: 3072, MySQL
+# manual 17.22 "InnoDB Limits"; MyISAM: 1000; Aria: 2000), used by the automatic key prefix above.
 MAX_KEY_LENGTH: dict[str, int] = {"innodb": 3072, "myisam": 1000, "aria": 2000}
 
 # Engines whose keys default to HASH rather than BTREE (information_schema.STATISTICS.INDEX_TYPE)

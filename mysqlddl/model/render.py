@@ -275,7 +275,7 @@ def _key_sql(ix: Index, rules: DialectRules) -> str:
     if ix.comment:
         s += f" COMMENT {quote_string(ix.comment)}"
     if not ix.visible:
-        s += " " + rules.invisible_index_keyword
+        s += " " + rules.invisible_index_sql
     return s
 
 
