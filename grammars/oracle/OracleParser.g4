@@ -20,6 +20,7 @@ schemaStatement
     | dropTable
     | truncateTable
     | commentOn
+    | renameObject
     ;
 
 // ============================================================== CREATE TABLE
@@ -381,6 +382,11 @@ columnReference
     : identifier DOT identifier (DOT identifier)?
     ;
 
+// SQL Ref. "RENAME": a table, view, sequence or private synonym of the current schema.
+renameObject
+    : RENAME identifier TO identifier
+    ;
+
 // ============================================================== other statements
 // Recognised by their first words and not parsed further (README decision 7): the rest of the
 // statement is any token run. A statement that starts with none of these is a syntax error.
@@ -396,7 +402,7 @@ otherStatement
 otherVerb
     : SELECT | INSERT | UPDATE | DELETE | MERGE | WITH | LPAREN
     | GRANT | REVOKE | AUDIT | NOAUDIT | ANALYZE | ASSOCIATE | DISASSOCIATE | ADMINISTER
-    | FLASHBACK | PURGE | RENAME | LOCK | EXPLAIN | CALL
+    | FLASHBACK | PURGE | LOCK | EXPLAIN | CALL
     | COMMIT | ROLLBACK | SAVEPOINT | SET
     | BEGIN | DECLARE | EXEC | EXECUTE
     ;

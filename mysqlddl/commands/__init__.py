@@ -91,9 +91,10 @@ from .oracle import (  # noqa: E402
     DropNamedConstraint,
     DropUniqueKey,
     RenameConstraint,
+    RenameObject,
     ReviseColumn,
     SetConstraintState,
 )
 
-__all__ += ["CommentOn", "DropNamedConstraint", "DropUniqueKey", "RenameConstraint", "ReviseColumn",
-            "SetConstraintState"]
+__all__ += ["CommentOn", "DropNamedConstraint", "DropUniqueKey", "RenameConstraint", "RenameObject",
+            "ReviseColumn", "SetConstraintState"]

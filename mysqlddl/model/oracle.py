@@ -37,7 +37,8 @@ def resolve_type(t: DataTypeSpec) -> dict:
     spelling = T.normalise_spelling(t.name)
     ot = T.ORACLE_TYPES.get(spelling)
     out = {"type_name": spelling, "length": None, "scale": None, "fsp": None, "length_semantics": None}
-    if ot is None:
+    if ot is None:  # a user-defined type: its name as the listener stored it (quoted parts keep their case)
+        out["type_name"] = " ".join(t.name.split())
         return out
     length, scale, fsp = t.length, t.scale, None
     if ot.fixed:

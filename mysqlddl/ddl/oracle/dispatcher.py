@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ..._generated.oracle.OracleParser import OracleParser as P
 from ...commands import Command
 from ...errors import DdlError
-from . import alter_table, comment_on, create_table, drop_table, truncate_table
+from . import alter_table, comment_on, create_table, drop_table, rename_object, truncate_table
 from .source import StatementSource
 
 Builder = Callable[..., "Command | list[Command] | None"]
@@ -27,6 +27,7 @@ FAMILIES: dict[type, tuple[str, Builder]] = {
     P.TruncateTableContext: ("truncateTable", truncate_table.build),
     P.CommentOnTableContext: ("commentOnTable", comment_on.build_table),
     P.CommentOnColumnContext: ("commentOnColumn", comment_on.build_column),
+    P.RenameObjectContext: ("renameObject", rename_object.build),
 }
 
 

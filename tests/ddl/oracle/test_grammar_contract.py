@@ -51,7 +51,8 @@ def test_constraint_bodies_and_states_are_all_handled():
 
 def test_statement_families():
     assert {name for name, _ in dispatcher.FAMILIES.values()} == {
-        "createTable", "alterTable", "dropTable", "truncateTable", "commentOnTable", "commentOnColumn"}
+        "createTable", "alterTable", "dropTable", "truncateTable", "commentOnTable", "commentOnColumn",
+        "renameObject"}
 
 
 def test_every_keyword_is_an_identifier_unless_reserved():

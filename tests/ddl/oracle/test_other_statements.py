@@ -52,7 +52,7 @@ def test_comment_on_table_and_column():
     "CREATE OR REPLACE VIEW v AS SELECT * FROM t", "DROP VIEW v", "GRANT SELECT ON t TO u",
     "INSERT INTO t VALUES (1)", "UPDATE t SET a = 1", "DELETE FROM t", "COMMIT", "ROLLBACK",
     "BEGIN NULL; END;", "DECLARE x NUMBER; BEGIN x := 1; END;", "SELECT * FROM dual",
-    "COMMENT ON MATERIALIZED VIEW mv IS 'x'", "TRUNCATE CLUSTER c", "RENAME t1 TO t2",
+    "COMMENT ON MATERIALIZED VIEW mv IS 'x'", "TRUNCATE CLUSTER c",
     "CREATE OR REPLACE PROCEDURE p IS BEGIN NULL; END;", "ANALYZE TABLE t COMPUTE STATISTICS",
     "ALTER SESSION SET NLS_DATE_FORMAT = 'YYYY'", "PURGE RECYCLEBIN", "LOCK TABLE t IN EXCLUSIVE MODE",
     "CREATE SYNONYM s FOR t", "FLASHBACK TABLE t TO BEFORE DROP",
@@ -80,3 +80,8 @@ def test_classifier_and_lenient_runs():
 def test_varchar2_needs_a_length():
     with pytest.raises(DdlSemanticError, match="VARCHAR2 needs a length"):
         apply("CREATE TABLE t (a VARCHAR2)")
+
+
+def test_rename_statement_renames_a_known_table_and_ignores_other_objects():
+    cat = apply("CREATE TABLE t1 (a NUMBER); RENAME t1 TO t2; RENAME my_sequence TO s2")
+    assert cat.table("APP", "T1") is None and cat.table("APP", "T2").column_names == ("A",)
