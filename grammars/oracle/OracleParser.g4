@@ -57,7 +57,13 @@ objectTypeName
 relationalProperty
     : outOfLineConstraint
     | supplementalLogging
+    | periodDefinition
     | columnDefinition
+    ;
+
+// SQL Ref. "CREATE TABLE", period_definition (Temporal Validity): not modelled.
+periodDefinition
+    : PERIOD FOR identifier columnList?
     ;
 
 // SQL Ref. "CREATE TABLE", supplemental_logging_props (kept as text, not modelled).
@@ -203,7 +209,7 @@ dataType
     | INTERVAL YEAR (LPAREN INTEGER_LITERAL RPAREN)? TO MONTH                    # intervalYearType
     | INTERVAL DAY (LPAREN INTEGER_LITERAL RPAREN)? TO SECOND (LPAREN INTEGER_LITERAL RPAREN)?  # intervalDayType
     | ROWID                                                                      # rowidType
-    | typeName numericArgs?                                                      # namedType
+    | typeName typeArgs?                                                         # namedType
     ;
 
 // (p), (p, s), (*, s), (n BYTE|CHAR): NUMBER(*, s) means precision 38 (SQL Ref. 2.1.1
@@ -214,6 +220,18 @@ numericArgs
 
 charLength
     : LPAREN INTEGER_LITERAL lengthSemantics? RPAREN
+    ;
+
+// The arguments of a named type: (n), (p, s), (n BYTE|CHAR), and VECTOR's (dimensions | *,
+// format | * [, DENSE | SPARSE]) (23ai, SQL Ref. 2.1.x "VECTOR Data Type").
+typeArgs
+    : LPAREN typeArg (COMMA typeArg)* lengthSemantics? RPAREN
+    ;
+
+typeArg
+    : MINUS? INTEGER_LITERAL
+    | STAR
+    | ID
     ;
 
 // SQL Ref. 2.1.1 "VARCHAR2 Data Type": BYTE or CHAR length semantics.
@@ -343,8 +361,8 @@ dropConstraintOption
 // modelled clause has there; otherwise the head is a word (never '.', so a schema-qualified table
 // name cannot be read as a table name plus a clause).
 otherAlterHead
-    : ADD (PARTITION | SUBPARTITION | SUPPLEMENTAL | OVERFLOW)
-    | DROP (PARTITION | SUBPARTITION | SUPPLEMENTAL | CLUSTERING | ID)
+    : ADD (PARTITION | SUBPARTITION | SUPPLEMENTAL | OVERFLOW | PERIOD)
+    | DROP (PARTITION | SUBPARTITION | SUPPLEMENTAL | CLUSTERING | PERIOD | ID)
     | MODIFY (PARTITION | SUBPARTITION | DEFAULT | LOB | NESTED | VARRAY | OPAQUE | CLUSTERING)
     | RENAME (PARTITION | SUBPARTITION)
     | (ENABLE | DISABLE) (ROW | TABLE | ALL | LOGICAL | ID)
@@ -444,7 +462,7 @@ nonReservedKeyword
     | DUPLICATED | ENABLE | ENCRYPT | END | EXCEPTIONS | EXEC | EXECUTE | EXPLAIN | FLASHBACK
     | GENERATED | GLOBAL | IDENTITY | IF | IMMUTABLE | INITIALLY | INTERVAL | INVALIDATE | INVISIBLE
     | KEEP | KEY | LOB | LOCAL | LOG | LOGICAL | MATERIALIZED | MERGE | MONTH | NATIONAL | NESTED
-    | NO | NORELY | NOVALIDATE | ONLY | OPAQUE | OVERFLOW | PARTITION | PRECISION | PRESERVE
+    | NO | NORELY | NOVALIDATE | ONLY | OPAQUE | OVERFLOW | PARTITION | PERIOD | PRECISION | PRESERVE
     | PRIVATE | PURGE | RELY | REUSE | ROLLBACK | SALT | SAVEPOINT | SECOND | SHARDED | SHARING
     | SORT | STORAGE | STORE | SUBPARTITION | TEMPORARY | TIME | TIMESTAMP | TRUNCATE | UNUSED
     | USING | VARRAY | VARYING | VIRTUAL | VISIBLE | YEAR | ZONE

@@ -58,6 +58,8 @@ def resolve_type(t: DataTypeSpec) -> dict:
         if length is None:  # VARCHAR2, NVARCHAR2 and RAW need a size (ORA-00906)
             raise DdlSemanticError(f"{ot.name} needs a length: {spelling}(n)")
         scale = None
+    elif ot.args == "dims":
+        scale = None
     elif ot.args == "fsp":
         fsp, length, scale = (length if length is not None else ot.fsp), None, None
     elif ot.args == "interval":

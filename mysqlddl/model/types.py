@@ -165,7 +165,8 @@ class OracleType:
     ``name``: the canonical name as Oracle's data dictionary spells it (ALL_TAB_COLUMNS.DATA_TYPE,
     upper case: the case keeps these names apart from MySQL's in :data:`FAMILIES`). ``args``: what
     the numbers in parentheses are: ``"precision"`` (p, s), ``"length"`` (n), ``"fsp"`` (fractional
-    seconds), ``"interval"`` (leading field precision, then fsp for DAY TO SECOND) or None.
+    seconds), ``"interval"`` (leading field precision, then fsp for DAY TO SECOND), ``"dims"``
+    (VECTOR's dimension count, None for ``*``) or None.
     ``length``/``scale``/``fsp``: implied when not written; ``fixed``: the spelling fixes them
     (INTEGER is NUMBER(38,0) whatever follows). ``semantics``: the length semantics of a character
     type, ``"BYTE"`` (the NLS_LENGTH_SEMANTICS default, may be overridden by ``n CHAR``) or
@@ -218,6 +219,7 @@ ORACLE_TYPES: dict[str, OracleType] = {
     "ROWID": OT("ROWID"), "UROWID": OT("UROWID", "length", length=4000),
     "XMLTYPE": OT("XMLTYPE"), "SYS.XMLTYPE": OT("XMLTYPE"), "JSON": OT("JSON"),
     "BOOLEAN": OT("BOOLEAN"), "BOOL": OT("BOOLEAN"),
+    "VECTOR": OT("VECTOR", "dims"),  # 23ai: dimensions (None for *); the format stays in the text
 }
 
 # Oracle canonical names -> family. DATE carries a time of day (to the second), so it is a
@@ -233,7 +235,7 @@ FAMILIES.update({
     "INTERVAL YEAR TO MONTH": F.INTERVAL, "INTERVAL DAY TO SECOND": F.INTERVAL,
     "CLOB": F.TEXT, "NCLOB": F.TEXT, "BLOB": F.BLOB, "BFILE": F.UNKNOWN,
     "ROWID": F.VARCHAR, "UROWID": F.VARCHAR, "XMLTYPE": F.UNKNOWN, "JSON": F.JSON,
-    "BOOLEAN": F.BOOLEAN,
+    "BOOLEAN": F.BOOLEAN, "VECTOR": F.VECTOR,
 })
 
 

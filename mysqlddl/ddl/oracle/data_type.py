@@ -20,15 +20,22 @@ from .source import StatementSource
 _PUNCT = frozenset({P.LPAREN, P.RPAREN, P.COMMA, P.INTEGER_LITERAL, P.STAR, P.MINUS})
 
 
+def _terminals(ctx):
+    for ch in ctx.getChildren():
+        if isinstance(ch, P.TypeArgContext):
+            yield from ch.getChildren()
+        elif isinstance(ch, TerminalNode):
+            yield ch
+
+
 def _args(ctx) -> tuple[int | None, int | None, str | None]:
-    """(first number, second number, BYTE|CHAR) of numericArgs / charLength; ``*`` gives None."""
+    """(first number, second number, BYTE|CHAR) of numericArgs / charLength / typeArgs; ``*``
+    gives None, a word (VECTOR's FLOAT32) is left out (the declared text keeps it)."""
     if ctx is None:
         return None, None, None
     first = second = None
     comma = negative = False
-    for ch in ctx.getChildren():
-        if not isinstance(ch, TerminalNode):
-            continue
+    for ch in _terminals(ctx):
         t = ch.getSymbol().type
         if t == P.COMMA:
             comma = True
@@ -52,7 +59,7 @@ def data_type_spec(ctx: P.DataTypeContext, src: StatementSource) -> DataTypeSpec
             if isinstance(t, TerminalNode) and t.getSymbol().type != P.DOT:
                 s = t.getText()
                 parts.append(s[1:-1] if t.getSymbol().type == P.QUOTED_ID else s.upper())
-        length, scale, sem = _args(ctx.numericArgs())
+        length, scale, sem = _args(ctx.typeArgs())
         return DataTypeSpec(".".join(parts), length, scale, length_semantics=sem, text=text)
     words: list[str] = []
     numbers: list[int] = []

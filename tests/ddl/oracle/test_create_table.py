@@ -67,6 +67,9 @@ TYPES = [
     ("SYS.XMLTYPE", "XMLTYPE", F.UNKNOWN, None, None, None, None),
     ("JSON", "JSON", F.JSON, None, None, None, None),
     ("MDSYS.SDO_GEOMETRY", "MDSYS.SDO_GEOMETRY", F.UNKNOWN, None, None, None, None),
+    ('"MDSYS"."sdo_geometry"', "MDSYS.sdo_geometry", F.UNKNOWN, None, None, None, None),
+    ("VECTOR(768, FLOAT32)", "VECTOR", F.VECTOR, 768, None, None, None),
+    ("VECTOR(*, *)", "VECTOR", F.VECTOR, None, None, None, None),
 ]
 
 
@@ -220,3 +223,8 @@ def test_keys_of_the_resulting_table():
     t = table("CREATE TABLE t (a NUMBER, b NUMBER, PRIMARY KEY (a, b))", "T")
     assert t.primary_key.kind is IndexKind.PRIMARY and t.primary_key.constraint_name is None
     assert not t.column("A").nullable and not t.column("B").nullable
+
+
+def test_period_definitions_are_accepted_and_not_modelled():
+    t = table("CREATE TABLE t (a DATE, b DATE, PERIOD FOR valid_time (a, b), period NUMBER)", "T")
+    assert t.column_names == ("A", "B", "PERIOD")
