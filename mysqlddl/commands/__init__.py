@@ -91,10 +91,9 @@ from .oracle import (  # noqa: E402
     DropNamedConstraint,
     DropUniqueKey,
     RenameConstraint,
-    RenameObject,
     ReviseColumn,
     SetConstraintState,
 )
 
-__all__ += ["CommentOn", "DropNamedConstraint", "DropUniqueKey", "RenameConstraint", "RenameObject",
-            "ReviseColumn", "SetConstraintState"]
+__all__ += ["CommentOn", "DropNamedConstraint", "DropUniqueKey", "RenameConstraint", "ReviseColumn",
+            "SetConstraintState"]

@@ -6,8 +6,7 @@ something no MySQL operation does (SQL Ref. "ALTER TABLE", "COMMENT").
 - :class:`SetConstraintState`: ENABLE/DISABLE [NO]VALIDATE, MODIFY CONSTRAINT/PRIMARY KEY/UNIQUE;
 - :class:`DropNamedConstraint`, :class:`DropUniqueKey`, :class:`RenameConstraint`: constraints by
   name (a primary key too, by its CONSTRAINT name) or by UNIQUE (columns);
-- :class:`CommentOn`: COMMENT ON TABLE / COLUMN;
-- :class:`RenameObject`: RENAME old TO new, which renames a table, view, sequence or synonym.
+- :class:`CommentOn`: COMMENT ON TABLE / COLUMN.
 
 Constraint names the model does not know (NOT NULL constraints and the system-generated
 ``SYS_Cnnnnnn`` names, which no DDL statement reveals) make the state, drop and rename
@@ -28,7 +27,6 @@ from ..model.table import ConstraintState, TableEditor
 from ..options import DEFAULT, Options
 from .alter_table import AlterOperation, _op
 from .base import Command, _command, _put, _require_table
-from .table_ddl import RenameTable
 
 _DEFAULT_STATE = ConstraintState()
 
@@ -222,17 +220,3 @@ class CommentOn(Command):
             ed.set_column(self.column, comment=text)
         return _put(catalog, ed.build(), changed=(t.id,))
 
-
-@_command
-class RenameObject(Command):
-    """RENAME old TO new (SQL Ref. "RENAME"): renames the table ``old`` of the current schema when
-    the catalog has it; otherwise the object is a view, sequence or synonym, which the model does
-    not keep, and nothing changes."""
-
-    old: TableId
-    new: TableId
-
-    def apply(self, catalog: Catalog, options: Options = DEFAULT) -> Catalog:
-        if catalog.table(self.old) is None:
-            return catalog.evolve(changed=())
-        return RenameTable(((self.old, self.new),)).apply(catalog, options)
