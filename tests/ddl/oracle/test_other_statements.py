@@ -1,49 +1,13 @@
-"""dropTable, truncateTable, commentOn, and the statements that are recognised and skipped."""
+"""Statements that are recognised and produce no commands, the classifier, and data-type
+errors found when a statement is applied."""
 
 from __future__ import annotations
 
 import pytest
 
-from mysqlddl.commands import CommentOn, DropTable, TruncateTable
 from mysqlddl.errors import DdlSemanticError
 
-from .conftest import apply, commands, table
-
-
-def test_drop_table_forms():
-    for sql in ("DROP TABLE t", "DROP TABLE app.t CASCADE CONSTRAINTS PURGE",
-                'DROP TABLE t CASCADE CONSTRAINTS AS "BIN$yv+1ra/roTjgUwEBAH+ByQ==$0"'):
-        (cmd,) = commands(sql)
-        assert isinstance(cmd, DropTable) and cmd.tables[0].name == "T" and not cmd.if_exists
-    (cmd,) = commands("DROP TABLE IF EXISTS t")
-    assert cmd.if_exists
-    cat = apply("CREATE TABLE t (a NUMBER); DROP TABLE t PURGE")
-    assert cat.table("APP", "T") is None
-
-
-def test_drop_unknown_table_is_an_error():
-    with pytest.raises(DdlSemanticError):
-        apply("DROP TABLE nope")
-
-
-def test_truncate_table():
-    (cmd,) = commands("TRUNCATE TABLE s.t PRESERVE MATERIALIZED VIEW LOG REUSE STORAGE CASCADE")
-    assert isinstance(cmd, TruncateTable) and (cmd.table.database, cmd.table.name) == ("S", "T")
-    cat = apply("CREATE TABLE t (a NUMBER); TRUNCATE TABLE t DROP ALL STORAGE")
-    assert cat.changed[0].name == "T"
-
-
-def test_comment_on_table_and_column():
-    t = table("""CREATE TABLE t (a NUMBER, "b c" NUMBER);
-        COMMENT ON TABLE t IS 'It''s a table';
-        COMMENT ON COLUMN t.a IS q'[A's]';
-        COMMENT ON COLUMN app.t."b c" IS 'spaces'""", "T")
-    assert t.comment == "It's a table"
-    assert t.column("A").comment == "A's" and t.column("b c").comment == "spaces"
-    t = table("CREATE TABLE t (a NUMBER); COMMENT ON TABLE t IS 'x'; COMMENT ON TABLE t IS ''", "T")
-    assert t.comment is None
-    (cmd,) = commands("COMMENT ON COLUMN s.t.c IS 'x'")
-    assert cmd == CommentOn(cmd.table, "C", "x") and cmd.table.database == "S"
+from .conftest import apply, commands
 
 
 @pytest.mark.parametrize("sql", [
@@ -80,8 +44,3 @@ def test_classifier_and_lenient_runs():
 def test_varchar2_needs_a_length():
     with pytest.raises(DdlSemanticError, match="VARCHAR2 needs a length"):
         apply("CREATE TABLE t (a VARCHAR2)")
-
-
-def test_rename_statement_renames_a_known_table_and_ignores_other_objects():
-    cat = apply("CREATE TABLE t1 (a NUMBER); RENAME t1 TO t2; RENAME my_sequence TO s2")
-    assert cat.table("APP", "T1") is None and cat.table("APP", "T2").column_names == ("A",)
