@@ -4,8 +4,8 @@ relational tables).
 Inline constraints join the out-of-line ones as table-level specs (:mod:`.constraint`). GLOBAL
 TEMPORARY, SHARDED, DUPLICATED, IMMUTABLE and BLOCKCHAIN tables are permanent schema objects:
 the kind is kept as the first option; a PRIVATE TEMPORARY table lives in one session, like
-MySQL's temporary tables. Object tables (OF type) and CREATE TABLE ... AS subquery are rejected
-with a positioned error: their columns come from a type or a query the listener cannot see.
+MySQL's temporary tables. Object tables (OF type) are rejected with a positioned error: their
+columns come from a type the listener cannot see. CREATE TABLE ... AS subquery: :mod:`.as_subquery`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..._generated.oracle.OracleParser import OracleParser as P
 from ...commands import CreateTable
 from ...model.spec import CheckSpec, ForeignKeySpec, KeySpec
+from .as_subquery import as_select
 from .column_definition import column_parts
 from .constraint import out_of_line
 from .identifiers import table_id
@@ -47,10 +48,11 @@ def relational_properties(props, src: StatementSource):
 def build(ctx: P.CreateTableContext, src: StatementSource) -> CreateTable:
     if ctx.OF() is not None:
         raise src.error(ctx.OF(), "CREATE TABLE ... OF type (object tables) is not modelled")
-    if ctx.AS() is not None:
-        raise src.error(ctx.AS(), "CREATE TABLE ... AS subquery is not modelled: the columns "
-                                  "come from the query")
     columns, keys, fks, checks = relational_properties(ctx.relationalProperty(), src)
+    select = None
+    if ctx.AS() is not None:  # the column list only names the query's columns
+        select = as_select(ctx, [c.name for c in columns], src)
+        columns = []
     options, partitioning = table_options(ctx.tableProperties(), src)
     kind = ctx.tableKind()
     if kind is not None and kind.PRIVATE() is None:
@@ -59,4 +61,4 @@ def build(ctx: P.CreateTableContext, src: StatementSource) -> CreateTable:
         options = (("SHARING", src.text_of(ctx.sharingClause()).split("=", 1)[1].strip()),) + options
     return CreateTable(table_id(ctx.tableName(), src), tuple(columns), tuple(keys), tuple(fks),
                        tuple(checks), options, partitioning, if_not_exists=ctx.EXISTS() is not None,
-                       temporary=kind is not None and kind.PRIVATE() is not None)
+                       temporary=kind is not None and kind.PRIVATE() is not None, as_select=select)

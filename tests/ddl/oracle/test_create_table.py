@@ -206,7 +206,7 @@ def test_if_not_exists_and_schema_qualified_names():
 
 @pytest.mark.parametrize("sql,what", [
     ("CREATE TABLE t OF person_t", "object tables"),
-    ("CREATE TABLE t AS SELECT * FROM s", "AS subquery"),
+    ("CREATE TABLE t AS WITH q AS (SELECT 1 x FROM dual) SELECT * FROM q", "AS subquery"),
 ])
 def test_unmodelled_forms_are_positioned_errors(sql, what):
     with pytest.raises(DdlSemanticError) as e:
