@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 
-from .types import FAMILIES, TypeFamily
+from .types import FAMILIES, TypeFamily, oracle_type_text
 
 
 class DefaultKind(str, enum.Enum):
@@ -167,8 +167,14 @@ class Column:
     @property
     def column_type(self) -> str:
         """The full type as ``information_schema.COLUMNS.COLUMN_TYPE`` shows it
-        (``int(10) unsigned zerofill``, ``enum('a','b')``, ``datetime(3)``)."""
+        (``int(10) unsigned zerofill``, ``enum('a','b')``, ``datetime(3)``); an Oracle type as
+        ALL_TAB_COLUMNS spells it (``TIMESTAMP(6) WITH TIME ZONE``, the dialect's type table
+        :data:`~mysqlddl.model.types.ORACLE_TYPES` says where the numbers go)."""
         t = self.type_name
+        if t[:1].isupper():  # Oracle canonical names are upper case, MySQL's lower case
+            o = oracle_type_text(t, self.length, self.scale, self.fsp)
+            if o is not None:
+                return o
         if self.values:
             t += "(" + ",".join(quote_string(v) for v in self.values) + ")"
         elif self.fsp:

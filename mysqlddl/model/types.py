@@ -170,16 +170,18 @@ class OracleType:
     ``length``/``scale``/``fsp``: implied when not written; ``fixed``: the spelling fixes them
     (INTEGER is NUMBER(38,0) whatever follows). ``semantics``: the length semantics of a character
     type, ``"BYTE"`` (the NLS_LENGTH_SEMANTICS default, may be overridden by ``n CHAR``) or
-    ``"CHAR"`` (national types, always characters).
+    ``"CHAR"`` (national types, always characters). ``spelling``: for the types whose numbers sit
+    inside the name, how the data dictionary writes the full type (``{length}``/``{fsp}`` filled
+    in), see :func:`oracle_type_text`; None: the name followed by ``(length[,scale])``.
     """
 
-    __slots__ = ("name", "args", "length", "scale", "fsp", "fixed", "semantics")
+    __slots__ = ("name", "args", "length", "scale", "fsp", "fixed", "semantics", "spelling")
 
     def __init__(self, name: str, args: str | None = None, *, length: int | None = None,
                  scale: int | None = None, fsp: int | None = None, fixed: bool = False,
-                 semantics: str | None = None):
+                 semantics: str | None = None, spelling: str | None = None):
         self.name, self.args, self.length, self.scale, self.fsp = name, args, length, scale, fsp
-        self.fixed, self.semantics = fixed, semantics
+        self.fixed, self.semantics, self.spelling = fixed, semantics, spelling
 
 
 OT = OracleType
@@ -210,11 +212,18 @@ ORACLE_TYPES: dict[str, OracleType] = {
     "NATIONAL CHAR": OT("NCHAR", "length", length=1, semantics="CHAR"),
     "RAW": OT("RAW", "length"), "LONG": OT("LONG"), "LONG RAW": OT("LONG RAW"),
     "DATE": OT("DATE", fsp=0),
-    "TIMESTAMP": OT("TIMESTAMP", "fsp", fsp=6),
-    "TIMESTAMP WITH TIME ZONE": OT("TIMESTAMP WITH TIME ZONE", "fsp", fsp=6),
-    "TIMESTAMP WITH LOCAL TIME ZONE": OT("TIMESTAMP WITH LOCAL TIME ZONE", "fsp", fsp=6),
-    "INTERVAL YEAR TO MONTH": OT("INTERVAL YEAR TO MONTH", "interval", length=2),
-    "INTERVAL DAY TO SECOND": OT("INTERVAL DAY TO SECOND", "interval", length=2, fsp=6),
+    # The precision sits inside the name, as ALL_TAB_COLUMNS.DATA_TYPE and DBMS_METADATA spell it
+    # (SQL Ref. 2.1.1 "Oracle Built-in Data Types": TIMESTAMP [(fractional_seconds_precision)]
+    # WITH TIME ZONE, INTERVAL DAY [(day_precision)] TO SECOND [(fractional_seconds_precision)]).
+    "TIMESTAMP": OT("TIMESTAMP", "fsp", fsp=6, spelling="TIMESTAMP({fsp})"),
+    "TIMESTAMP WITH TIME ZONE": OT("TIMESTAMP WITH TIME ZONE", "fsp", fsp=6,
+                                   spelling="TIMESTAMP({fsp}) WITH TIME ZONE"),
+    "TIMESTAMP WITH LOCAL TIME ZONE": OT("TIMESTAMP WITH LOCAL TIME ZONE", "fsp", fsp=6,
+                                         spelling="TIMESTAMP({fsp}) WITH LOCAL TIME ZONE"),
+    "INTERVAL YEAR TO MONTH": OT("INTERVAL YEAR TO MONTH", "interval", length=2,
+                                 spelling="INTERVAL YEAR({length}) TO MONTH"),
+    "INTERVAL DAY TO SECOND": OT("INTERVAL DAY TO SECOND", "interval", length=2, fsp=6,
+                                 spelling="INTERVAL DAY({length}) TO SECOND({fsp})"),
     "CLOB": OT("CLOB"), "NCLOB": OT("NCLOB"), "BLOB": OT("BLOB"), "BFILE": OT("BFILE"),
     "ROWID": OT("ROWID"), "UROWID": OT("UROWID", "length", length=4000),
     "XMLTYPE": OT("XMLTYPE"), "SYS.XMLTYPE": OT("XMLTYPE"), "JSON": OT("JSON"),
@@ -237,6 +246,22 @@ FAMILIES.update({
     "ROWID": F.VARCHAR, "UROWID": F.VARCHAR, "XMLTYPE": F.UNKNOWN, "JSON": F.JSON,
     "BOOLEAN": F.BOOLEAN, "VECTOR": F.VECTOR,
 })
+
+
+def oracle_type_text(type_name: str, length: int | None, scale: int | None, fsp: int | None) -> str | None:
+    """The full type text of an Oracle canonical type as the data dictionary spells it
+    (``TIMESTAMP(6) WITH TIME ZONE``, ``INTERVAL DAY(2) TO SECOND(6)``, ``NUMBER(*,2)``), or None
+    when ``type_name`` is not one (a MySQL name: they are lower case; a user-defined type)."""
+    ot = ORACLE_TYPES.get(type_name)
+    if ot is None or ot.name != type_name:
+        return None
+    if ot.spelling is not None:
+        return ot.spelling.format(length=length, fsp=fsp)
+    if ot.args == "precision" and length is None and scale is not None:
+        return f"{type_name}(*,{scale})"  # NUMBER(*, s): maximum precision, scale s
+    if length is None:
+        return type_name
+    return f"{type_name}({length},{scale})" if scale is not None else f"{type_name}({length})"
 
 
 def normalise_spelling(name: str) -> str:

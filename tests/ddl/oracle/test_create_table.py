@@ -228,3 +228,27 @@ def test_keys_of_the_resulting_table():
 def test_period_definitions_are_accepted_and_not_modelled():
     t = table("CREATE TABLE t (a DATE, b DATE, PERIOD FOR valid_time (a, b), period NUMBER)", "T")
     assert t.column_names == ("A", "B", "PERIOD")
+
+
+# Column.column_type spells a type as ALL_TAB_COLUMNS.DATA_TYPE does: the precision of TIMESTAMP
+# WITH [LOCAL] TIME ZONE and of INTERVAL sits inside the name (SQL Ref. 2.1.1 "Oracle Built-in
+# Data Types"), never after it.
+@pytest.mark.parametrize("declared,column_type", [
+    ("TIMESTAMP", "TIMESTAMP(6)"),
+    ("TIMESTAMP(0)", "TIMESTAMP(0)"),
+    ("TIMESTAMP(9) WITH TIME ZONE", "TIMESTAMP(9) WITH TIME ZONE"),
+    ("TIMESTAMP WITH TIME ZONE", "TIMESTAMP(6) WITH TIME ZONE"),
+    ("TIMESTAMP(3) WITH LOCAL TIME ZONE", "TIMESTAMP(3) WITH LOCAL TIME ZONE"),
+    ("INTERVAL YEAR TO MONTH", "INTERVAL YEAR(2) TO MONTH"),
+    ("INTERVAL YEAR(4) TO MONTH", "INTERVAL YEAR(4) TO MONTH"),
+    ("INTERVAL DAY TO SECOND", "INTERVAL DAY(2) TO SECOND(6)"),
+    ("INTERVAL DAY(3) TO SECOND(0)", "INTERVAL DAY(3) TO SECOND(0)"),
+    ("NUMBER(*, 2)", "NUMBER(*,2)"),
+    ("NUMBER(10)", "NUMBER(10,0)"),
+    ("NUMBER", "NUMBER"),
+    ("DATE", "DATE"),
+    ("VARCHAR2(20 CHAR)", "VARCHAR2(20)"),
+    ("FLOAT", "FLOAT(126)"),
+])
+def test_column_type_spells_the_type_as_the_data_dictionary(declared, column_type):
+    assert table(f"CREATE TABLE t (c {declared})", "T").column("C").column_type == column_type
