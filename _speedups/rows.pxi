@@ -287,9 +287,24 @@ cdef int _digits(char *out, uint32_t v, int width):
 cdef object _newdecimal(Step *s, Cursor *c):
     """strings/decimal.c bin2decimal (layout: mysqlddl/binlog/values/numeric.py): the digit groups
     (base 10^9, each checked), then a Decimal built from them (decimal.pxi) or the exact text."""
-    cdef uint8_t b[80]
     cdef uint32_t groups[10]   # at most 9: a partial group at each end, 7 full ones (65 digits)
     cdef int widths[10]
+    cdef int ng = 0, scale = s.b, intg = s.a - s.b
+    cdef bint negative = False
+    _newdecimal_groups(s, c, groups, widths, &ng, &negative)
+    if DECIMAL_FAST and not s.d:
+        out = _dec_from_groups(negative, groups, widths, ng, scale)
+        if out is not None:
+            return out
+    out = _decimal_text(negative, groups, widths, ng, intg // 9 + (1 if intg % 9 else 0), scale)
+    return out if s.d else _Decimal(out)
+
+
+cdef int _newdecimal_groups(Step *s, Cursor *c, uint32_t *groups, int *widths, int *ngroups,
+                            bint *is_negative) except -1:
+    """The checked base-10^9 digit groups of a NEWDECIMAL value (most significant first, widths[i]
+    digits each) and its sign; shared by the decoder and the JSON renderer (jsonl.pxi)."""
+    cdef uint8_t b[80]
     cdef int size = s.c, prec = s.a, scale = s.b
     cdef int intg = prec - scale, i, k, pos = 0, ng = 0, lead, tail
     cdef uint32_t v
@@ -330,18 +345,22 @@ cdef object _newdecimal(Step *s, Cursor *c):
         widths[ng] = tail
         ng += 1
     c.p += size
-    if DECIMAL_FAST and not s.d:
-        out = _dec_from_groups(negative, groups, widths, ng, scale)
-        if out is not None:
-            return out
-    out = _decimal_text(negative, groups, widths, ng, intg // 9 + (1 if lead else 0), scale)
-    return out if s.d else _Decimal(out)
+    ngroups[0] = ng
+    is_negative[0] = negative
+    return 0
 
 
 cdef object _decimal_text(bint negative, const uint32_t *groups, const int *widths, int ng, int nint, int scale):
     """The exact text: sign, integer digits without leading zeros (at least one), '.', the scale
     fraction digits. ``nint`` of the ``ng`` groups belong to the integer part."""
     cdef char text[160]
+    cdef int t = _decimal_chars(text, negative, groups, widths, ng, nint, scale)
+    return PyUnicode_DecodeASCII(text, t, NULL)
+
+
+cdef int _decimal_chars(char *text, bint negative, const uint32_t *groups, const int *widths, int ng, int nint,
+                        int scale):
+    """_decimal_text into ``text`` (at least 160 bytes); returns the length."""
     cdef int t = 0, first, k, g
     if negative:
         text[t] = 45  # '-'
@@ -363,7 +382,7 @@ cdef object _decimal_text(bint negative, const uint32_t *groups, const int *widt
         t += 1
         for g in range(nint, ng):
             t += _digits(text + t, groups[g], widths[g])
-    return PyUnicode_DecodeASCII(text, t, NULL)
+    return t
 
 
 cdef extern from "Python.h":

@@ -256,6 +256,18 @@ class TransactionMark:
         return sum(n for _, n in self.counts)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class RenderedRows:
+    """The row changes of one rows event, already rendered as text by the reader's ``render_rows``
+    callable (only a reader given one yields these): ``count`` rows, ``op``, ``source`` of the
+    first row."""
+
+    text: str
+    count: int
+    op: str
+    source: Source
+
+
 Change = RowChange | SchemaChange | TransactionMark
 
 
@@ -716,6 +728,13 @@ class ChangeReader:
     other key; the default ``"update"`` keeps one ``u`` change (a JSON Lines stream has no key).
     Debezium's ``r`` (snapshot read) is never emitted: a binlog reader reads no table contents.
 
+    ``render_rows`` (for writers of text, e.g. the CLI's envelope.LineRenderer.rows_event): called
+    as ``render_rows(ev, mapped, op, source, transaction_id, total0, table0)`` for a rows event whose
+    rows would each become a RowChange of their own (not held by an XA PREPARE, not split by
+    ``pk_change``, not a PARTIAL_UPDATE_ROWS); it returns ``(text, rows)`` and the reader yields one
+    :class:`RenderedRows` in place of those RowChanges (transaction counts and stats as for them),
+    or None to take the per-row path.
+
     For readers of a part of a log whose history was built by a pass over all of it (the Spark
     job): ``span=(start, stop)`` reads only the events starting in [start, stop) (each a
     :class:`Position`, ``(file, pos)`` or None; it must begin at a transaction boundary);
@@ -733,13 +752,14 @@ class ChangeReader:
                  on_mismatch: str = "raise", transactions: bool = True, schema_changes: bool = True,
                  name: str = "mysqlddl", progress=None, rows: bool = True, span=None,
                  record_ddl: bool = True, events=None, truncate_events: bool = False,
-                 pk_change: str = "update"):
+                 pk_change: str = "update", render_rows=None):
         if on_mismatch not in ("raise", "flag"):
             raise ConfigError(f"on_mismatch must be 'raise' or 'flag', not {on_mismatch!r}")
         if pk_change not in ("update", "split"):
             raise ConfigError(f"pk_change must be 'update' or 'split', not {pk_change!r}")
         self.truncate_events = truncate_events
         self.pk_change = pk_change
+        self.render_rows = render_rows
         if schema is not None and history is not None:
             raise ConfigError("give a baseline schema or an existing history, not both")
         self.filters = filters or Filters()
@@ -1253,12 +1273,15 @@ class ChangeReader:
             raise SchemaMismatchError(f"the rows event has {ev.column_count} columns, its TABLE_MAP "
                                       f"{len(m.names)}", file=ev.file, log_pos=ev.pos,
                                       event_type=ev.type_name, table=ev.table)
+        rendered = decoded = None
         try:
-            if ev.kind == "partial_update":
+            if self.render_rows is not None and self._renders(ev, m):
+                rendered = self._render(ev, m)
+            if rendered is None and ev.kind == "partial_update":
                 decoded = rows_mod.decode_partial_update_rows(m.plan, ev.body, ev.rows_start, ev.rows_end,
                                                               ev.present1, ev.present2,
                                                               base=ev.body_offset or 0)
-            else:
+            elif rendered is None:
                 decoded = rows_mod.decode_rows(m.plan, ev.body, ev.rows_start, ev.rows_end, ev.present1,
                                                ev.present2, base=ev.body_offset or 0)
         except MysqlddlError as e:
@@ -1269,6 +1292,9 @@ class ChangeReader:
                                table=f"{m.tm.database}.{m.tm.table}")
             raise
         op = {"write": "c", "delete": "d"}.get(ev.kind, "u")
+        if rendered is not None:
+            yield from self._emit_rendered(rendered, ev, op, m)
+            return
         for i, row in enumerate(decoded):
             if op == "u":
                 before, after = self._image(row[0], m), self._image(row[1], m)
@@ -1288,6 +1314,49 @@ class ChangeReader:
                     continue
             change = RowChange(op, src, before, after, m.names, m.naming, m.version, m.mismatch)
             yield from self._emit_row(change, ev)
+
+    def _renders(self, ev: RowsEvent, m: _Mapped) -> bool:
+        """Whether this event's rows can go to render_rows: each would be one RowChange of its own."""
+        if ev.kind == "partial_update" or (self._txn is not None and self._txn.xa):
+            return False
+        return not (ev.kind not in ("write", "delete") and m.pk and self.pk_change == "split")
+
+    def _render(self, ev: RowsEvent, m: _Mapped):
+        """render_rows on this event, with the transaction fields _emit_row would give its rows
+        (a transaction is begun here as _emit_row does, and dropped again if it renders nothing)."""
+        op = {"write": "c", "delete": "d"}.get(ev.kind, "u")
+        src = self._source(ev, row=0, db=m.tm.database, table=m.tm.table)
+        began = self._txn is None
+        if began:
+            self._begin(ev)
+        txn = self._txn
+        try:
+            out = self.render_rows(ev, m, op, src, txn.id, txn.total, txn.counts[f"{src.db}.{src.table}"])
+        except BaseException:
+            if began:
+                self._txn = None
+            raise
+        if out is None or out[1] == 0:
+            if began:
+                self._txn = None
+            return None if out is None else (out, src)
+        return out, src
+
+    def _emit_rendered(self, rendered, ev, op: str, m: _Mapped) -> Iterator[Change]:
+        """_emit_row's bookkeeping for a whole rendered rows event."""
+        (text, n), src = rendered
+        if n == 0:
+            return
+        txn = self._txn
+        if not txn.began:
+            txn.began = True
+            if self.transactions:
+                yield TransactionMark("BEGIN", txn.id, txn.source)
+        table = f"{src.db}.{src.table}"
+        txn.counts[table] += n
+        txn.total += n
+        self.stats.rows[(table, op)] += n
+        yield RenderedRows(text, n, op, src)
 
     @staticmethod
     def _image(values, m: _Mapped) -> dict:
@@ -1360,6 +1429,6 @@ def read_changes(source, **kw) -> Iterator[Change]:
 
 
 __all__ = ["Change", "ChangeReader", "ChangeStats", "Filters", "GtidSet", "Naming", "QueryKind",
-           "RowChange", "SchemaChange", "Source", "TransactionMark", "check_column", "classify_query",
+           "RenderedRows", "RowChange", "SchemaChange", "Source", "TransactionMark", "check_column", "classify_query",
            "column_spec", "cross_check", "mariadb_uuid_text", "parse_xid", "read_changes", "sql_mode_names",
            "typed_value"]

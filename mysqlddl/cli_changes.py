@@ -190,23 +190,29 @@ def _open_out(args):
 
 
 def run_changes(args: argparse.Namespace) -> int:
-    from .changes import ChangeReader
+    from .changes import ChangeReader, RenderedRows
     from .envelope import LineRenderer
     from .errors import SchemaMismatchError
 
     filters = _filters(args)
+    render = LineRenderer(name=args.name, include_query=args.include_query)
     reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args, "changes"),
                           schema_database=args.schema_database, schema_position=args.schema_position,
                           filters=filters, on_mismatch=args.on_mismatch,
                           transactions=not args.no_transactions,
                           schema_changes=not args.no_schema_changes, name=args.name,
                           progress=_progress(args), truncate_events=args.truncate_events,
-                          pk_change=args.pk_change)
-    render = LineRenderer(name=args.name, include_query=args.include_query)
+                          pk_change=args.pk_change, render_rows=render.rows_event)
     out = _open_out(args)
+    write = out.write
     try:
+        # a rows event's rows come pre-rendered (LineRenderer.rows_event: the same bytes as
+        # render(change) per row, without a RowChange per row)
         for change in reader:
-            out.write(render(change) + "\n")
+            if type(change) is RenderedRows:
+                write(change.text)
+            else:
+                write(render(change) + "\n")
     except SchemaMismatchError as e:
         print(f"mysqlddl changes: {e}", file=sys.stderr)
         print("mysqlddl changes: give the schema in force before the first event with --schema, or "

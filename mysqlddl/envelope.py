@@ -38,7 +38,8 @@ import math
 from typing import Any
 
 from . import __version__
-from .changes import Change, Naming, RowChange, SchemaChange, Source, TransactionMark
+from .binlog import rows as rows_mod
+from .changes import Change, Naming, RowChange, SchemaChange, Source, TransactionMark, mariadb_uuid_text, typed_value
 from .model import render
 from .model.table import IndexKind, Table
 from .model.types import TypeFamily
@@ -227,6 +228,19 @@ def dumps(obj: Any) -> str:
     return _ENCODE(obj)
 
 
+def value_text(v: Any) -> str:
+    """One typed row value as its JSON text in a row image (what ``dumps`` writes for it)."""
+    f = _BY_TYPE.get(type(v), json_value)
+    return _ENCODE(v if f is None else f(v))
+
+
+def _retyped_json(family, uuid_swap_all: bool):
+    """value_text after the schema's retyping of a decoded value (ChangeReader._image)."""
+    if family is F.UUID:
+        return lambda v: value_text(mariadb_uuid_text(v, uuid_swap_all))
+    return lambda v: value_text(typed_value(family, v))
+
+
 class LineRenderer:
     """``dumps(envelope(change, ...))`` for a stream, byte for byte, with less work per row: the
     ``source`` of a row event differs from its neighbours' only in ``row``, so its JSON is encoded
@@ -240,20 +254,66 @@ class LineRenderer:
         self.name = name
         self.include_query = include_query
         self._sources: dict = {}
+        self._formats: dict = {}
 
     def _source_parts(self, ch: RowChange) -> tuple[str, str, str]:
-        s = ch.source
+        return self._source_head(ch.source, ch.transaction)
+
+    def _source_head(self, s: Source, transaction: str | None) -> tuple[str, str, str]:
         # every source field but row (the one that changes from row to row)
         key = (s.connector, s.server_id, s.file, s.pos, s.ts, s.gtid, s.db, s.table, s.thread, s.query,
-               ch.transaction)
+               transaction)
         hit = self._sources.get(key)
         if hit is None:
             text = _ENCODE(source_dict(s, name=self.name, include_query=self.include_query) | {"row": 0})
             i = text.index(self._ROW) + len(',"row":')
-            txn = "null" if ch.transaction is None else '{"id":' + _ENCODE(ch.transaction) + ',"total_order":'
+            txn = "null" if transaction is None else '{"id":' + _ENCODE(transaction) + ',"total_order":'
             if len(self._sources) > 4096:
                 self._sources.clear()
             hit = self._sources[key] = (text[:i], text[i + 1:], txn)
+        return hit
+
+    # -- whole rows events (ChangeReader(render_rows=...)) ------------------------------------------
+    def rows_event(self, ev, mapped, op: str, src: Source, transaction: str | None, total0: int,
+                   table0: int) -> tuple[str, int] | None:
+        """Every row of a rows event as lines (``(text, rows)``), rendered from the event's bytes by
+        :func:`mysqlddl.binlog.rows.render_rows` (in C on the compiled core) into the lines
+        ``__call__`` gives for each of its RowChanges (same bytes; tests/test_changes_render.py).
+        ``mapped``: the ChangeReader's view of the table (plan, names, naming, families, mismatch);
+        ``src``: the source of row 0. None when these rows need the per-change path."""
+        if transaction is None:
+            return None
+        fmt = self._format(mapped)
+        if fmt is None:
+            return None
+        head, tail, txn = self._source_head(src, transaction)
+        extra = ""
+        if mapped.naming is not Naming.SCHEMA or mapped.mismatch:
+            more: dict = {"naming": mapped.naming.value}
+            if mapped.mismatch:
+                more["mismatch"] = list(mapped.mismatch)
+            extra = ',"mysqlddl":' + _ENCODE(more)
+        parts = ('{"before":', ',"after":', f',"source":{head}',
+                 f'{tail},"op":"{op}","ts_ms":{src.ts * 1000},"transaction":{txn}',
+                 ',"data_collection_order":', "}" + extra + "}\n")
+        return rows_mod.render_rows(mapped.plan, fmt, ev.body, ev.rows_start, ev.rows_end, ev.present1,
+                                    ev.present2, base=ev.body_offset or 0, op=op, parts=parts,
+                                    total0=total0, table0=table0)
+
+    def _format(self, m):
+        """The JsonRowsFormat of a mapped table (cached: a table keeps its plan across TABLE_MAPs)."""
+        key = (m.plan, m.names, m.families, m.uuid_swap_all)
+        hit = self._formats.get(key, False)
+        if hit is False:
+            hit = None
+            if len(set(m.names)) == len(m.names) and len(m.families) == len(m.names):
+                column_json = [None if fam is None else _retyped_json(fam, m.uuid_swap_all)
+                               for fam in m.families]
+                hit = rows_mod.JsonRowsFormat([_ENCODE(n) for n in m.names], value_text,
+                                              column_json if any(column_json) else None)
+            if len(self._formats) > 4096:
+                self._formats.clear()
+            self._formats[key] = hit
         return hit
 
     def __call__(self, change: Change) -> str:
@@ -270,4 +330,4 @@ class LineRenderer:
 
 
 __all__ = ["LineRenderer", "debezium_table", "dumps", "envelope", "json_value", "kind_of", "row_envelope",
-           "schema_envelope", "source_dict", "transaction_envelope"]
+           "schema_envelope", "source_dict", "transaction_envelope", "value_text"]

@@ -418,3 +418,63 @@ def decode_partial_update_rows(plan: DecodePlan, buf, start: int, end: int, pres
     if compiled is None:
         compiled = plan.compiled(impl)
     return impl.decode_partial_update_rows(compiled, buf, start, end, present1, present2, base)
+
+
+# --------------------------------------------------------------------------- rows to JSON text
+
+
+class JsonRowsFormat:
+    """How :func:`render_rows` writes a row image as a JSON object: ``keys`` (per table column, the
+    JSON text of its name, e.g. ``'"id"'``), ``value_json`` (a typed value -> its JSON text: the
+    reference rendering, used by the pure twin for every value and by the compiled core for the
+    types it does not render itself), ``column_json`` (optional, per column: a callable that
+    replaces ``value_json`` for that column, e.g. values the schema retypes; None for the rest).
+    NULL is always ``null``; columns absent from a MINIMAL/NOBLOB image are left out. The compiled
+    core renders the other values natively to the bytes ``value_json`` would give (json's
+    ensure_ascii encoding of the envelope's value choices; tests/binlog/test_render_rows.py)."""
+
+    __slots__ = ("keys", "value_json", "column_json", "_compiled")
+
+    def __init__(self, keys, value_json, column_json=None):
+        self.keys = tuple(keys)
+        self.value_json = value_json
+        self.column_json = tuple(column_json) if column_json is not None else None
+        if self.column_json is not None and len(self.column_json) != len(self.keys):
+            raise ConfigError(f"{len(self.column_json)} column_json entries for {len(self.keys)} keys")
+        self._compiled = {}
+
+    def compiled(self, impl, compiled_plan):
+        hit = self._compiled.get(impl.IMPLEMENTATION)
+        if hit is None or hit[0] is not compiled_plan:
+            hit = self._compiled[impl.IMPLEMENTATION] = (compiled_plan,
+                                                         impl.compile_json_format(compiled_plan, self))
+        return hit[1]
+
+
+_OPS = {"c": 0, "d": 1, "u": 2}
+
+
+def render_rows(plan: DecodePlan, fmt: JsonRowsFormat, buf, start: int, end: int, present1: bytes,
+                present2: bytes | None = None, base: int = 0, *, op: str, parts, total0: int = 0,
+                table0: int = 0) -> tuple[str, int]:
+    """The rows of a rows event (arguments as :func:`decode_rows`) as text: one line per row,
+    ``(text, rows)``. Each line is the template ``parts`` (six ASCII strings) with five holes::
+
+        parts[0] BEFORE parts[1] AFTER parts[2] ROW parts[3] TOTAL parts[4] TABLE parts[5]
+
+    BEFORE/AFTER: the row images as JSON objects (see :class:`JsonRowsFormat`), ``null`` for the
+    image the ``op`` lacks (``"c"``: the row is the after image; ``"d"``: the before image; ``"u"``:
+    both, with ``present2``); ROW: the row's index in the event (0-based); TOTAL/TABLE:
+    ``total0``/``table0`` + the 1-based index. Errors are those of :func:`decode_rows`, at the same
+    offsets. Runs on ``speedups.impl`` (the compiled core renders in C; the pure twin decodes and
+    calls ``fmt.value_json``); both give the same bytes."""
+    impl = speedups.impl
+    compiled = plan._compiled.get(impl.IMPLEMENTATION)
+    if compiled is None:
+        compiled = plan.compiled(impl)
+    try:
+        code = _OPS[op]
+    except KeyError:
+        raise ConfigError(f"op must be c, d or u, not {op!r}") from None
+    return impl.render_rows(compiled, fmt.compiled(impl, compiled), buf, start, end, present1, present2, base,
+                            code, tuple(parts), total0, table0)
