@@ -137,7 +137,8 @@ class CreateTable(Command):
         cs, coll = charsets.resolve_pair(cs, coll, db_cs, rules_for(options).collation_column)
         ctx = _context(catalog, options, tid.name, cs, coll)
         ed = Table(tid).edit()
-        ed.set(charset=cs, collation=coll, engine=_canonical_engine(engine or catalog.default_engine(options)),
+        engine = engine or catalog.default_engine(options)
+        ed.set(charset=cs, collation=coll, engine=engine and _canonical_engine(engine),
                comment=comment, options=tuple(others), partitioning=self.partitioning,
                temporary=self.temporary)
         resolved: list[ResolvedColumn] = []

@@ -19,11 +19,12 @@ def _empty() -> Mapping:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Database:
-    """A database (schema) with its default ``charset`` and ``collation``; ``comment`` may be None."""
+    """A database (schema) with its default ``charset`` and ``collation`` (None in a dialect
+    without them, Oracle); ``comment`` may be None."""
 
     name: str
-    charset: str
-    collation: str
+    charset: str | None
+    collation: str | None
     comment: str | None = None
 
 
@@ -122,9 +123,12 @@ class Catalog:
         return sorted(self.tables.values(), key=lambda t: (t.id.database or "", t.id.name))
 
     # ---------------------------------------------------------------- server / session defaults
-    def server_charset(self, options: Options) -> tuple[str, str]:
-        """(charset, collation) a CREATE DATABASE without charset clauses gets."""
+    def server_charset(self, options: Options) -> tuple[str | None, str | None]:
+        """(charset, collation) a CREATE DATABASE without charset clauses gets; (None, None) in a
+        dialect without table charsets (``DialectRules.table_charset``, Oracle)."""
         rules = rules_for(options)
+        if not rules.table_charset:
+            return None, None
         cs = self.session.character_set_server or options.character_set_server
         coll = self.session.collation_server or options.collation_server
         if cs is None and coll is None:
@@ -140,7 +144,11 @@ class Catalog:
     def sql_mode(self, options: Options) -> frozenset[str]:
         return self.session.sql_mode if self.session.sql_mode is not None else options.sql_mode
 
-    def default_engine(self, options: Options) -> str:
+    def default_engine(self, options: Options) -> str | None:
+        """The engine of a CREATE TABLE without ENGINE=; None in a dialect without storage
+        engines (``DialectRules.table_engine``, Oracle)."""
+        if not rules_for(options).table_engine:
+            return None
         return self.session.default_storage_engine or options.default_storage_engine
 
     # ---------------------------------------------------------------- new versions

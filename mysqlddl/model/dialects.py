@@ -147,6 +147,15 @@ class DialectRules:
     # Keep the CONSTRAINT name of a PRIMARY KEY (Index.constraint_name): Oracle drops, enables
     # and disables a primary key by that name.
     keeps_constraint_names: bool = False
+    # Table defaults. MySQL and MariaDB tables have a storage engine (manual 7.1.8
+    # default_storage_engine; 18 "Alternative Storage Engines") and a default character set and
+    # collation inherited server -> database -> table (manual 12.3.2-12.3.4 "Server/Database/
+    # Table Character Set and Collation"). Oracle has neither: there are no storage engines, and
+    # the database character set is fixed by CREATE DATABASE (SQL Ref. "CREATE DATABASE",
+    # CHARACTER SET clause), not said or inherited in table DDL. False: Table.engine (resp.
+    # Table/Database charset and collation) stay None.
+    table_engine: bool = True
+    table_charset: bool = True
 
     def identifier(self, text: str, quoted: bool) -> str:
         """A name as the dialect stores it: ``text`` is the identifier without its quotes."""
@@ -197,7 +206,7 @@ ORACLE = dataclasses.replace(
     MYSQL, name="oracle", unquoted_identifier_case="upper", column_resolver=oracle_column,
     limits_key_length=False, foreign_key_index=False, keeps_constraint_names=True,
     fk_name_pattern="SYS_FK_{table}_{n}", check_name_pattern="SYS_CK_{table}_{n}",
-    no_implicit_null_default=frozenset())
+    no_implicit_null_default=frozenset(), table_engine=False, table_charset=False)
 
 # Longest key in bytes per engine (InnoDB with the DYNAMIC/COMPRESSED row formats: 3072, MySQL
 # manual 17.22 "InnoDB Limits"; MyISAM: 1000; Aria: 2000), used by the automatic key prefix above.

@@ -160,8 +160,9 @@ class Table:
 
     ``primary_key``: None when the table has none. ``unique_keys``/``indexes``: in the server's
     order (``indexes`` holds INDEX, FULLTEXT and SPATIAL keys); :meth:`keys` gives all of them.
-    ``charset``/``collation``: table defaults (None only for tables not built by a command).
-    ``engine``: None only when unknown. ``comment``: None when not given. ``options``: the other
+    ``charset``/``collation``: table defaults (None for tables not built by a command and in a
+    dialect without them, Oracle: ``DialectRules.table_charset``). ``engine``: None when unknown
+    or the dialect has no storage engines (``DialectRules.table_engine``). ``comment``: None when not given. ``options``: the other
     table options as (UPPER-CASE name, value text) pairs in first-given order. ``partitioning``:
     None when not partitioned. ``system_versioning``: WITH SYSTEM VERSIONING (MariaDB).
     ``periods``: MariaDB periods in definition order (application-time ones and SYSTEM_TIME).

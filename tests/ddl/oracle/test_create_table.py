@@ -11,7 +11,7 @@ from mysqlddl.model.column import DefaultKind, GeneratedKind
 from mysqlddl.model.table import IndexKind
 from mysqlddl.model.types import TypeFamily as F
 
-from .conftest import commands, table
+from .conftest import apply, commands, table
 
 # (declared type, type_name, family, length, scale, fsp, length semantics): SQL Ref. 2.1.
 TYPES = [
@@ -252,3 +252,15 @@ def test_period_definitions_are_accepted_and_not_modelled():
 ])
 def test_column_type_spells_the_type_as_the_data_dictionary(declared, column_type):
     assert table(f"CREATE TABLE t (c {declared})", "T").column("C").column_type == column_type
+
+
+def test_tables_carry_no_engine_or_charset():
+    # DialectRules.table_engine/table_charset (ORACLE: False): Oracle has no storage engines, and
+    # the database character set is not said or inherited in table DDL.
+    cat = apply("CREATE TABLE t (a VARCHAR2(10), b NUMBER);\n"
+                "ALTER TABLE t ADD (c CHAR(2));\n"
+                "CREATE TABLE other.u (a CLOB)")
+    for t in cat.all_tables():
+        assert (t.engine, t.charset, t.collation) == (None, None, None), t.name
+        assert all(c.charset is None and c.collation is None for c in t.columns)
+    assert (cat.database("OTHER").charset, cat.database("OTHER").collation) == (None, None)
