@@ -48,9 +48,24 @@ def _checks(t: Table):
     return col + [c for c in t.checks if c.column is None]
 
 
+def _state_json(st) -> dict[str, Any]:
+    return {"enabled": st.enabled, "validated": st.validated, "deferrable": st.deferrable,
+            "initially_deferred": st.initially_deferred, "rely": st.rely}
+
+
+def _oracle_fields(d: dict[str, Any], **fields) -> dict[str, Any]:
+    """``d`` plus the Oracle-only ``fields`` that are set (not None/False): they are added only
+    when set, so a MySQL or MariaDB table's JSON keeps its fixed key set byte for byte."""
+    for k, v in fields.items():
+        if v is not None and v is not False:
+            d[k] = v
+    return d
+
+
 def column_json(c: Column) -> dict[str, Any]:
-    """One column as a JSON-ready dict with a fixed key set (None where not applicable)."""
-    return {
+    """One column as a JSON-ready dict with a fixed key set (None where not applicable), plus the
+    Oracle-only ``length_semantics`` (BYTE/CHAR), ``default_on_null`` and ``identity`` when set."""
+    return _oracle_fields({
         "name": c.name, "position": c.position, "type": c.column_type, "type_name": c.type_name,
         "family": c.family.value, "length": c.length, "scale": c.scale, "fsp": c.fsp,
         "unsigned": c.unsigned, "zerofill": c.zerofill, "charset": c.charset,
@@ -61,15 +76,20 @@ def column_json(c: Column) -> dict[str, Any]:
                       if c.generated else None),
         "values": list(c.values) if c.values else None, "srid": c.srid, "comment": c.comment,
         "visible": c.visible, "row_period": c.row_period, "hidden": c.hidden, "versioned": c.versioned,
-    }
+    }, length_semantics=c.length_semantics, default_on_null=c.default_on_null,
+        identity=({"always": c.identity.always, "on_null": c.identity.on_null,
+                   "options": c.identity.options} if c.identity is not None else None))
 
 
 def key_json(ix: Index) -> dict[str, Any]:
-    return {"name": ix.name, "kind": ix.kind.value,
-            "parts": [{"column": p.column, "expression": p.expression, "length": p.length,
-                       "descending": p.descending} for p in ix.parts],
-            "using": ix.using, "comment": ix.comment, "visible": ix.visible,
-            "without_overlaps": ix.without_overlaps}
+    """One key; Oracle adds ``constraint_name`` (a named PRIMARY KEY) and ``state`` when set."""
+    return _oracle_fields({
+        "name": ix.name, "kind": ix.kind.value,
+        "parts": [{"column": p.column, "expression": p.expression, "length": p.length,
+                   "descending": p.descending} for p in ix.parts],
+        "using": ix.using, "comment": ix.comment, "visible": ix.visible,
+        "without_overlaps": ix.without_overlaps},
+        constraint_name=ix.constraint_name, state=ix.state and _state_json(ix.state))
 
 
 def table_json(t: Table) -> dict[str, Any]:
@@ -79,12 +99,13 @@ def table_json(t: Table) -> dict[str, Any]:
         "database": t.database, "name": t.name, "temporary": t.temporary,
         "columns": [column_json(c) for c in t.columns],
         "keys": [key_json(k) for k in t.keys()],
-        "foreign_keys": [{"name": f.name, "columns": list(f.columns),
-                          "ref_database": f.ref_table.database, "ref_table": f.ref_table.name,
-                          "ref_columns": list(f.ref_columns), "on_delete": f.on_delete,
-                          "on_update": f.on_update} for f in _fks(t)],
-        "checks": [{"name": c.name, "expression": c.expression, "enforced": c.enforced,
-                    "column": c.column} for c in _checks(t)],
+        "foreign_keys": [_oracle_fields({
+            "name": f.name, "columns": list(f.columns), "ref_database": f.ref_table.database,
+            "ref_table": f.ref_table.name, "ref_columns": list(f.ref_columns), "on_delete": f.on_delete,
+            "on_update": f.on_update}, state=f.state and _state_json(f.state)) for f in _fks(t)],
+        "checks": [_oracle_fields({"name": c.name, "expression": c.expression, "enforced": c.enforced,
+                                   "column": c.column}, state=c.state and _state_json(c.state))
+                   for c in _checks(t)],
         "charset": t.charset, "collation": t.collation, "engine": t.engine, "comment": t.comment,
         "options": {k: v for k, v in t.options},
         "partitioning": ({"method": t.partitioning.method, "expression": t.partitioning.expression,
