@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from ..options import Dialect, Options
 from .oracle import resolve_column as oracle_column
+from .oracle_sql import table_sql as oracle_table_sql
 from .types import TypeFamily
 
 
@@ -156,6 +157,9 @@ class DialectRules:
     # Table/Database charset and collation) stay None.
     table_engine: bool = True
     table_charset: bool = True
+    # A dialect whose CREATE TABLE text is not the MySQL SHOW CREATE TABLE layout of render.py:
+    # called as table_sql(table) -> [CREATE TABLE, further statements (Oracle: COMMENT ON)].
+    table_sql: Callable | None = None
 
     def identifier(self, text: str, quoted: bool) -> str:
         """A name as the dialect stores it: ``text`` is the identifier without its quotes."""
@@ -206,7 +210,8 @@ ORACLE = dataclasses.replace(
     MYSQL, name="oracle", unquoted_identifier_case="upper", column_resolver=oracle_column,
     limits_key_length=False, foreign_key_index=False, keeps_constraint_names=True,
     fk_name_pattern="SYS_FK_{table}_{n}", check_name_pattern="SYS_CK_{table}_{n}",
-    no_implicit_null_default=frozenset(), table_engine=False, table_charset=False)
+    no_implicit_null_default=frozenset(), table_engine=False, table_charset=False,
+    table_sql=oracle_table_sql)
 
 # Longest key in bytes per engine (InnoDB with the DYNAMIC/COMPRESSED row formats: 3072, MySQL
 # manual 17.22 "InnoDB Limits"; MyISAM: 1000; Aria: 2000), used by the automatic key prefix above.

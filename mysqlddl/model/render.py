@@ -300,9 +300,21 @@ def _key_sql(ix: Index, rules: DialectRules) -> str:
     return s
 
 
-def create_table_sql(t: Table, options: Options = DEFAULT) -> str:
-    """Canonical CREATE TABLE text in the layout of the server's SHOW CREATE TABLE."""
+def table_statements(t: Table, options: Options = DEFAULT) -> list[str]:
+    """The statements that create ``t`` in the dialect's syntax: CREATE TABLE, then (Oracle)
+    COMMENT ON statements (``DialectRules.table_sql``)."""
     rules = rules_for(options)
+    if rules.table_sql is not None:
+        return rules.table_sql(t)
+    return [create_table_sql(t, options)]
+
+
+def create_table_sql(t: Table, options: Options = DEFAULT) -> str:
+    """Canonical CREATE TABLE text in the layout of the server's SHOW CREATE TABLE, or in the
+    dialect's own syntax where it has one (``DialectRules.table_sql``: Oracle)."""
+    rules = rules_for(options)
+    if rules.table_sql is not None:
+        return rules.table_sql(t)[0]
     lines = [_column_sql(c, t, rules) for c in shown_columns(t)]
     for p in t.periods:
         name = "SYSTEM_TIME" if p.system else quote_identifier(p.name)
@@ -383,9 +395,9 @@ def _default_collation(charset: str, rules: DialectRules) -> str | None:
 
 
 def catalog_sql(catalog: Catalog, options: Options = DEFAULT) -> str:
-    """Every base table's CREATE TABLE, sorted by (database, name), each preceded by a
-    ``-- db.table`` line and ended with ``;``."""
+    """Every base table's CREATE TABLE (and what the dialect adds: Oracle's COMMENT ON), sorted
+    by (database, name), each preceded by a ``-- db.table`` line, every statement ended with ``;``."""
     out = []
     for t in catalog.all_tables():
-        out.append(f"-- {t.database}.{t.name}\n{create_table_sql(t, options)};\n")
+        out.append(f"-- {t.database}.{t.name}\n" + "".join(s + ";\n" for s in table_statements(t, options)))
     return "\n".join(out)

@@ -161,10 +161,11 @@ class Table:
     ``primary_key``: None when the table has none. ``unique_keys``/``indexes``: in the server's
     order (``indexes`` holds INDEX, FULLTEXT and SPATIAL keys); :meth:`keys` gives all of them.
     ``charset``/``collation``: table defaults (None for tables not built by a command and in a
-    dialect without them, Oracle: ``DialectRules.table_charset``). ``engine``: None when unknown
-    or the dialect has no storage engines (``DialectRules.table_engine``). ``comment``: None when not given. ``options``: the other
-    table options as (UPPER-CASE name, value text) pairs in first-given order. ``partitioning``:
-    None when not partitioned. ``system_versioning``: WITH SYSTEM VERSIONING (MariaDB).
+    dialect without them, Oracle: ``DialectRules.table_charset``). ``engine``: None when
+    unknown or the dialect has no storage engines (``DialectRules.table_engine``).
+    ``comment``: None when not given. ``options``: the other table options as (UPPER-CASE name,
+    value text) pairs in first-given order. ``partitioning``: None when not partitioned.
+    ``system_versioning``: WITH SYSTEM VERSIONING (MariaDB).
     ``periods``: MariaDB periods in definition order (application-time ones and SYSTEM_TIME).
     ``sequence``: the settings of a MariaDB sequence, None for other tables.
     """
