@@ -20,18 +20,24 @@ its arguments, loads no Spark). The stages (DESIGN, "Key decisions: Spark"; the 
    through ``mapInArrow``. Memory in a task is one event plus one batch, whatever the range or
    file size.
 
-Output under DIR (every part replaced on a re-run; a retried task leaves no duplicates because
+Output under DIR (replaced as a whole on a re-run; a retried task leaves no duplicates because
 Spark's file commit protocol publishes one attempt per partition, and a range always decodes to
 the same rows):
 
-- ``changes/db=<db>/table=<table>/*.parquet``: row changes, the CLI's fields (see
-  :data:`ROW_COLUMNS`). ``before``/``after`` are the JSON text of the CLI's rendering of the row
-  images (``mysqlddl.envelope.json_value``: DECIMAL as exact digits, temporals as ISO-8601 text,
-  binary as base64, JSON as JSON...), so every typed value survives exactly as the CLI writes it,
-  whatever the table version. The ordering key is (file_seq, pos, row); files carry no order.
-- ``transactions/*.parquet``: Debezium transaction BEGIN/END marks; ``schema_changes/*.parquet``:
-  one row per DDL recorded in the history, with its ``tableChanges`` as JSON text.
-- ``history.jsonl``: the schema history (``SchemaHistory.lines``); ``summary.json``: the run.
+- ``changes/db=<db>/table=<table>/*.parquet``: every event ``mysqlddl changes`` prints, one row
+  each, partitioned by the event's ``source.db`` / ``source.table``; ``kind`` says which: ``row``
+  (op c/u/d, or t with --truncate-events), ``schema`` (a DDL recorded in the history, under its
+  default database and ``table=__HIVE_DEFAULT_PARTITION__``, i.e. null) or ``transaction``
+  (Debezium's BEGIN/END marks, db and table null). Columns: :data:`COLUMNS`, the envelope's
+  fields by name: the ordering key (``file_seq``, ``pos``, ``row``), ``ts_ms``, ``gtid``, ``op``,
+  ``before``/``after``... ``before``/``after`` (and the other JSON parts: ``headers``,
+  ``mysqlddl``, ``data_collections``, ``table_changes``) are JSON text of the CLI's rendering
+  (``mysqlddl.envelope``: DECIMAL as exact digits, temporals as ISO-8601 text, binary as base64,
+  JSON documents as text...), so every typed value survives exactly as the CLI writes it, whatever
+  the table version. Files carry no order: sort by the ordering key. Read the partition columns
+  as text (``spark.sql.sources.partitionColumnTypeInference.enabled=false``).
+- ``history.jsonl``: the schema history (``SchemaHistory.lines``, what ``mysqlddl history``
+  prints); ``summary.json``: the run (counts per table and op, ranges, seconds per stage).
 
 :func:`envelope_of` turns an output row back into the exact object ``mysqlddl changes`` prints.
 
@@ -69,13 +75,7 @@ COLUMNS = (
     ("position_pos", "long"),
     ("extra", "string"),           # JSON: envelope keys not in a column of their own (none today)
 )
-ROW_COLUMNS = ("op", "file", "file_seq", "pos", "row", "ts_ms", "gtid", "server_id", "thread", "query",
-               "connector", "before", "after", "transaction_id", "total_order", "data_collection_order",
-               "headers", "mysqlddl", "extra", "db", "table")
-TRANSACTION_COLUMNS = ("status", "transaction_id", "ts_ms", "event_count", "data_collections", "file",
-                       "file_seq", "pos", "gtid", "extra")
-SCHEMA_COLUMNS = ("db", "ddl", "table_changes", "position_file", "position_pos", "file", "file_seq", "pos",
-                  "row", "ts_ms", "gtid", "server_id", "thread", "query", "connector", "extra")
+_INDEX = {n: i for i, (n, _) in enumerate(COLUMNS)}
 
 RANGE_COLUMNS = (("index", "int"), ("files", "array<string>"), ("start", "long"), ("stop", "long"),
                  ("nbytes", "long"))
@@ -232,43 +232,57 @@ def _spark_schema(columns) -> str:
 
 # envelope key -> column, per kind (every other key goes to the ``extra`` column, so an output row
 # always turns back into the exact envelope, whatever keys the envelope gains)
-_SOURCE_COLS = {"connector": "connector", "db": "db", "table": "table", "server_id": "server_id", "gtid": "gtid",
-                "file": "file", "pos": "pos", "row": "row", "thread": "thread", "query": "query",
-                "ts_ms": "ts_ms"}
+_SOURCE_COLS = ("connector", "db", "table", "server_id", "gtid", "file", "pos", "row", "thread", "query", "ts_ms")
 _SOURCE_CONST = ("version", "name", "snapshot")      # the same in every event of a run: in summary.json
 _JSON_COLS = frozenset({"before", "after", "headers", "mysqlddl", "data_collections", "table_changes", "extra"})
 
 
 class _Batch:
-    """Column lists of up to BATCH_ROWS changes, flushed as Arrow record batches. Each change is
-    rendered by the CLI's own ``mysqlddl.envelope.envelope`` and the envelope's parts are stored
-    (JSON parts as JSON text)."""
+    """Up to BATCH_ROWS changes as tuples in :data:`COLUMNS` order, flushed as an Arrow record
+    batch. Each change is rendered as ``mysqlddl changes`` renders it: plain row changes (the bulk)
+    by the envelope's own value rendering on a short path, everything else through
+    ``mysqlddl.envelope.envelope`` itself, whose parts are stored (JSON parts as JSON text)."""
 
     def __init__(self, name: str, include_query: bool):
-        from .envelope import dumps, envelope, kind_of
+        from .changes import Naming, RowChange
+        from .envelope import _image, dumps, envelope, kind_of
 
         self.name, self.include_query = name, include_query
-        self._envelope, self._kind_of, self._dumps = envelope, kind_of, dumps
-        self.cols = {n: [] for n, _ in COLUMNS}
+        self._envelope, self._kind_of, self._dumps, self._image = envelope, kind_of, dumps, _image
+        self._row_change, self._schema_naming = RowChange, Naming.SCHEMA
+        self.rows: list[tuple] = []
         self.n = 0
 
     def add(self, ch) -> None:
+        if type(ch) is self._row_change and not ch.headers and not ch.mismatch and ch.naming is self._schema_naming:
+            # what envelope.row_envelope / source_dict make of it, without the dicts
+            s = ch.source
+            dumps, image = self._dumps, self._image
+            self.rows.append((
+                "row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, s.row, s.ts * 1000, s.gtid, s.server_id,
+                s.thread, s.query if self.include_query else None, s.connector,
+                dumps(image(ch.before)), dumps(image(ch.after)), ch.transaction,
+                ch.total_order if ch.transaction is not None else None,
+                ch.table_order if ch.transaction is not None else None,
+                None, None, None, None, None, None, None, None, None, None))
+        else:
+            self.rows.append(self._general(ch))
+        self.n += 1
+
+    def _general(self, ch) -> tuple:
         dumps = self._dumps
-        env = self._envelope(ch, name=self.name, include_query=self.include_query)
+        env = dict(self._envelope(ch, name=self.name, include_query=self.include_query))
         kind = self._kind_of(ch)
         row = {"kind": kind, "file": ch.source.file, "file_seq": ch.source.file_seq, "pos": ch.source.pos,
                "gtid": ch.source.gtid}
         extra: dict = {}
         if kind == "transaction":
-            env = dict(env)
             row.update(status=env.pop("status"), transaction_id=env.pop("id"), ts_ms=env.pop("ts_ms"),
                        event_count=env.pop("event_count"), data_collections=dumps(env.pop("data_collections")))
-            extra = env
         else:
-            env = dict(env)
             src = dict(env.pop("source"))
-            for k, col in _SOURCE_COLS.items():
-                row[col] = src.pop(k)
+            for k in _SOURCE_COLS:
+                row[k] = src.pop(k)
             for k in _SOURCE_CONST:
                 src.pop(k, None)
             if env.pop("ts_ms") != row["ts_ms"]:
@@ -291,20 +305,17 @@ class _Batch:
                     row["headers"] = dumps(env.pop("headers"))
                 if "mysqlddl" in env:
                     row["mysqlddl"] = dumps(env.pop("mysqlddl"))
-            extra.update(env)
+        extra.update(env)
         if extra:
             row["extra"] = dumps(extra)
-        for k, v in self.cols.items():
-            v.append(row.get(k))
-        self.n += 1
+        return tuple(row.get(n) for n, _ in COLUMNS)
 
     def flush(self):
         import pyarrow as pa
 
         schema = _arrow_schema()
         arrays = []
-        for (n, _), field in zip(COLUMNS, schema, strict=True):
-            values = self.cols[n]
+        for values, field in zip(zip(*self.rows, strict=True), schema, strict=True):
             try:
                 arrays.append(pa.array(values, type=field.type))
             except (UnicodeEncodeError, pa.ArrowInvalid):
@@ -313,7 +324,7 @@ class _Batch:
                 arrays.append(pa.array([v.encode("utf-8", "backslashreplace").decode("utf-8")
                                         if isinstance(v, str) else v for v in values], type=field.type))
         batch = pa.RecordBatch.from_arrays(arrays, schema=schema)
-        self.cols = {n: [] for n, _ in COLUMNS}
+        self.rows = []
         self.n = 0
         return batch
 
@@ -354,9 +365,8 @@ def _decode_ranges(batches, *, history_bc, digest, options, reader_kw, name, inc
 
 
 def envelope_of(rec: dict, *, name: str = "mysqlddl", version: str | None = None) -> dict:
-    """The object ``mysqlddl changes`` prints for an output row: a dict of an output dataset's
-    columns plus ``kind`` (row, transaction or schema: which dataset it came from). ``name`` and
-    ``version`` are the run's (summary.json)."""
+    """The object ``mysqlddl changes`` prints for an output row (a dict of :data:`COLUMNS`).
+    ``name`` and ``version`` are the run's (summary.json: ``name``, ``mysqlddl``)."""
     from . import __version__
 
     def js(k):
@@ -411,9 +421,11 @@ def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "
         b = b.master(master)
     elif "PYSPARK_GATEWAY_PORT" not in os.environ:
         b = b.master("local[*]")
-    # no web UI or console progress bar for a batch CLI; the only shuffle is the summary's count
+    # no web UI or console progress bar for a batch CLI; the only shuffle is the summary's count;
+    # partition values are names (db=007 is a database named "007", not a number)
     b = b.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false") \
-        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.shuffle.partitions", "4") \
+        .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel(log_level)
     return spark
@@ -426,8 +438,6 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     """Run the job on ``spark``; returns the summary (also written to DIR/summary.json).
     ``options``: default :func:`cli_options`. Raises the typed mysqlddl error of a failed task."""
     import hashlib
-
-    from pyspark import StorageLevel
 
     from . import __version__, ranges
 
@@ -463,21 +473,19 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
         return _decode_ranges(batches, history_bc=bc, digest=digest, options=okw, reader_kw=reader_kw,
                               name=name, include_query=include_query)
 
-    df = rdf.mapInArrow(decode, _spark_schema(COLUMNS)).persist(StorageLevel.DISK_ONLY)
+    # One pass, one write: the ranges are decoded exactly once (no cache), and Spark's file commit
+    # protocol publishes one attempt per partition (retries and re-runs leave no duplicates).
+    changes = os.path.join(out, "changes")
     try:
-        try:
-            df.where("kind = 'row'").select(*ROW_COLUMNS).write.mode("overwrite") \
-                .partitionBy("db", "table").parquet(os.path.join(out, "changes"))
-            df.where("kind = 'transaction'").select(*TRANSACTION_COLUMNS).write.mode("overwrite") \
-                .parquet(os.path.join(out, "transactions"))
-            df.where("kind = 'schema'").select(*SCHEMA_COLUMNS).write.mode("overwrite") \
-                .parquet(os.path.join(out, "schema_changes"))
-            counts = df.groupBy("kind", "status", "db", "table", "op").count().collect()
-        except Exception as e:
-            raise (typed_error(e) or e) from None
+        rdf.mapInArrow(decode, _spark_schema(COLUMNS)).write.mode("overwrite") \
+            .partitionBy("db", "table").parquet(changes)
+    except Exception as e:
+        raise (typed_error(e) or e) from None
     finally:
-        df.unpersist()
         bc.unpersist()
+    t3 = time.monotonic()
+    # the summary's counts, from what was written (the small columns only)
+    counts = spark.read.parquet(changes).groupBy("kind", "status", "db", "table", "op").count().collect()
     t3 = time.monotonic()
 
     per_table: dict = {}
@@ -495,7 +503,7 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
         "transactions": kinds.get("transaction", 0), "schema_changes": kinds.get("schema", 0),
         "rows": dict(sorted((k, dict(sorted(v.items()))) for k, v in per_table.items())),
         "seconds": {"prescan": round(t1 - t0, 3), "history": round(t2 - t1, 3), "decode_write": round(t3 - t2, 3),
-                    "total": round(t3 - t0, 3)},
+                    "summary": round(time.monotonic() - t3, 3), "total": round(time.monotonic() - t0, 3)},
     }
     history.save(os.path.join(out, "history.jsonl.tmp"))
     os.replace(os.path.join(out, "history.jsonl.tmp"), os.path.join(out, "history.jsonl"))
@@ -560,4 +568,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    if not __package__:
+        # run as a file (spark-submit .../spark_job.py): the installed package's module runs it, so
+        # its relative imports resolve and executors unpickle functions of mysqlddl.spark_job
+        from mysqlddl.spark_job import main as _main
+
+        sys.exit(_main())
     sys.exit(main())
