@@ -19,11 +19,20 @@ class DropTable(Command):
     """DROP [TEMPORARY] TABLE [IF EXISTS] t1, t2, ...: a temporary table of that name is dropped
     first. An unknown table without IF EXISTS fails the statement: MySQL 8.0 drops nothing;
     MariaDB drops the others first (:class:`~mysqlddl.errors.PartialApplyError` carries that
-    catalog, which the lenient error policies continue from)."""
+    catalog, which the lenient error policies continue from).
+
+    ``cascade_constraints`` (Oracle's DROP TABLE ... CASCADE CONSTRAINTS, SQL Ref. "DROP TABLE":
+    "drop all referential integrity constraints that refer to primary and unique keys in the
+    dropped table"): the other tables' foreign keys to a dropped table are dropped with it.
+    Without it, where ``DialectRules.drop_referenced_table_is_error`` (Oracle: ORA-02449
+    "unique/primary keys in table referenced by foreign keys"), such a foreign key fails the
+    statement and nothing is dropped; the error policy decides whether the run stops (strict)
+    or the statement is skipped and counted. A table's foreign keys to itself never count."""
 
     tables: tuple[TableId, ...]
     if_exists: bool = False
     temporary: bool = False
+    cascade_constraints: bool = False
 
     def apply(self, catalog: Catalog, options: Options = DEFAULT) -> Catalog:
         rm, rm_tmp, changed, missing = [], [], [], []
@@ -50,7 +59,33 @@ class DropTable(Command):
                 raise PartialApplyError(msg, catalog=catalog.evolve(remove=rm, remove_temporary=rm_tmp,
                                                                     changed=changed))
             raise DdlSemanticError(msg)
-        return catalog.evolve(remove=rm, remove_temporary=rm_tmp, changed=changed)
+        children = self._referencing(catalog, rm, options)
+        return catalog.evolve(put=children, remove=rm, remove_temporary=rm_tmp,
+                              changed=changed + [t.id for t in children])
+
+    def _referencing(self, catalog: Catalog, dropped: list[TableId], options: Options) -> list:
+        """The other tables whose foreign keys refer to a dropped table, without those keys
+        (CASCADE CONSTRAINTS), or an ORA-02449 error; [] where the dialect keeps such keys."""
+        gone = {catalog.key(q) for q in dropped}
+        if not gone or not (self.cascade_constraints or rules_for(options).drop_referenced_table_is_error):
+            return []
+        out = []
+        for t in catalog.tables.values():
+            if catalog.key(t.id) in gone:
+                continue
+            fks = [f for f in t.foreign_keys if catalog.key(catalog.qualify(f.ref_table)) in gone]
+            if not fks:
+                continue
+            if not self.cascade_constraints:
+                raise DdlSemanticError(
+                    f"ORA-02449: unique/primary keys in table referenced by foreign keys: "
+                    f"{', '.join(f'{t.id}.{f.name}' for f in fks)} (DROP TABLE ... CASCADE CONSTRAINTS "
+                    f"drops them)")
+            ed = t.edit()
+            for f in fks:
+                ed.drop_foreign_key(f.name)
+            out.append(ed.build())
+        return out
 
 
 @_command

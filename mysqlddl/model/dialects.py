@@ -157,6 +157,12 @@ class DialectRules:
     # Table/Database charset and collation) stay None.
     table_engine: bool = True
     table_charset: bool = True
+    # DROP TABLE of a table that other tables' foreign keys refer to: Oracle refuses it with
+    # ORA-02449 unless CASCADE CONSTRAINTS is given (SQL Ref. "DROP TABLE", CASCADE CONSTRAINTS).
+    # MySQL and MariaDB refuse it too while foreign_key_checks=1 (MySQL manual 15.1.20.5
+    # "FOREIGN KEY Constraints", Foreign Key Checks), which the model does not check: dumps and
+    # binlog replays run with the checks off, and the child's foreign key stays as it was.
+    drop_referenced_table_is_error: bool = False
     # A dialect whose CREATE TABLE text is not the MySQL SHOW CREATE TABLE layout of render.py:
     # called as table_sql(table) -> [CREATE TABLE, further statements (Oracle: COMMENT ON)].
     table_sql: Callable | None = None
@@ -211,7 +217,7 @@ ORACLE = dataclasses.replace(
     limits_key_length=False, foreign_key_index=False, keeps_constraint_names=True,
     fk_name_pattern="SYS_FK_{table}_{n}", check_name_pattern="SYS_CK_{table}_{n}",
     no_implicit_null_default=frozenset(), table_engine=False, table_charset=False,
-    table_sql=oracle_table_sql)
+    table_sql=oracle_table_sql, drop_referenced_table_is_error=True)
 
 # Longest key in bytes per engine (InnoDB with the DYNAMIC/COMPRESSED row formats: 3072, MySQL
 # manual 17.22 "InnoDB Limits"; MyISAM: 1000; Aria: 2000), used by the automatic key prefix above.

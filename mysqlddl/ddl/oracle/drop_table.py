@@ -1,6 +1,6 @@
 """``dropTable`` -> :class:`~mysqlddl.commands.DropTable` (SQL Ref. "DROP TABLE"). CASCADE
-CONSTRAINTS (dropping other tables' foreign keys to it) and PURGE (no recycle bin) change no
-table that the model keeps apart from the dropped one's references."""
+CONSTRAINTS drops the other tables' foreign keys to the table (without it such keys fail the
+statement, ORA-02449); PURGE (no recycle bin) changes nothing the model keeps."""
 
 from __future__ import annotations
 
@@ -11,4 +11,5 @@ from .source import StatementSource
 
 
 def build(ctx: P.DropTableContext, src: StatementSource) -> DropTable:
-    return DropTable((table_id(ctx.tableName(), src),), if_exists=ctx.EXISTS() is not None)
+    return DropTable((table_id(ctx.tableName(), src),), if_exists=ctx.EXISTS() is not None,
+                     cascade_constraints=ctx.CASCADE() is not None)
