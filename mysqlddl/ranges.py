@@ -72,8 +72,11 @@ class FileScan:
     events: int
 
 
-def prescan(path: str, options: Options = DEFAULT) -> FileScan:
-    """Pre-scan one binlog file (see the module docstring)."""
+def prescan(path: str, options: Options = DEFAULT, *, min_gap: int = 0) -> FileScan:
+    """Pre-scan one binlog file (see the module docstring). ``min_gap``: keep a CUT mark only
+    when it is at least that many bytes after the last one kept (the driver needs a few cut
+    points per range, not one per transaction: a log of a million one-row transactions would
+    otherwise send a million marks to it). XA marks are all kept."""
     reader = BinlogReader(path, options=options, only_types=PRESCAN_TYPES)
     fde = None
     ddl: list = []
@@ -134,7 +137,12 @@ def prescan(path: str, options: Options = DEFAULT) -> FileScan:
     cuts = gtid_cuts if has_gtids else end_cuts
     if str(path).endswith(".gz"):
         cuts = []              # offsets are into the decompressed stream: no seeking inside it
-    marks = sorted([(c, CUT, None) for c in set(cuts) if 4 < c < size] + xa, key=lambda m: (m[0], m[1]))
+    kept, last = [], 0
+    for c in sorted(set(cuts)):
+        if 4 < c < size and c - last >= min_gap:
+            kept.append((c, CUT, None))
+            last = c
+    marks = sorted(kept + xa, key=lambda m: (m[0], m[1]))
     return FileScan(str(path), Position(str(path), 0).file_seq, size, fde, tuple(ddl), tuple(marks),
                     reader.events_read)
 

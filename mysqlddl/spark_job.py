@@ -187,12 +187,12 @@ def _options(kw: dict):
     return Options(**kw)
 
 
-def _prescan_task(path: str, options):
+def _prescan_task(path: str, options, min_gap: int):
     from . import ranges
     from .errors import MysqlddlError
 
     try:
-        return ranges.prescan(path, _options(options))
+        return ranges.prescan(path, _options(options), min_gap=min_gap)
     except MysqlddlError as e:
         raise _task_error(e) from None
 
@@ -450,7 +450,8 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     # stage 1: pre-scan, one task per file
     try:
         okw = _options_kw(options)
-        scans = sc.parallelize(files, len(files)).map(lambda f: _prescan_task(f, okw)).collect()
+        gap = range_size // 64           # enough cut points to cut ranges within ~2% of the size
+        scans = sc.parallelize(files, len(files)).map(lambda f: _prescan_task(f, okw, gap)).collect()
     except Exception as e:
         raise (typed_error(e) or e) from None
     t1 = time.monotonic()

@@ -120,3 +120,20 @@ def test_ranges_decode_to_the_sequential_events(scans, lab_binlogs, tmp_path, si
     got = [dumps(envelope(c)) for r in rs for c in ranges.read_range(r, loaded)]
     assert Counter(got) == Counter(seq)
     assert len(got) == len(seq)
+
+
+def test_min_gap_thins_cut_marks_only(scans, lab_binlogs, tmp_path):
+    d, _ = lab_binlogs
+    gap = 100_000
+    thin = [ranges.prescan(s.path, min_gap=gap) for s in scans]
+    for full, t in zip(scans, thin, strict=True):
+        cuts = [m[0] for m in t.marks if m[1] == ranges.CUT]
+        assert set(cuts) <= {m[0] for m in full.marks if m[1] == ranges.CUT}
+        assert all(b - a >= gap for a, b in zip([0, *cuts], cuts, strict=False))
+        assert [m for m in t.marks if m[1] != ranges.CUT] == [m for m in full.marks if m[1] != ranges.CUT]
+        assert t.ddl == full.ddl
+    assert sum(len(t.marks) for t in thin) < sum(len(s.marks) for s in scans)
+    seq = Counter(dumps(envelope(c)) for c in ChangeReader(str(d)))
+    history, _ = ranges.build_history(thin)
+    got = Counter(dumps(envelope(c)) for r in ranges.cut_ranges(thin, gap) for c in ranges.read_range(r, history))
+    assert got == seq
