@@ -40,10 +40,21 @@ class View:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Unevaluated:
+    """A user variable set to an expression the model does not evaluate (``SET @n = (SELECT
+    ...)``): harmless until a modelled system variable is set from it."""
+
+    text: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Session:
     """Session state that changes how later statements resolve. None = the server default
     (from :class:`~mysqlddl.options.Options` and the dialect). ``variables``: other SET variables
-    recorded as (lower-case name, value text)."""
+    recorded as (lower-case name, value text). ``user_variables``: ``SET @x = ...`` as (lower-case
+    name without ``@``, value): the value text, None for NULL, or an :class:`Unevaluated`
+    expression (user variable names are case-insensitive: MySQL 8.4 manual 11.4 "User-Defined
+    Variables")."""
 
     database: str | None = None
     character_set_server: str | None = None
@@ -55,6 +66,7 @@ class Session:
     character_set_client: str | None = None
     collation_connection: str | None = None
     variables: tuple[tuple[str, str], ...] = ()
+    user_variables: tuple[tuple[str, str | Unevaluated | None], ...] = ()
 
     def replace(self, **changes) -> Session:
         return dataclasses.replace(self, **changes)

@@ -2,15 +2,17 @@
 "SET Syntax for Variable Assignment", 15.7.6.2 "SET CHARACTER SET", 15.7.6.3 "SET NAMES").
 
 System variables become assignments (the model applies those that change how later DDL resolves
-and records the rest); user variables (``SET @x = ...``) and ``SET TRANSACTION`` change no schema
-and produce nothing. ``SET STATEMENT ... FOR stmt`` (MariaDB) is handled by the dispatcher, which
-builds the inner statement.
+and records the rest); user variables (``SET @x = ...``) become assignments of scope ``user``
+(mysqldump saves variables in them and restores from them: ``SET SQL_MODE=@OLD_SQL_MODE``);
+``SET TRANSACTION`` changes no schema and produces nothing. ``SET STATEMENT ... FOR stmt``
+(MariaDB) is handled by the dispatcher, which builds the inner statement.
 """
 
 from __future__ import annotations
 
 from ..._generated.mysql.MySqlParser import MySqlParser as P
 from ...commands import Assignment, SetVariable
+from ...commands.variables import user_name
 from .identifiers import charset_name, unquote
 from .source import StatementSource
 
@@ -28,8 +30,8 @@ def _system_name(text: str) -> tuple[str, str]:
 
 
 def assignment(a: P.SetAssignmentContext, src: StatementSource) -> Assignment | None:
-    if a.AT_ID() is not None:
-        return None  # a user variable
+    if a.AT_ID() is not None:  # a user variable: name without @ (quotes removed), value as written
+        return Assignment(user_name(a.AT_ID().getText()), src.text_of(a.expression()), "user")
     if a.NAMES() is not None:
         coll = a.collationName()
         return Assignment("names", charset_name(a.charsetName(), src),
