@@ -398,6 +398,16 @@ cdef class JsonFormat:
     cdef list enum_json     # per column: list of bytes (each ENUM name's JSON text) or None
     cdef char *mode
     cdef bytes mode_keep
+    cdef JBuf out           # the output buffer, kept across calls (no fresh pages per rows event)
+    cdef bint busy
+
+    def __cinit__(self):
+        self.out.data = NULL
+        self.out.n = self.out.cap = 0
+        self.busy = False
+
+    def __dealloc__(self):
+        free(self.out.data)
 
 
 def compile_json_format(CompiledPlan plan, fmt):
@@ -668,13 +678,14 @@ cdef int _render_image(JsonFormat f, Cursor *c, int *cols, Py_ssize_t n, object 
 
 def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssize_t end, present1, present2,
                 Py_ssize_t base, int op, tuple parts, Py_ssize_t total0, Py_ssize_t table0):
-    """See mysqlddl.binlog.rows.render_rows (op: 0 insert, 1 delete, 2 update)."""
+    """See mysqlddl.binlog.rows.render_rows (op: 0 insert, 1 delete, 2 update). Returns (bytes, rows):
+    the text is ASCII (every part and every value's JSON text is), so it goes out as it is."""
     cdef const unsigned char[::1] mv = buf
     cdef const unsigned char[::1] p1 = present1
     cdef const unsigned char[::1] p2
     cdef Cursor c
     cdef ErrAt at
-    cdef JBuf jb
+    cdef JBuf *jb
     cdef int *cols1 = NULL
     cdef int *cols2 = NULL
     cdef int n1, n2 = 0
@@ -709,14 +720,17 @@ def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssi
     c.end = c.base + end
     at.column = -1
     at.value_start = start
-    jb.data = NULL
-    jb.n = jb.cap = 0
+    if fmt.busy:
+        raise RuntimeError("render_rows re-entered with the same format")
+    jb = &fmt.out
+    jb.n = 0
     cols1 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
     cols2 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
     if cols1 == NULL or cols2 == NULL:
         free(cols1)
         free(cols2)
         raise MemoryError()
+    fmt.busy = True
     try:
         n1 = _present(p1, plan.ncols, cols1)
         if update:
@@ -724,27 +738,27 @@ def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssi
         if start < end and n1 == 0 and n2 == 0:
             raise CorruptEventError(f"{end - start} bytes of rows but no column is present in either image",
                                     offset=base + start)
-        _jb_grow(&jb, (end - start) * 3)
+        jb_reserve(jb, (end - start) * 4)
         try:
             while c.p < c.end:
                 # {"before": B ,"after": A ,"source":...row: N ...total_order: N ,...order: N }\n
-                jb_put(&jb, part[0], plen[0])
+                jb_put(jb, part[0], plen[0])
                 if op == 0:
-                    jb_put(&jb, b"null", 4)
+                    jb_put(jb, b"null", 4)
                 else:
-                    _render_image(fmt, &c, cols1, n1, fenced, &at, &jb)
-                jb_put(&jb, part[1], plen[1])
+                    _render_image(fmt, &c, cols1, n1, fenced, &at, jb)
+                jb_put(jb, part[1], plen[1])
                 if op == 1:
-                    jb_put(&jb, b"null", 4)
+                    jb_put(jb, b"null", 4)
                 else:
-                    _render_image(fmt, &c, cols2 if update else cols1, n2 if update else n1, fenced, &at, &jb)
-                jb_put(&jb, part[2], plen[2])
-                jb_put_u64(&jb, <uint64_t>nrows)
-                jb_put(&jb, part[3], plen[3])
-                jb_put_u64(&jb, <uint64_t>(total0 + nrows + 1))
-                jb_put(&jb, part[4], plen[4])
-                jb_put_u64(&jb, <uint64_t>(table0 + nrows + 1))
-                jb_put(&jb, part[5], plen[5])
+                    _render_image(fmt, &c, cols2 if update else cols1, n2 if update else n1, fenced, &at, jb)
+                jb_put(jb, part[2], plen[2])
+                jb_put_u64(jb, <uint64_t>nrows)
+                jb_put(jb, part[3], plen[3])
+                jb_put_u64(jb, <uint64_t>(total0 + nrows + 1))
+                jb_put(jb, part[4], plen[4])
+                jb_put_u64(jb, <uint64_t>(table0 + nrows + 1))
+                jb_put(jb, part[5], plen[5])
                 nrows += 1
         except TruncatedError as e:
             raise RowImageOverrunError(f"row image runs past the end of the rows event: {e.message}",
@@ -756,8 +770,13 @@ def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssi
                 e.offset = at.value_start
             e.offset += base
             raise e.with_context(column=at.column if at.column >= 0 else None)
-        return PyUnicode_DecodeASCII(jb.data, jb.n, NULL), nrows
+        return PyBytes_FromStringAndSize(jb.data, jb.n), nrows
     finally:
+        fmt.busy = False
         free(cols1)
         free(cols2)
-        free(jb.data)
+        if jb.cap > (1 << 22):
+            # one huge rows event (blobs) need not keep its buffer: memory stays flat
+            free(jb.data)
+            jb.data = NULL
+            jb.n = jb.cap = 0

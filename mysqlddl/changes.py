@@ -258,11 +258,11 @@ class TransactionMark:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RenderedRows:
-    """The row changes of one rows event, already rendered as text by the reader's ``render_rows``
-    callable (only a reader given one yields these): ``count`` rows, ``op``, ``source`` of the
-    first row."""
+    """The row changes of one rows event, already rendered by the reader's ``render_rows`` callable
+    (only a reader given one yields these): ``text`` as it returned it (ASCII bytes from
+    envelope.LineRenderer.rows_event), ``count`` rows, ``op``, ``source`` of the first row."""
 
-    text: str
+    text: bytes | str
     count: int
     op: str
     source: Source
@@ -698,6 +698,18 @@ class _Txn:
     emit: bool = True
 
 
+def _no_queries():
+    """The reader's registry without the ROWS_QUERY / ANNOTATE_ROWS decoders (they become opaque)."""
+    from .binlog.events import EventType
+    from .binlog.events.registry import DEFAULT_REGISTRY
+
+    reg = DEFAULT_REGISTRY.copy()
+    for t in (EventType.ROWS_QUERY, EventType.MARIADB_ANNOTATE_ROWS):
+        if t in reg:
+            reg.unregister(t)
+    return reg
+
+
 def _server_version(text: str) -> tuple[int, int, int]:
     m = re.match(r"(\d+)\.(\d+)\.(\d+)", text or "")
     return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else DEFAULT.server_version
@@ -733,7 +745,9 @@ class ChangeReader:
     rows would each become a RowChange of their own (not held by an XA PREPARE, not split by
     ``pk_change``, not a PARTIAL_UPDATE_ROWS); it returns ``(text, rows)`` and the reader yields one
     :class:`RenderedRows` in place of those RowChanges (transaction counts and stats as for them),
-    or None to take the per-row path.
+    or None to take the per-row path. ``queries=False`` leaves ROWS_QUERY / ANNOTATE_ROWS events
+    undecoded (kept opaque), so every ``Source.query`` is None: for writers that do not print it
+    (the CLI without --include-query), as decoding a multi-row INSERT's text costs more than its rows.
 
     For readers of a part of a log whose history was built by a pass over all of it (the Spark
     job): ``span=(start, stop)`` reads only the events starting in [start, stop) (each a
@@ -752,7 +766,7 @@ class ChangeReader:
                  on_mismatch: str = "raise", transactions: bool = True, schema_changes: bool = True,
                  name: str = "mysqlddl", progress=None, rows: bool = True, span=None,
                  record_ddl: bool = True, events=None, truncate_events: bool = False,
-                 pk_change: str = "update", render_rows=None):
+                 pk_change: str = "update", render_rows=None, queries: bool = True):
         if on_mismatch not in ("raise", "flag"):
             raise ConfigError(f"on_mismatch must be 'raise' or 'flag', not {on_mismatch!r}")
         if pk_change not in ("update", "split"):
@@ -769,7 +783,7 @@ class ChangeReader:
                                   "ANONYMOUS_GTID", "MARIADB_GTID", "XID", "XA_PREPARE")
         stop = span[1] if span is not None and span[1] is not None else self._stop(source, options)
         self.reader = BinlogReader(source, options=options, start=span[0] if span is not None else None,
-                                   stop=stop, only_types=only)
+                                   stop=stop, only_types=only, registry=None if queries else _no_queries())
         self._events = events
         self.record_ddl = record_ddl
         if not record_ddl and history is None:
@@ -919,7 +933,7 @@ class ChangeReader:
                       query=self._query_text)
 
     def _in_window(self, ev) -> bool:
-        key = Position(ev.file or "", ev.pos).key
+        key = (self._file(ev.file or "")[1], ev.pos)      # Position(file, pos).key, file_seq cached
         if self._start is not None and key < self._start:
             return False
         return self.filters.ts_ok(ev.header.timestamp)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import gc
 import os
 import sys
 import time
@@ -202,24 +203,34 @@ def run_changes(args: argparse.Namespace) -> int:
                           transactions=not args.no_transactions,
                           schema_changes=not args.no_schema_changes, name=args.name,
                           progress=_progress(args), truncate_events=args.truncate_events,
-                          pk_change=args.pk_change, render_rows=render.rows_event)
-    out = _open_out(args)
+                          pk_change=args.pk_change, render_rows=render.rows_event,
+                          queries=args.include_query)
+    # JSON Lines are ASCII (json's ensure_ascii): written as bytes, so a rows event's rendered
+    # lines go out as they come. A rows event's rows come pre-rendered (LineRenderer.rows_event:
+    # the bytes render(change) gives per row, without a RowChange per row).
+    out = open(args.output, "wb") if args.output else getattr(sys.stdout, "buffer", None)  # noqa: SIM115
+    text_out = out is None
+    if text_out:            # a stdout without a binary layer (a test's StringIO)
+        out = sys.stdout
     write = out.write
+    # the objects made at start-up (grammar, history) live for the whole run: keep the collector
+    # from traversing them again and again (most of its cost in a long run)
+    gc.freeze()
     try:
-        # a rows event's rows come pre-rendered (LineRenderer.rows_event: the same bytes as
-        # render(change) per row, without a RowChange per row)
         for change in reader:
             if type(change) is RenderedRows:
-                write(change.text)
+                write(change.text.decode("ascii") if text_out else change.text)
             else:
-                write(render(change) + "\n")
+                line = render(change) + "\n"
+                write(line if text_out else line.encode("ascii"))
     except SchemaMismatchError as e:
         print(f"mysqlddl changes: {e}", file=sys.stderr)
         print("mysqlddl changes: give the schema in force before the first event with --schema, or "
               "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
         return EXIT_MISMATCH
     finally:
-        if out is not sys.stdout:
+        gc.unfreeze()
+        if args.output:
             out.close()
         else:
             out.flush()

@@ -228,6 +228,13 @@ def dumps(obj: Any) -> str:
     return _ENCODE(obj)
 
 
+def _scalar(v) -> str:
+    """The JSON text of a source field (int, str or None) as _ENCODE writes it."""
+    if v is None:
+        return "null"
+    return int.__repr__(v) if type(v) is int else _ENCODE(v)
+
+
 def value_text(v: Any) -> str:
     """One typed row value as its JSON text in a row image (what ``dumps`` writes for it)."""
     f = _BY_TYPE.get(type(v), json_value)
@@ -248,13 +255,12 @@ class LineRenderer:
     encoded parts. Changes with extras (headers, naming, mismatches) and non-row changes take the
     general path. tests/test_envelope.py checks the two agree."""
 
-    _ROW = ',"row":0,"thread":'
-
     def __init__(self, *, name: str = "mysqlddl", include_query: bool = True):
         self.name = name
         self.include_query = include_query
         self._sources: dict = {}
         self._formats: dict = {}
+        self._fixed: dict = {}
 
     def _source_parts(self, ch: RowChange) -> tuple[str, str, str]:
         return self._source_head(ch.source, ch.transaction)
@@ -265,18 +271,31 @@ class LineRenderer:
                transaction)
         hit = self._sources.get(key)
         if hit is None:
-            text = _ENCODE(source_dict(s, name=self.name, include_query=self.include_query) | {"row": 0})
-            i = text.index(self._ROW) + len(',"row":')
+            # _ENCODE(source_dict(s) | {"row": 0}) cut around the row, built from its parts: a rows
+            # event's source differs from the previous one's in pos (and ts/gtid per transaction),
+            # the rest is encoded once per table (test_envelope checks the two agree)
+            fixed = self._fixed.get((s.connector, s.db, s.table, s.server_id))
+            if fixed is None:
+                pre = _ENCODE(source_dict(s, name=self.name, include_query=self.include_query))
+                a = pre.index(',"ts_ms":') + len(',"ts_ms":')
+                b = pre.index(',"snapshot":')
+                c = pre.index(',"gtid":') + len(',"gtid":')
+                fixed = self._fixed[(s.connector, s.db, s.table, s.server_id)] = (pre[:a], pre[b:c])
+            query = s.query if self.include_query else None
+            head = (f'{fixed[0]}{_scalar(s.ts * 1000)}{fixed[1]}{_scalar(s.gtid)},"file":{_scalar(s.file)},'
+                    f'"pos":{_scalar(s.pos)},"row":')
+            tail = f',"thread":{_scalar(s.thread)},"query":{_scalar(query)}}}'
             txn = "null" if transaction is None else '{"id":' + _ENCODE(transaction) + ',"total_order":'
             if len(self._sources) > 4096:
                 self._sources.clear()
-            hit = self._sources[key] = (text[:i], text[i + 1:], txn)
+                self._fixed.clear()
+            hit = self._sources[key] = (head, tail, txn)
         return hit
 
     # -- whole rows events (ChangeReader(render_rows=...)) ------------------------------------------
     def rows_event(self, ev, mapped, op: str, src: Source, transaction: str | None, total0: int,
-                   table0: int) -> tuple[str, int] | None:
-        """Every row of a rows event as lines (``(text, rows)``), rendered from the event's bytes by
+                   table0: int) -> tuple[bytes, int] | None:
+        """Every row of a rows event as lines (``(text, rows)``, ASCII bytes), rendered from the event's bytes by
         :func:`mysqlddl.binlog.rows.render_rows` (in C on the compiled core) into the lines
         ``__call__`` gives for each of its RowChanges (same bytes; tests/test_changes_render.py).
         ``mapped``: the ChangeReader's view of the table (plan, names, naming, families, mismatch);

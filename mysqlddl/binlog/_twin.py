@@ -212,4 +212,4 @@ def render_rows(plan, fmt, buf, start: int, end: int, present1, present2, base: 
             after = _json_image(row[1], keys, value_json, column_json)
         lines.append(f"{parts[0]}{before}{parts[1]}{after}{parts[2]}{n}{parts[3]}{total0 + n + 1}"
                      f"{parts[4]}{table0 + n + 1}{parts[5]}")
-    return "".join(lines), len(rows)
+    return "".join(lines).encode("ascii"), len(rows)

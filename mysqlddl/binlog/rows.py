@@ -456,9 +456,11 @@ _OPS = {"c": 0, "d": 1, "u": 2}
 
 def render_rows(plan: DecodePlan, fmt: JsonRowsFormat, buf, start: int, end: int, present1: bytes,
                 present2: bytes | None = None, base: int = 0, *, op: str, parts, total0: int = 0,
-                table0: int = 0) -> tuple[str, int]:
-    """The rows of a rows event (arguments as :func:`decode_rows`) as text: one line per row,
-    ``(text, rows)``. Each line is the template ``parts`` (six ASCII strings) with five holes::
+                table0: int = 0) -> tuple[bytes, int]:
+    """The rows of a rows event (arguments as :func:`decode_rows`) as ASCII text: one line per row,
+    ``(text, rows)`` with ``text`` bytes (the parts and every value's JSON text must be ASCII, as
+    json's ensure_ascii makes them). Each line is the template ``parts`` (six ASCII strings) with
+    five holes::
 
         parts[0] BEFORE parts[1] AFTER parts[2] ROW parts[3] TOTAL parts[4] TABLE parts[5]
 
