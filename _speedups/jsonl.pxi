@@ -78,15 +78,29 @@ cdef int jb_put_str(JBuf *b, str s) except -1:
     return jb_put(b, p, n)
 
 
+cdef char *_PAIRS = (b"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                     b"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                     b"8081828384858687888990919293949596979899")
+
+
 cdef inline int jb_put_u64(JBuf *b, uint64_t v) except -1:
+    """Decimal digits of v (int.__repr__), two at a time."""
     cdef char tmp[24]
     cdef int k = 24
-    while True:
+    cdef uint64_t r
+    while v >= 100:
+        r = v % 100
+        v //= 100
+        k -= 2
+        tmp[k] = _PAIRS[2 * r]
+        tmp[k + 1] = _PAIRS[2 * r + 1]
+    if v >= 10:
+        k -= 2
+        tmp[k] = _PAIRS[2 * v]
+        tmp[k + 1] = _PAIRS[2 * v + 1]
+    else:
         k -= 1
-        tmp[k] = <char>(48 + v % 10)
-        v //= 10
-        if v == 0:
-            break
+        tmp[k] = <char>(48 + v)
     return jb_put(b, tmp + k, 24 - k)
 
 
@@ -188,6 +202,20 @@ cdef int jb_put_json_str(JBuf *b, str s) except -1:
     return jb_putc(b, 34)
 
 
+cdef inline bint _plain8(const uint8_t *p):
+    """The 8 bytes at p are ASCII and none is below ' ', '"', '\\' or DEL (the bytes json escapes):
+    word-at-a-time tests (a byte x < n sets bit 7 of x - n when x and n are below 0x80; a byte
+    equal to c is a zero byte of x ^ c), exact as a whole-word yes/no."""
+    cdef uint64_t w, ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL
+    memcpy(&w, p, 8)
+    if w & high:
+        return False
+    if ((w - ones * 0x20) | ((w ^ (ones * 0x22)) - ones) | ((w ^ (ones * 0x5C)) - ones)
+            | ((w ^ (ones * 0x7F)) - ones)) & high:
+        return False
+    return True
+
+
 cdef bint _utf8_json(JBuf *b, const uint8_t *p, Py_ssize_t n) except -1:
     """Well-formed UTF-8 bytes written as a JSON string literal in one pass (decode and escape);
     False, with nothing written, when they are not well-formed (then the caller decodes them with
@@ -201,17 +229,13 @@ cdef bint _utf8_json(JBuf *b, const uint8_t *p, Py_ssize_t n) except -1:
     b.data[b.n] = 34
     b.n += 1
     while i < n:
-        if i + 8 <= n and _ascii8(p + i):
-            # 8 ASCII bytes: copied when none needs an escape (the common case)
-            for k in range(8):
-                if p[i + k] < 32 or p[i + k] == 34 or p[i + k] == 92 or p[i + k] == 127:
-                    break
-            else:
-                jb_reserve(b, 8)
-                memcpy(b.data + b.n, p + i, 8)
-                b.n += 8
-                i += 8
-                continue
+        if i + 8 <= n and _plain8(p + i):
+            # 8 ASCII bytes none of which needs an escape (the common case): copied as they are
+            jb_reserve(b, 8)
+            memcpy(b.data + b.n, p + i, 8)
+            b.n += 8
+            i += 8
+            continue
         b0 = p[i]
         if b0 < 0x80:
             _put_cp(b, b0)
@@ -398,6 +422,8 @@ cdef class JsonFormat:
     cdef list enum_json     # per column: list of bytes (each ENUM name's JSON text) or None
     cdef char *mode
     cdef bytes mode_keep
+    cdef const char **key_p  # keys[i] as C data: no list access per value
+    cdef Py_ssize_t *key_n
     cdef JBuf out           # the output buffer, kept across calls (no fresh pages per rows event)
     cdef bint busy
 
@@ -405,9 +431,13 @@ cdef class JsonFormat:
         self.out.data = NULL
         self.out.n = self.out.cap = 0
         self.busy = False
+        self.key_p = NULL
+        self.key_n = NULL
 
     def __dealloc__(self):
         free(self.out.data)
+        free(self.key_p)
+        free(self.key_n)
 
 
 def compile_json_format(CompiledPlan plan, fmt):
@@ -445,6 +475,13 @@ def compile_json_format(CompiledPlan plan, fmt):
         free(jb.data)
     f.mode_keep = bytes(modes)
     f.mode = PyBytes_AS_STRING(f.mode_keep)
+    f.key_p = <const char **>malloc(sizeof(char *) * (n + 1))
+    f.key_n = <Py_ssize_t *>malloc(sizeof(Py_ssize_t) * (n + 1))
+    if f.key_p == NULL or f.key_n == NULL:
+        raise MemoryError()
+    for i in range(n):
+        f.key_p[i] = PyBytes_AS_STRING(f.keys[i])      # f.keys holds the bytes objects
+        f.key_n[i] = len(f.keys[i])
     return f
 
 
@@ -654,7 +691,6 @@ cdef int _render_image(JsonFormat f, Cursor *c, int *cols, Py_ssize_t n, object 
     the same null bitmap read and per-column error position)."""
     cdef Py_ssize_t nb = (n + 7) >> 3, j, i
     cdef const uint8_t *nulls
-    cdef bytes key
     at.column = cols[0] if n else -1
     at.value_start = c.p - c.base
     cur_need(c, nb, "null bitmap")
@@ -665,8 +701,7 @@ cdef int _render_image(JsonFormat f, Cursor *c, int *cols, Py_ssize_t n, object 
         i = cols[j]
         if j:
             jb_putc(b, 44)
-        key = <bytes>f.keys[i]
-        jb_put(b, PyBytes_AS_STRING(key), len(key))
+        jb_put(b, f.key_p[i], f.key_n[i])
         if (nulls[j >> 3] >> (j & 7)) & 1:
             jb_put(b, b"null", 4)
         else:

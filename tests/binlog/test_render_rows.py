@@ -179,6 +179,9 @@ def _vs(text: bytes) -> bytes:
 @pytest.mark.parametrize("text", [
     "", "plain", 'q"uote', "back\\slash", "/slash", "\b\f\n\r\t", "\x00\x01\x1f", "\x7f del", "é ü ß",
     "日本語", "\u2028\u2029", "😀 🧑‍🤝‍🧑", "\U0010ffff", "\ufeff bom", "12345678\n12345678", "a" * 200,
+    # each character json escapes inside and at the ends of 8-byte ASCII runs (the word-at-a-time path)
+    *(f"abcdefgh{c}ijklmnop" for c in '"\\\x00\x1f\x7f\x20~'), *(f"{c}1234567" for c in '"\\\x01\x7f'),
+    *(f"1234567{c}" for c in '"\\\x01\x7f'), "ü1234567890abcdef",
 ])
 def test_utf8_text(text):
     assert one(T.VARCHAR, 255, _vs(text.encode()), column_charsets=(45,)) == ENCODE(text)
