@@ -147,6 +147,12 @@ def prescan(path: str, options: Options = DEFAULT, *, min_gap: int = 0) -> FileS
                     reader.events_read)
 
 
+def cut_gap(range_size: int) -> int:
+    """The ``min_gap`` for pre-scans feeding :func:`cut_ranges` with ``range_size``: 64 candidate
+    cut points per range, so a range ends within ~2% of the size (or at its longest transaction)."""
+    return max(0, range_size // 64)
+
+
 def input_files(inputs: Iterable[str]) -> list[str]:
     """The binlog files named by directories, globs, .index files and file paths, in log order
     (:func:`~mysqlddl.binlog.reader.resolve_sources`). Two files with the same sequence number
@@ -266,4 +272,4 @@ def read_range(rng: ByteRange, history: SchemaHistory, options: Options = DEFAUL
 
 
 __all__ = ["CUT", "DEFAULT_RANGE_SIZE", "PRESCAN_TYPES", "XA_CLOSE", "XA_OPEN", "ByteRange", "FileScan",
-           "build_history", "cut_points", "cut_ranges", "input_files", "prescan", "read_range"]
+           "build_history", "cut_gap", "cut_points", "cut_ranges", "input_files", "prescan", "read_range"]

@@ -422,10 +422,14 @@ def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "
     elif "PYSPARK_GATEWAY_PORT" not in os.environ:
         b = b.master("local[*]")
     # no web UI or console progress bar for a batch CLI; the only shuffle is the summary's count;
-    # partition values are names (db=007 is a database named "007", not a number)
+    # partition values are names (db=007 is a database named "007", not a number); a task writes
+    # each of its (db, table) partitions through its own open file instead of sorting all its
+    # rows by partition first (measured: the sort cost a third of stage 2), up to 64 at once
+    # (then Spark falls back to sorting the rest), memory bounded by the range's output
     b = b.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false") \
         .config("spark.sql.shuffle.partitions", "4") \
-        .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
+        .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false") \
+        .config("spark.sql.maxConcurrentOutputFileWriters", "64")
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel(log_level)
     return spark
@@ -450,7 +454,7 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     # stage 1: pre-scan, one task per file
     try:
         okw = _options_kw(options)
-        gap = range_size // 64           # enough cut points to cut ranges within ~2% of the size
+        gap = ranges.cut_gap(range_size)
         scans = sc.parallelize(files, len(files)).map(lambda f: _prescan_task(f, okw, gap)).collect()
     except Exception as e:
         raise (typed_error(e) or e) from None
@@ -486,8 +490,8 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
         bc.unpersist()
     t3 = time.monotonic()
     # the summary's counts, from what was written (the small columns only)
-    counts = spark.read.parquet(changes).groupBy("kind", "status", "db", "table", "op").count().collect()
-    t3 = time.monotonic()
+    counts = spark.read.schema(_spark_schema(COLUMNS)).parquet(changes) \
+        .groupBy("kind", "status", "db", "table", "op").count().collect()
 
     per_table: dict = {}
     kinds: dict = {}

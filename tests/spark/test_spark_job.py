@@ -67,7 +67,7 @@ def first_run(spark, lab_binlogs, tmp_path_factory):
 def test_output_equals_cli_with_files_split(first_run, lab_binlogs, cli_changes):
     out, summary = first_run
     d, truth = lab_binlogs
-    scans = [ranges.prescan(f) for f in ranges.input_files([str(d)])]
+    scans = [ranges.prescan(f, min_gap=ranges.cut_gap(SMALL)) for f in ranges.input_files([str(d)])]
     rs = ranges.cut_ranges(scans, SMALL)
     assert summary["ranges"] == len(rs) > len(truth.files)
     split = Counter(f for r in rs for f in r.files)
