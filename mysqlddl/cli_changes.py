@@ -191,6 +191,20 @@ def _open_out(args):
 
 
 def run_changes(args: argparse.Namespace) -> int:
+    # Start-up (the imports, the baseline, the grammar loaded by the first DDL) allocates a lot and
+    # frees little: the collector stays off until the first change, then everything made so far is
+    # frozen (never traversed again) and it runs as usual.
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return _run_changes(args, gc_was_on)
+    finally:
+        gc.unfreeze()
+        if gc_was_on:
+            gc.enable()
+
+
+def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
     from .changes import ChangeReader, RenderedRows
     from .envelope import LineRenderer
     from .errors import SchemaMismatchError
@@ -213,11 +227,14 @@ def run_changes(args: argparse.Namespace) -> int:
     if text_out:            # a stdout without a binary layer (a test's StringIO)
         out = sys.stdout
     write = out.write
-    # the objects made at start-up (grammar, history) live for the whole run: keep the collector
-    # from traversing them again and again (most of its cost in a long run)
-    gc.freeze()
+    started = False
     try:
         for change in reader:
+            if not started:
+                started = True
+                gc.freeze()
+                if gc_was_on:
+                    gc.enable()
             if type(change) is RenderedRows:
                 write(change.text.decode("ascii") if text_out else change.text)
             else:
@@ -229,7 +246,6 @@ def run_changes(args: argparse.Namespace) -> int:
               "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
         return EXIT_MISMATCH
     finally:
-        gc.unfreeze()
         if args.output:
             out.close()
         else:

@@ -261,6 +261,7 @@ class LineRenderer:
         self._sources: dict = {}
         self._formats: dict = {}
         self._fixed: dict = {}
+        self._last: tuple = (None, None)
 
     def _source_parts(self, ch: RowChange) -> tuple[str, str, str]:
         return self._source_head(ch.source, ch.transaction)
@@ -271,26 +272,27 @@ class LineRenderer:
                transaction)
         hit = self._sources.get(key)
         if hit is None:
-            # _ENCODE(source_dict(s) | {"row": 0}) cut around the row, built from its parts: a rows
-            # event's source differs from the previous one's in pos (and ts/gtid per transaction),
-            # the rest is encoded once per table (test_envelope checks the two agree)
-            fixed = self._fixed.get((s.connector, s.db, s.table, s.server_id))
-            if fixed is None:
-                pre = _ENCODE(source_dict(s, name=self.name, include_query=self.include_query))
-                a = pre.index(',"ts_ms":') + len(',"ts_ms":')
-                b = pre.index(',"snapshot":')
-                c = pre.index(',"gtid":') + len(',"gtid":')
-                fixed = self._fixed[(s.connector, s.db, s.table, s.server_id)] = (pre[:a], pre[b:c])
-            query = s.query if self.include_query else None
-            head = (f'{fixed[0]}{_scalar(s.ts * 1000)}{fixed[1]}{_scalar(s.gtid)},"file":{_scalar(s.file)},'
-                    f'"pos":{_scalar(s.pos)},"row":')
-            tail = f',"thread":{_scalar(s.thread)},"query":{_scalar(query)}}}'
-            txn = "null" if transaction is None else '{"id":' + _ENCODE(transaction) + ',"total_order":'
             if len(self._sources) > 4096:
                 self._sources.clear()
-                self._fixed.clear()
-            hit = self._sources[key] = (head, tail, txn)
+            hit = self._sources[key] = self._source_text(s, transaction)
         return hit
+
+    def _source_text(self, s: Source, transaction: str | None) -> tuple[str, str, str]:
+        """_ENCODE(source_dict(s) | {"row": 0}) cut around the row, plus the transaction's start,
+        built from cached parts: a rows event's source differs from the previous one's in pos, and
+        in ts/gtid/file/thread per transaction; the rest is encoded once per table
+        (test_envelope and test_changes_render check the two agree)."""
+        key = (s.connector, s.db, s.table, s.server_id, s.ts, s.gtid, s.file, s.thread, s.query, transaction)
+        parts = self._fixed.get(key)
+        if parts is None:
+            pre = _ENCODE(source_dict(s, name=self.name, include_query=self.include_query))
+            txn = "null" if transaction is None else '{"id":' + _ENCODE(transaction) + ',"total_order":'
+            if len(self._fixed) > 4096:
+                self._fixed.clear()
+            # the text up to pos's value, and from thread on (pos and row are the last fields before it)
+            parts = self._fixed[key] = (pre[:pre.index(',"pos":') + len(',"pos":')], pre[pre.index(',"thread":'):],
+                                        txn)
+        return f'{parts[0]}{_scalar(s.pos)},"row":', parts[1], parts[2]
 
     # -- whole rows events (ChangeReader(render_rows=...)) ------------------------------------------
     def rows_event(self, ev, mapped, op: str, src: Source, transaction: str | None, total0: int,
@@ -302,10 +304,14 @@ class LineRenderer:
         ``src``: the source of row 0. None when these rows need the per-change path."""
         if transaction is None:
             return None
-        fmt = self._format(mapped)
+        if mapped is self._last[0]:
+            fmt = self._last[1]
+        else:
+            fmt = self._format(mapped)
+            self._last = (mapped, fmt)
         if fmt is None:
             return None
-        head, tail, txn = self._source_head(src, transaction)
+        head, tail, txn = self._source_text(src, transaction)
         extra = ""
         if mapped.naming is not Naming.SCHEMA or mapped.mismatch:
             more: dict = {"naming": mapped.naming.value}

@@ -100,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     ours = [sys.executable, "-m", "mysqlddl", "changes", *map(str, files), "--summary", "none"]
     neutral = tempfile.mkdtemp(prefix="bench-changes-")      # not the checkout: see tests/conftest run_cli
     t_theirs, t_ours = [], []
+    load_before = os.getloadavg()
     for _ in range(a.runs):
         t_theirs.append(cpu_of(theirs))
         t_ours.append(cpu_of(ours, cwd=neutral))
@@ -110,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     result = {"scale": a.scale, "files": len(files), "mbytes": round(size / 1e6, 2), "runs": a.runs,
               "mariadb_binlog_cpu_s": round(other, 3), "mysqlddl_changes_cpu_s": round(mine, 3),
               "ratio": round(mine / other, 3), "mysqlddl_wall_s": round(min(w for _, w in t_ours), 3),
-              "implementation": impl[0] if impl else None}
+              "implementation": impl[0] if impl else None,
+              # the machine may be shared: CPU time is what counts, but a loaded host still disturbs it
+              "loadavg_1min": [round(load_before[0], 2), round(os.getloadavg()[0], 2)], "cpus": os.cpu_count()}
     if a.json:
         print(json.dumps(result))
     else:
@@ -118,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mariadb-binlog --base64-output=decode-rows -v : {other:8.2f} s CPU")
         print(f"mysqlddl changes (JSON Lines)                 : {mine:8.2f} s CPU")
         print(f"ratio mysqlddl / mariadb-binlog               : {mine / other:8.2f}  (target <= 1)")
+        print(f"load average (1 min) before / after           : {result['loadavg_1min'][0]:.2f} / "
+              f"{result['loadavg_1min'][1]:.2f} on {os.cpu_count()} CPUs")
     return 0
 
 
