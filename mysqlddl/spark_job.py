@@ -17,8 +17,9 @@ its arguments, loads no Spark). The stages (DESIGN, "Key decisions: Spark"; the 
    opens the files by path (never Spark's ``binaryFile`` source, which stops at 2 GiB a file),
    reads its range with the history read-only (the table version in force at each row's
    position, ``SchemaHistory.table_at``) and emits Arrow batches of :data:`BATCH_ROWS` rows
-   through ``mapInArrow``. Memory in a task is one event plus one batch, whatever the range or
-   file size.
+   through ``mapInArrow``, written as Parquet. Memory in a task is bounded by its range, never
+   by the file: one event and one batch in Python; in the JVM, the open Parquet writers' buffers,
+   at most the range's output.
 
 Output under DIR (replaced as a whole on a re-run; a retried task leaves no duplicates because
 Spark's file commit protocol publishes one attempt per partition, and a range always decodes to
@@ -75,8 +76,6 @@ COLUMNS = (
     ("position_pos", "long"),
     ("extra", "string"),           # JSON: envelope keys not in a column of their own (none today)
 )
-_INDEX = {n: i for i, (n, _) in enumerate(COLUMNS)}
-
 RANGE_COLUMNS = (("index", "int"), ("files", "array<string>"), ("start", "long"), ("stop", "long"),
                  ("nbytes", "long"))
 
@@ -101,7 +100,8 @@ def _size(text: str) -> int:
 def add_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("inputs", nargs="+", metavar="INPUT",
                     help="binlog directory, glob, .index file or files (paths every executor can read)")
-    sp.add_argument("--out", required=True, metavar="DIR", help="output directory (replaced parts on re-run)")
+    sp.add_argument("--out", required=True, metavar="DIR", help="output directory (its changes/, history.jsonl and "
+                    "summary.json are replaced on a re-run)")
     sp.add_argument("--master", metavar="URL", help="Spark master (default: local[*], or spark-submit's)")
     sp.add_argument("--schema", metavar="DDL.sql",
                     help="baseline DDL (e.g. mysqldump --no-data) applied before the first event")

@@ -58,7 +58,7 @@ def cli_changes(lab_binlogs, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def spark():
+def spark(tmp_path_factory):
     try:
         import pyarrow  # noqa: F401
         import pyspark  # noqa: F401
@@ -70,6 +70,14 @@ def spark():
     os.environ["PYSPARK_PYTHON"] = sys.executable
     from mysqlddl import spark_job
 
-    s = spark_job.session("local[2,2]", app="mysqlddl-tests")
+    # The JVM, and the Python workers it starts, keep the directory they start in, which comes
+    # first on the workers' sys.path: from the checkout, its bare source package (no generated
+    # parser, no compiled core) would shadow the installed one. Start them from a neutral one.
+    here = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("spark_cwd"))
+    try:
+        s = spark_job.session("local[2,2]", app="mysqlddl-tests")
+    finally:
+        os.chdir(here)
     yield s
     s.stop()
