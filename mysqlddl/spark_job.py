@@ -429,7 +429,10 @@ def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "
     b = b.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false") \
         .config("spark.sql.shuffle.partitions", "4") \
         .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false") \
-        .config("spark.sql.maxConcurrentOutputFileWriters", "64")
+        .config("spark.sql.maxConcurrentOutputFileWriters", "64") \
+        .config("spark.executorEnv.PYTHONSAFEPATH", "1")
+    # (PYTHONSAFEPATH, Python 3.11+: a worker does not put its start directory first on sys.path,
+    # where a source checkout's bare package would shadow the installed one)
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel(log_level)
     return spark
