@@ -773,7 +773,8 @@ def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssi
         if start < end and n1 == 0 and n2 == 0:
             raise CorruptEventError(f"{end - start} bytes of rows but no column is present in either image",
                                     offset=base + start)
-        jb_reserve(jb, (end - start) * 4)
+        # a guess (a line is a few times its row image); the buffer grows on demand
+        jb_reserve(jb, (end - start) * 2 + 4096)
         try:
             while c.p < c.end:
                 # {"before": B ,"after": A ,"source":...row: N ...total_order: N ,...order: N }\n
