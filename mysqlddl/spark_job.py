@@ -237,37 +237,97 @@ _SOURCE_CONST = ("version", "name", "snapshot")      # the same in every event o
 _JSON_COLS = frozenset({"before", "after", "headers", "mysqlddl", "data_collections", "table_changes", "extra"})
 
 
+# render_rows' template holes (before, after, row, total, table) split by ASCII unit separators and
+# each row ended by a record separator: JSON text never holds a raw control character (json's
+# encoder escapes them), so the split is exact. The transaction id leads, then a group separator.
+_US, _RS, _GS = b"\x1f", b"\x1e", b"\x1d"
+_PARTS = ("", "\x1f", "\x1f", "\x1f", "\x1f", "\x1e")
+# the columns after data_collection_order, all null for a row change; the per-row columns of a
+# rendered rows event (the rest repeat the event's values)
+_NONE_TAIL = (None,) * (len(COLUMNS) - 19)
+_PER_ROW = frozenset(i for i, (n, _) in enumerate(COLUMNS)
+                     if n in ("row", "before", "after", "total_order", "data_collection_order"))
+
+
+def _fields_renderer(name: str, include_query: bool):
+    """The CLI's row renderer (``envelope.LineRenderer``: the compiled core renders a whole rows
+    event's images in C, byte for byte what ``changes`` prints), with a template that yields the
+    images and order numbers as separate fields instead of whole lines. Rows the CLI renders with
+    extras (naming, mismatches) come per change instead (None)."""
+    from .binlog import rows as rows_mod
+    from .changes import Naming
+    from .envelope import LineRenderer, dumps
+
+    class FieldsRenderer(LineRenderer):
+        def rows_event(self, ev, mapped, op, src, transaction, total0, table0):
+            if transaction is None or mapped.naming is not Naming.SCHEMA or mapped.mismatch:
+                return None
+            fmt = self._format(mapped)
+            if fmt is None:
+                return None
+            text, n = rows_mod.render_rows(mapped.plan, fmt, ev.body, ev.rows_start, ev.rows_end, ev.present1,
+                                           ev.present2, base=ev.body_offset or 0, op=op, parts=_PARTS,
+                                           total0=total0, table0=table0)
+            return dumps(transaction).encode("ascii") + _GS + text, n
+
+    return FieldsRenderer(name=name, include_query=include_query)
+
+
 class _Batch:
-    """Up to BATCH_ROWS changes as tuples in :data:`COLUMNS` order, flushed as an Arrow record
-    batch. Each change is rendered as ``mysqlddl changes`` renders it: plain row changes (the bulk)
-    by the envelope's own value rendering on a short path, everything else through
+    """Up to about BATCH_ROWS changes as column lists (:data:`COLUMNS` order), flushed as an
+    Arrow record batch. Each change is rendered as ``mysqlddl changes`` renders it: whole rows
+    events by the CLI's compiled renderer (:func:`_fields_renderer`), other plain row changes by
+    the envelope's value rendering on a short path, everything else through
     ``mysqlddl.envelope.envelope`` itself, whose parts are stored (JSON parts as JSON text)."""
 
     def __init__(self, name: str, include_query: bool):
-        from .changes import Naming, RowChange
+        from .changes import Naming, RenderedRows, RowChange
         from .envelope import _image, dumps, envelope, kind_of
 
         self.name, self.include_query = name, include_query
+        self._rendered = RenderedRows
         self._envelope, self._kind_of, self._dumps, self._image = envelope, kind_of, dumps, _image
         self._row_change, self._schema_naming = RowChange, Naming.SCHEMA
-        self.rows: list[tuple] = []
+        self.cols: list[list] = [[] for _ in COLUMNS]
         self.n = 0
 
     def add(self, ch) -> None:
+        if type(ch) is self._rendered:
+            self._add_rendered(ch)
+            return
         if type(ch) is self._row_change and not ch.headers and not ch.mismatch and ch.naming is self._schema_naming:
             # what envelope.row_envelope / source_dict make of it, without the dicts
             s = ch.source
             dumps, image = self._dumps, self._image
-            self.rows.append((
-                "row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, s.row, s.ts * 1000, s.gtid, s.server_id,
-                s.thread, s.query if self.include_query else None, s.connector,
-                dumps(image(ch.before)), dumps(image(ch.after)), ch.transaction,
-                ch.total_order if ch.transaction is not None else None,
-                ch.table_order if ch.transaction is not None else None,
-                None, None, None, None, None, None, None, None, None, None))
+            txn = ch.transaction is not None
+            row = ("row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, s.row, s.ts * 1000, s.gtid, s.server_id,
+                   s.thread, s.query if self.include_query else None, s.connector,
+                   dumps(image(ch.before)), dumps(image(ch.after)), ch.transaction,
+                   ch.total_order if txn else None, ch.table_order if txn else None) + _NONE_TAIL
         else:
-            self.rows.append(self._general(ch))
+            row = self._general(ch)
+        for col, v in zip(self.cols, row, strict=True):
+            col.append(v)
         self.n += 1
+
+    def _add_rendered(self, ch) -> None:
+        """A whole rows event rendered by :func:`_fields_renderer`: one output row per row, the
+        event's own fields repeated, the per-row ones from the rendered text."""
+        s = ch.source
+        head, _, body = ch.text.partition(_GS)
+        n = ch.count
+        recs = body.split(_RS)
+        recs.pop()                                   # (after the last separator)
+        before, after, row, total, table = zip(*(r.split(_US) for r in recs), strict=True)
+        values = ("row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, list(map(int, row)), s.ts * 1000, s.gtid,
+                  s.server_id, s.thread, s.query if self.include_query else None, s.connector, before, after,
+                  json.loads(head), list(map(int, total)), list(map(int, table))) + _NONE_TAIL
+        for i, (col, v) in enumerate(zip(self.cols, values, strict=True)):
+            if i in _PER_ROW:
+                col.extend(v)
+            else:
+                col.extend((v,) * n)
+        self.n += n
 
     def _general(self, ch) -> tuple:
         dumps = self._dumps
@@ -315,7 +375,10 @@ class _Batch:
 
         schema = _arrow_schema()
         arrays = []
-        for values, field in zip(zip(*self.rows, strict=True), schema, strict=True):
+        for values, field in zip(self.cols, schema, strict=True):
+            if values.count(None) == len(values):
+                arrays.append(pa.nulls(len(values), field.type))
+                continue
             try:
                 arrays.append(pa.array(values, type=field.type))
             except (UnicodeEncodeError, pa.ArrowInvalid):
@@ -324,7 +387,7 @@ class _Batch:
                 arrays.append(pa.array([v.encode("utf-8", "backslashreplace").decode("utf-8")
                                         if isinstance(v, str) else v for v in values], type=field.type))
         batch = pa.RecordBatch.from_arrays(arrays, schema=schema)
-        self.rows = []
+        self.cols = [[] for _ in COLUMNS]
         self.n = 0
         return batch
 
@@ -345,9 +408,11 @@ def _decode_ranges(batches, *, history_bc, digest, options, reader_kw, name, inc
         for r in rb.to_pylist():
             rng = ranges.ByteRange(r["index"], tuple(r["files"]), r["start"], r["stop"], r["nbytes"])
             out = _Batch(name, include_query)
+            renderer = _fields_renderer(name, include_query)
             try:
                 history = _history(history_bc.value, digest, options)
-                for ch in ranges.read_range(rng, history, options, name=name, **reader_kw):
+                for ch in ranges.read_range(rng, history, options, name=name, render_rows=renderer.rows_event,
+                                            queries=include_query, **reader_kw):
                     out.add(ch)
                     if out.n >= BATCH_ROWS:
                         yield out.flush()
