@@ -6,7 +6,7 @@ issue's targets (issue 7):
   ``local[1]``;
 - the whole job at ``local[1]`` takes at most 1.5x the single-process ``mysqlddl changes``.
 
-    python tools/bench_spark.py --scale 0.05          # a quick check that it runs (about 60 MB)
+    python tools/bench_spark.py --scale 0.05          # a quick check that it runs (about 28 MB)
     python tools/bench_spark.py --scale 3 --runs 3    # the measurement: about 1.1 GB of binlogs
 
 Input: every phase of tools/workload.py (types, DDL evolution with XA, the bulk set, one big
