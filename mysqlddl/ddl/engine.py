@@ -20,6 +20,7 @@ CPython 3.11): about 2,700 statements/s per core warm, 0.12 s cold (import + fir
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 from antlr4 import CommonTokenStream, InputStream
 from antlr4.atn.PredictionMode import PredictionMode
@@ -66,28 +67,43 @@ def _keyword_types() -> frozenset[int]:
 _KEYWORD_TYPES = _keyword_types()
 
 
-def describe_expected(types, limit: int | None = None) -> str:
-    """A readable summary of an expected-token set: keywords and symbols by name, all the
-    identifier-capable tokens folded into ``identifier``; at most ``limit`` names."""
-    names: list[str] = []
-    has_ident = False
-    for t in sorted(types):
-        if t in _IDENT_TYPES or t in _KEYWORD_IDENT_TYPES:
-            has_ident = True
-            continue
-        if t == Token.EOF:
-            names.append("<EOF>")
-            continue
-        lit = MySqlParser.literalNames[t] if t < len(MySqlParser.literalNames) else "<INVALID>"
-        if lit != "<INVALID>":
-            names.append(lit)
-        elif t < len(MySqlParser.symbolicNames):
-            names.append(MySqlParser.symbolicNames[t])
-    if has_ident:
-        names.insert(0, "identifier")
-    if limit is not None and len(names) > limit:
-        names = names[:limit] + [f"... ({len(names) - limit} more)"]
-    return ", ".join(names)
+class TokenNames:
+    """How one generated parser's token types read in an "expected ..." list: keywords and
+    symbols by their literal, every token that can be an identifier folded into one word
+    ``identifier`` (a list of 300 keywords would bury the useful alternatives)."""
+
+    __slots__ = ("parser_class", "ident_types")
+
+    def __init__(self, parser_class, ident_types: frozenset[int]):
+        self.parser_class = parser_class
+        self.ident_types = ident_types
+
+    def describe(self, types, limit: int | None = None) -> str:
+        """A readable summary of ``types``; at most ``limit`` names."""
+        lits, syms = self.parser_class.literalNames, self.parser_class.symbolicNames
+        names: list[str] = []
+        has_ident = False
+        for t in sorted(types):
+            if t in self.ident_types:
+                has_ident = True
+                continue
+            if t == Token.EOF:
+                names.append("<EOF>")
+                continue
+            lit = lits[t] if t < len(lits) else "<INVALID>"
+            if lit != "<INVALID>":
+                names.append(lit)
+            elif t < len(syms):
+                names.append(syms[t])
+        if has_ident:
+            names.insert(0, "identifier")
+        if limit is not None and len(names) > limit:
+            names = names[:limit] + [f"... ({len(names) - limit} more)"]
+        return ", ".join(names)
+
+
+MYSQL_TOKEN_NAMES = TokenNames(MySqlParser, _IDENT_TYPES | _KEYWORD_IDENT_TYPES)
+describe_expected = MYSQL_TOKEN_NAMES.describe
 
 
 def token_display(token) -> str:
@@ -100,7 +116,8 @@ def token_display(token) -> str:
 
 
 class _CollectingErrorListener(ErrorListener):
-    def __init__(self):
+    def __init__(self, names: TokenNames):
+        self.names = names
         self.errors: list[DdlSyntaxError] = []
         self.statement: str | None = None
         self.statement_index: int | None = None
@@ -119,7 +136,7 @@ class _CollectingErrorListener(ErrorListener):
                 types = _interval_types(e.getExpectedTokens())
             else:
                 types = _interval_types(recognizer.getExpectedTokens())
-            expected, short = describe_expected(types), describe_expected(types, 15)
+            expected, short = self.names.describe(types), self.names.describe(types, 15)
         except Exception:  # noqa: BLE001 - expected tokens are a courtesy, the error stands
             expected = short = None
         tok = token_display(offendingSymbol)
@@ -223,53 +240,32 @@ def _fast_tokenizer() -> lexing.FastTokenizer:
     return _FAST_TOKENIZER
 
 
-class Engine:
-    """Parses statements one at a time, reusing one lexer and one parser.
+class ParseEngine:
+    """What every dialect's engine shares: one lexer and one parser reused for every statement,
+    and :meth:`parse`, the two-stage (SLL, then LL with every error collected) prediction above.
+    A dialect names its generated classes and token names and says how text becomes tokens
+    (:meth:`tokenize`). Not thread-safe: use one engine per thread (the DFA cache is shared
+    between them anyway)."""
 
-    Not thread-safe: use one engine per thread (the DFA cache is shared between them anyway).
-    """
+    dialect: ClassVar[str]
+    lexer_class: ClassVar[type]
+    parser_class: ClassVar[type]
+    token_names: ClassVar[TokenNames]
 
-    def __init__(self, options: Options = DEFAULT, *, fast_lexer: bool = True):
+    def __init__(self, options: Options = DEFAULT):
         self.options = options
-        # The regex tokenizer produces MySqlLexer's exact tokens at a fraction of the cost
-        # (lexing.FastTokenizer); fast_lexer=False always runs the generated ANTLR lexer.
-        self._fast = _fast_tokenizer() if fast_lexer else None
-        self.lexer = MySqlLexer(InputStream(""))
+        self.lexer = self.lexer_class(InputStream(""))
         self.lexer.removeErrorListeners()
-        self.parser = MySqlParser(CommonTokenStream(self.lexer))
+        self.parser = self.parser_class(CommonTokenStream(self.lexer))
         self.parser.removeErrorListeners()
-        self._listener = _CollectingErrorListener()
+        self._listener = _CollectingErrorListener(self.token_names)
         self._bail = BailErrorStrategy()
         self._recover = DefaultErrorStrategy()
         self.statements = 0
         self.fallbacks = 0
 
     def tokenize(self, sql: str, options: Options | None = None, *, hidden: bool = True) -> CommonTokenStream:
-        """The filtered token stream of ``sql``, positions in ``sql``; ``hidden=False`` leaves out
-        whitespace and comments (the parser's view)."""
-        options = options or self.options
-        prepared = lexing.prepare_text(sql, options)
-        source = (self.lexer, lexing.TextSource(prepared))
-        toks = self._fast.tokens(prepared, source, hidden) if self._fast else None
-        if toks is None:
-            self.lexer.inputStream = InputStream(prepared)
-            full = CommonTokenStream(self.lexer)
-            full.fill()
-            toks = full.tokens
-            if not hidden:
-                toks = [t for t in toks if t.channel == 0]
-                for i, t in enumerate(toks):
-                    t.tokenIndex = i
-        lexing.retype_tokens(toks, options, MySqlLexer.DQ_STRING, MySqlLexer.DQ_IDENT)
-        lexing.restore_texts(toks, sql, prepared)
-        if "." in sql:
-            lexing.retype_qualified_keywords(toks, MySqlLexer.DOT, MySqlLexer.ID, _KEYWORD_TYPES)
-        if not hidden:
-            return _DenseTokenStream(self.lexer, toks)
-        stream = CommonTokenStream(self.lexer)
-        stream.tokens = toks
-        stream.fetchedEOF = True
-        return stream
+        raise NotImplementedError
 
     def parse(self, sql: str, options: Options | None = None, *, statement_index: int | None = None,
               source: str | None = None) -> ParseResult:
@@ -301,3 +297,45 @@ class Engine:
             parser.removeErrorListener(self._listener)
         errors = self._listener.errors
         return ParseResult(sql, None if errors else tree, errors, True, stream)
+
+
+class Engine(ParseEngine):
+    """The MySQL/MariaDB engine."""
+
+    dialect = "mysql"
+    lexer_class = MySqlLexer
+    parser_class = MySqlParser
+    token_names = MYSQL_TOKEN_NAMES
+
+    def __init__(self, options: Options = DEFAULT, *, fast_lexer: bool = True):
+        super().__init__(options)
+        # The regex tokenizer produces MySqlLexer's exact tokens at a fraction of the cost
+        # (lexing.FastTokenizer); fast_lexer=False always runs the generated ANTLR lexer.
+        self._fast = _fast_tokenizer() if fast_lexer else None
+
+    def tokenize(self, sql: str, options: Options | None = None, *, hidden: bool = True) -> CommonTokenStream:
+        """The filtered token stream of ``sql``, positions in ``sql``; ``hidden=False`` leaves out
+        whitespace and comments (the parser's view)."""
+        options = options or self.options
+        prepared = lexing.prepare_text(sql, options)
+        source = (self.lexer, lexing.TextSource(prepared))
+        toks = self._fast.tokens(prepared, source, hidden) if self._fast else None
+        if toks is None:
+            self.lexer.inputStream = InputStream(prepared)
+            full = CommonTokenStream(self.lexer)
+            full.fill()
+            toks = full.tokens
+            if not hidden:
+                toks = [t for t in toks if t.channel == 0]
+                for i, t in enumerate(toks):
+                    t.tokenIndex = i
+        lexing.retype_tokens(toks, options, MySqlLexer.DQ_STRING, MySqlLexer.DQ_IDENT)
+        lexing.restore_texts(toks, sql, prepared)
+        if "." in sql:
+            lexing.retype_qualified_keywords(toks, MySqlLexer.DOT, MySqlLexer.ID, _KEYWORD_TYPES)
+        if not hidden:
+            return _DenseTokenStream(self.lexer, toks)
+        stream = CommonTokenStream(self.lexer)
+        stream.tokens = toks
+        stream.fetchedEOF = True
+        return stream
