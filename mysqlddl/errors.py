@@ -19,6 +19,14 @@ from __future__ import annotations
 class MysqlddlError(Exception):
     """Root of every error mysqlddl raises on bad input or bad configuration."""
 
+    def with_context(self, **ctx):
+        """Fill in position fields that are still unknown (inner decoders know less than the
+        reader that calls them). Returns self so ``raise err.with_context(...)`` reads naturally."""
+        for k, v in ctx.items():
+            if getattr(self, k, None) is None:
+                setattr(self, k, v)
+        return self
+
 
 class ConfigError(MysqlddlError, ValueError):
     """An option or argument value is invalid (raised before any input is read)."""
@@ -144,14 +152,6 @@ class BinlogError(MysqlddlError):
         self.column = column
         self.offset = offset
 
-    def with_context(self, **ctx) -> BinlogError:
-        """Fill in context fields that are still unknown (inner decoders know less than the reader).
-        Returns self so ``raise err.with_context(...)`` reads naturally."""
-        for k, v in ctx.items():
-            if getattr(self, k, None) is None:
-                setattr(self, k, v)
-        return self
-
     def __str__(self) -> str:
         parts = []
         if self.file is not None:
@@ -234,13 +234,6 @@ class OlrError(MysqlddlError):
         self.document = document
         self.payload = payload
         self.field = field
-
-    def with_context(self, **ctx) -> OlrError:
-        """Fill in context fields that are still unknown; returns self."""
-        for k, v in ctx.items():
-            if getattr(self, k, None) is None:
-                setattr(self, k, v)
-        return self
 
     def __str__(self) -> str:
         parts = []
