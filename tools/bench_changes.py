@@ -42,33 +42,8 @@ def _tool(name: str):
 
 
 def bulk_set(scale: float, cache: Path, log=print) -> list[Path]:
-    """The bulk set's binlog files for ``scale``, written on first use."""
-    where = cache / f"scale-{scale:g}"
-    manifest = where / "manifest.json"
-    if manifest.exists():
-        m = json.loads(manifest.read_text())
-        files = [where / f for f in m["files"]]
-        if all(f.exists() for f in files):
-            return files
-    lab, workload = _tool("mariadb_lab"), _tool("workload")
-    if not lab.mariadbd_path():
-        sys.exit(lab.INSTALL_HINT)
-    base = Path(tempfile.mkdtemp(prefix="mdb-bench-"))
-    srv = lab.MariaDBServer(base).start()
-    try:
-        t0 = time.monotonic()
-        log(f"writing the bulk set at scale {scale:g} (tools/workload.py --phases c) ...")
-        truth = workload.run(srv, phases="c", scale=scale, log=lambda m: None)
-        where.mkdir(parents=True, exist_ok=True)
-        for name in truth.bulk_files:
-            shutil.copyfile(Path(truth.binlog_dir) / name, where / name)
-        manifest.write_text(json.dumps({"files": truth.bulk_files, "scale": scale, "server": srv.version,
-                                        "expected_row_changes": truth.expected_row_changes,
-                                        "secs": round(time.monotonic() - t0, 1)}, indent=1))
-        log(f"  {len(truth.bulk_files)} files in {time.monotonic() - t0:.0f} s, cached in {where}")
-    finally:
-        srv.destroy()
-    return [where / f for f in truth.bulk_files]
+    """The bulk set's binlog files for ``scale`` (tools/workload.py --phases c), written on first use."""
+    return _tool("workload").cached_binlogs(cache, scale=scale, phases="c", bulk_only=True, log=log)
 
 
 def cpu_of(cmd: list[str], cwd: str | None = None, env=None) -> tuple[float, float]:

@@ -57,33 +57,8 @@ def _tool(name: str):
 
 
 def lab_set(scale: float, cache: Path, log=print) -> Path:
-    """The directory of the workload's binlog files at ``scale``, written on first use."""
-    where = cache / f"scale-{scale:g}"
-    manifest = where / "manifest.json"
-    if manifest.exists():
-        m = json.loads(manifest.read_text())
-        if all((where / f).exists() for f in m["files"]):
-            return where
-    lab, workload = _tool("mariadb_lab"), _tool("workload")
-    if not lab.mariadbd_path():
-        sys.exit(lab.INSTALL_HINT)
-    base = Path(tempfile.mkdtemp(prefix="mdb-bsp-"))
-    srv = lab.MariaDBServer(base).start()
-    try:
-        t0 = time.monotonic()
-        log(f"writing the lab binlogs at scale {scale:g} (tools/workload.py, every phase) ...")
-        truth = workload.run(srv, scale=scale, log=lambda m: None)
-        shutil.rmtree(where, ignore_errors=True)
-        where.mkdir(parents=True)
-        for p in truth.paths:
-            shutil.copyfile(p, where / p.name)
-        manifest.write_text(json.dumps({"files": truth.files, "scale": scale, "server": srv.version,
-                                        "expected_row_changes": truth.expected_row_changes,
-                                        "secs": round(time.monotonic() - t0, 1)}, indent=1))
-        log(f"  {len(truth.files)} files in {time.monotonic() - t0:.0f} s, cached in {where}")
-    finally:
-        srv.destroy()
-    return where
+    """The directory of the workload's binlog files at ``scale`` (every phase), written on first use."""
+    return _tool("workload").cached_binlogs(cache, scale=scale, log=log)[0].parent
 
 
 def _run(cmd: list[str], cwd: Path) -> tuple[float, str]:
