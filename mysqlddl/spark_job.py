@@ -16,14 +16,22 @@ its arguments, loads no Spark). The stages (DESIGN, "Key decisions: Spark"; the 
 3. **Decode**, one task per byte range (default 64 MiB, cut at transaction boundaries): each task
    opens the files by path (never Spark's ``binaryFile`` source, which stops at 2 GiB a file),
    reads its range with the history read-only (the table version in force at each row's
-   position, ``SchemaHistory.table_at``) and emits Arrow batches of :data:`BATCH_ROWS` rows
-   through ``mapInArrow``, written as Parquet. Memory in a task is bounded by its range, never
-   by the file: one event and one batch in Python; in the JVM, the open Parquet writers' buffers,
-   at most the range's output.
+   position, ``SchemaHistory.table_at``) into Arrow batches of :data:`BATCH_ROWS` rows, and
+   writes them itself with pyarrow as Parquet, straight into DIR's partition directories; the
+   JVM only carries each task's summary (counts per table and op, files written), which the
+   driver adds up into summary.json. (Handing every row to the JVM to write cost ~2 us a row
+   there and did not scale with cores.) Memory in a task is bounded by its range, never by the
+   file: one event and one batch, plus per (db, table) at most :data:`GROUP_ROWS` rows waiting
+   to become a row group (:data:`PENDING_ROWS` over all of them) and :data:`MAX_OPEN` open files.
 
-Output under DIR (replaced as a whole on a re-run; a retried task leaves no duplicates because
-Spark's file commit protocol publishes one attempt per partition, and a range always decodes to
-the same rows):
+Output under DIR. DIR must be a path the driver and every executor see alike (a local disk for
+``local[*]``, a shared mount on a cluster), as the decode tasks write their files there
+themselves. ``changes/`` is cleared by the driver before stage 2 (a re-run replaces it). A
+retried or speculative task attempt leaves no duplicates: a range always decodes to the same
+rows, its files have deterministic names (``part-<range>-<chunk>.parquet``, the chunk counted
+per partition) and each is written under a hidden temporary name (``.part-...tmp``, which Spark
+and pyarrow readers skip) in its directory and published by an atomic ``os.replace``, so a
+second attempt overwrites the first's files with the same content.
 
 - ``changes/db=<db>/table=<table>/*.parquet``: every event ``mysqlddl changes`` prints, one row
   each, partitioned by the event's ``source.db`` / ``source.table``; ``kind`` says which: ``row``
@@ -35,8 +43,11 @@ the same rows):
   ``mysqlddl``, ``data_collections``, ``table_changes``) are JSON text of the CLI's rendering
   (``mysqlddl.envelope``: DECIMAL as exact digits, temporals as ISO-8601 text, binary as base64,
   JSON documents as text...), so every typed value survives exactly as the CLI writes it, whatever
-  the table version. Files carry no order: sort by the ordering key. Read the partition columns
-  as text (``spark.sql.sources.partitionColumnTypeInference.enabled=false``).
+  the table version. Files carry no order: sort by the ordering key. The partition columns are
+  not in the files (readers recover them from the path, escaped as Spark escapes them, a null as
+  ``__HIVE_DEFAULT_PARTITION__``): read them as text
+  (``spark.sql.sources.partitionColumnTypeInference.enabled=false``; in pyarrow.dataset a hive
+  partitioning of two strings).
 - ``history.jsonl``: the schema history (``SchemaHistory.lines``, what ``mysqlddl history``
   prints); ``summary.json``: the run (counts per table and op, ranges, seconds per stage).
 
@@ -51,14 +62,24 @@ on the executors (``pip install mysqlddl[spark]``): its Cython extension cannot 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import re
+import shutil
 import sys
 import time
 
-#: Rows per Arrow batch a decode task emits (bounds a task's memory).
+#: Rows per Arrow batch a decode task builds (bounds a task's memory).
 BATCH_ROWS = 4096
+#: Rows a decode task keeps per (db, table) before writing them as one Parquet row group; rows
+#: over all its partitions before it writes the biggest early; rows per file before the
+#: partition's next file; open files per task (beyond, the least recently written one is
+#: finished and its partition's next rows start a new file).
+GROUP_ROWS = 1 << 16
+PENDING_ROWS = 1 << 18
+FILE_ROWS = 1 << 20
+MAX_OPEN = 64
 
 # (name, type) of the decode tasks' output; types: "string", "long", "int".
 COLUMNS = (
@@ -76,11 +97,12 @@ COLUMNS = (
     ("position_pos", "long"),
     ("extra", "string"),           # JSON: envelope keys not in a column of their own (none today)
 )
-RANGE_COLUMNS = (("index", "int"), ("files", "array<string>"), ("start", "long"), ("stop", "long"),
-                 ("nbytes", "long"))
+#: The partition columns: directory names, not columns of the files.
+PARTITION_COLUMNS = ("db", "table")
 
 _MARK, _MARK_END = "MYSQLDDL_TASK_ERROR", "END_MYSQLDDL_TASK_ERROR"
-#: Spark local property (tests): "1" makes each decode task's first attempt fail after its first batch.
+#: Spark local property (tests): "1" makes each decode task's first attempt fail after publishing
+#: all its files (the retry must overwrite them, not add to them).
 FAIL_FIRST_ATTEMPT = "mysqlddl.test.fail_first_attempt"
 _ERROR_ATTRS = ("file", "log_pos", "event_type", "table", "column", "offset", "needed", "available", "line",
                 "statement", "statement_index", "source")
@@ -219,15 +241,38 @@ def _history(text: str, digest: str, options):
     return h
 
 
-def _arrow_schema():
+def _arrow_schema(*, files: bool = False):
+    """The output's Arrow schema; ``files``: as in the files, without the partition columns."""
     import pyarrow as pa
 
     types = {"string": pa.string(), "long": pa.int64(), "int": pa.int32()}
-    return pa.schema([(n, types[t]) for n, t in COLUMNS])
+    return pa.schema([(n, types[t]) for n, t in COLUMNS if not (files and n in PARTITION_COLUMNS)])
 
 
-def _spark_schema(columns) -> str:
-    return ", ".join(f"`{n}` {'bigint' if t == 'long' else t}" for n, t in columns)
+def _utf8(v: str) -> str:
+    """Text as written: undecodable bytes kept as lone surrogates (DDL text, names) are not
+    UTF-8, so they are written with backslash escapes (row values are JSON text, escaped already)."""
+    try:
+        v.encode("utf-8")
+        return v
+    except UnicodeEncodeError:
+        return v.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+_HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
+# what Spark escapes in a partition value (ExternalCatalogUtils.escapePathName, off Windows) as
+# %XX, and Spark and pyarrow (segment_encoding="uri") unescape: the names read back as written
+_ESCAPE = frozenset([chr(c) for c in range(1, 32)] + list("\"#%'*/:=?\\\x7f{[]^"))
+
+
+def partition_dir(db: str | None, table: str | None) -> str:
+    """``db=<db>/table=<table>``, as Spark names a partition (null or empty: the Hive default)."""
+    def seg(col, v):
+        if v is None or v == "":
+            return f"{col}={_HIVE_NULL}"
+        return col + "=" + "".join(f"%{ord(c):02X}" if c in _ESCAPE else c for c in _utf8(v))
+
+    return os.path.join(seg("db", db), seg("table", table))
 
 
 # envelope key -> column, per kind (every other key goes to the ``extra`` column, so an output row
@@ -247,6 +292,7 @@ _PARTS = ("", "\x1f", "\x1f", "\x1f", "\x1f", "\x1e")
 _NONE_TAIL = (None,) * (len(COLUMNS) - 19)
 _PER_ROW = frozenset(i for i, (n, _) in enumerate(COLUMNS)
                      if n in ("row", "before", "after", "total_order", "data_collection_order"))
+_STATUS = [n for n, _ in COLUMNS].index("status")
 
 
 def _fields_renderer(name: str, include_query: bool):
@@ -274,11 +320,13 @@ def _fields_renderer(name: str, include_query: bool):
 
 
 class _Batch:
-    """Up to about BATCH_ROWS changes as column lists (:data:`COLUMNS` order), flushed as an
-    Arrow record batch. Each change is rendered as ``mysqlddl changes`` renders it: whole rows
-    events by the CLI's compiled renderer (:func:`_fields_renderer`), other plain row changes by
-    the envelope's value rendering on a short path, everything else through
-    ``mysqlddl.envelope.envelope`` itself, whose parts are stored (JSON parts as JSON text)."""
+    """Up to about BATCH_ROWS changes as column lists (:data:`COLUMNS` order), flushed as Arrow
+    record batches, one per (db, table), and counted per (kind, status, db, table, op) for the
+    summary (so the driver never reads the output back to count it). Each change is rendered as
+    ``mysqlddl changes`` renders it: whole rows events by the CLI's compiled renderer
+    (:func:`_fields_renderer`), other plain row changes by the envelope's value rendering on a
+    short path, everything else through ``mysqlddl.envelope.envelope`` itself, whose parts are
+    stored (JSON parts as JSON text)."""
 
     def __init__(self, name: str, include_query: bool):
         from .changes import Naming, RenderedRows, RowChange
@@ -290,6 +338,11 @@ class _Batch:
         self._row_change, self._schema_naming = RowChange, Naming.SCHEMA
         self.cols: list[list] = [[] for _ in COLUMNS]
         self.n = 0
+        self.counts: dict[tuple, int] = {}
+        self._schema = _arrow_schema(files=True)
+
+    def _count(self, key: tuple, n: int) -> None:
+        self.counts[key] = self.counts.get(key, 0) + n
 
     def add(self, ch) -> None:
         if type(ch) is self._rendered:
@@ -306,6 +359,7 @@ class _Batch:
                    ch.total_order if txn else None, ch.table_order if txn else None) + _NONE_TAIL
         else:
             row = self._general(ch)
+        self._count((row[0], row[_STATUS], row[2], row[3], row[1]), 1)
         for col, v in zip(self.cols, row, strict=True):
             col.append(v)
         self.n += 1
@@ -328,6 +382,7 @@ class _Batch:
             else:
                 col.extend((v,) * n)
         self.n += n
+        self._count(("row", None, s.db, s.table, ch.op), n)
 
     def _general(self, ch) -> tuple:
         dumps = self._dumps
@@ -370,30 +425,123 @@ class _Batch:
             row["extra"] = dumps(extra)
         return tuple(row.get(n) for n, _ in COLUMNS)
 
-    def flush(self):
+    def flush(self) -> list[tuple[tuple, object]]:
+        """[((db, table), record batch of its rows without the partition columns)...]."""
         import pyarrow as pa
 
-        schema = _arrow_schema()
         arrays = []
-        for values, field in zip(self.cols, schema, strict=True):
+        fields = iter(self._schema)
+        for (name, _), values in zip(COLUMNS, self.cols, strict=True):
+            if name in PARTITION_COLUMNS:
+                continue
+            field = next(fields)
             if values.count(None) == len(values):
                 arrays.append(pa.nulls(len(values), field.type))
                 continue
             try:
                 arrays.append(pa.array(values, type=field.type))
             except (UnicodeEncodeError, pa.ArrowInvalid):
-                # undecodable bytes kept as lone surrogates (DDL text, names) are not UTF-8:
-                # written with backslash escapes (row values are JSON text, escaped already)
-                arrays.append(pa.array([v.encode("utf-8", "backslashreplace").decode("utf-8")
-                                        if isinstance(v, str) else v for v in values], type=field.type))
-        batch = pa.RecordBatch.from_arrays(arrays, schema=schema)
+                arrays.append(pa.array([_utf8(v) if isinstance(v, str) else v for v in values], type=field.type))
+        batch = pa.RecordBatch.from_arrays(arrays, schema=self._schema)
+        dbs, tables, n = self.cols[2], self.cols[3], self.n
         self.cols = [[] for _ in COLUMNS]
         self.n = 0
-        return batch
+        if dbs.count(dbs[0]) == n and tables.count(tables[0]) == n:
+            return [((dbs[0], tables[0]), batch)]
+        # rows come in runs of one table (a rows event, a transaction's marks): each partition's
+        # row numbers gathered run by run, then taken out in one piece
+        rows: dict[tuple, list] = {}
+        at = 0
+        for key, run in itertools.groupby(zip(dbs, tables, strict=True)):
+            k = len(list(run))
+            rows.setdefault(key, []).extend(range(at, at + k))
+            at += k
+        return [(key, batch.take(pa.array(ix, pa.int32()))) for key, ix in rows.items()]
 
 
-def _decode_ranges(batches, *, history_bc, digest, options, reader_kw, name, include_query):
-    """mapInArrow body: each input row is a byte range; yields Arrow batches of its changes."""
+class _PartWriter:
+    """One decode task's Parquet files under ``changes/``: per (db, table), batches kept until
+    :data:`GROUP_ROWS` rows, then written as a row group to the partition's open file; a file is
+    finished at :data:`FILE_ROWS` rows, when :data:`MAX_OPEN` others are open, or at the end.
+    File names are deterministic (range index, chunk number per partition) and each file is
+    written under a hidden temporary name in its directory, then published by ``os.replace``
+    (atomic): another attempt at the same range overwrites it with the same rows."""
+
+    def __init__(self, root: str, index: int):
+        import uuid
+
+        self.root, self.index = root, index
+        self.schema = _arrow_schema(files=True)
+        self.pending: dict[tuple, list] = {}      # key -> [batches, rows]
+        self.pending_rows = 0
+        self.open: dict[tuple, list] = {}         # key -> [writer, tmp, final, rows], least recently written first
+        self.chunks: dict[tuple, int] = {}
+        self.files: list[str] = []
+        self.token = uuid.uuid4().hex[:12]        # this attempt's temporary names
+
+    def add(self, key: tuple, batch) -> None:
+        p = self.pending.get(key)
+        if p is None:
+            p = self.pending[key] = [[], 0]
+        p[0].append(batch)
+        p[1] += batch.num_rows
+        self.pending_rows += batch.num_rows
+        if p[1] >= GROUP_ROWS:
+            self._write(key)
+        while self.pending_rows > PENDING_ROWS:
+            self._write(max(self.pending, key=lambda k: self.pending[k][1]))
+
+    def _write(self, key: tuple) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        batches, n = self.pending.pop(key)
+        self.pending_rows -= n
+        f = self.open.pop(key, None)
+        if f is None:
+            if len(self.open) >= MAX_OPEN:
+                self._finish(next(iter(self.open)))
+            chunk = self.chunks.get(key, 0)
+            self.chunks[key] = chunk + 1
+            d = os.path.join(self.root, partition_dir(*key))
+            os.makedirs(d, exist_ok=True)
+            name = f"part-{self.index:05d}-{chunk:04d}.parquet"
+            tmp = os.path.join(d, f".{name}.{self.token}.tmp")
+            f = [pq.ParquetWriter(tmp, self.schema, compression="snappy"), tmp, os.path.join(d, name), 0]
+        f[0].write_table(pa.Table.from_batches(batches, self.schema), row_group_size=n)
+        f[3] += n
+        self.open[key] = f
+        if f[3] >= FILE_ROWS:
+            self._finish(key)
+
+    def _finish(self, key: tuple) -> None:
+        w, tmp, final, _ = self.open.pop(key)
+        w.close()
+        os.replace(tmp, final)
+        self.files.append(os.path.relpath(final, self.root))
+
+    def close(self) -> None:
+        for key in list(self.pending):
+            self._write(key)
+        for key in list(self.open):
+            self._finish(key)
+
+    def abort(self) -> None:
+        """A failed attempt: its unpublished files removed (published ones are complete, and the
+        next attempt overwrites them)."""
+        for w, tmp, _, _ in self.open.values():
+            try:
+                w.close()
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+        self.open.clear()
+        self.pending.clear()
+
+
+def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, name, include_query):
+    """mapPartitions body: each element is a byte range (index, files, start, stop, nbytes); its
+    changes are written as Parquet under ``changes``; yields the range's summary."""
     from pyspark import TaskContext
 
     from . import ranges
@@ -401,29 +549,37 @@ def _decode_ranges(batches, *, history_bc, digest, options, reader_kw, name, inc
 
     options = _options(options)
     tc = TaskContext.get()
-    # test hook: fail each task's first attempt after its first batch (proves retries leave no
-    # duplicates); set by tests with SparkContext.setLocalProperty
+    # test hook: fail each task's first attempt after it published its files (proves a retry
+    # overwrites them); set by tests with SparkContext.setLocalProperty
     fail_first = tc is not None and tc.getLocalProperty(FAIL_FIRST_ATTEMPT) == "1" and tc.attemptNumber() == 0
-    for rb in batches:
-        for r in rb.to_pylist():
-            rng = ranges.ByteRange(r["index"], tuple(r["files"]), r["start"], r["stop"], r["nbytes"])
-            out = _Batch(name, include_query)
-            renderer = _fields_renderer(name, include_query)
-            try:
-                history = _history(history_bc.value, digest, options)
-                for ch in ranges.read_range(rng, history, options, name=name, render_rows=renderer.rows_event,
-                                            queries=include_query, **reader_kw):
-                    out.add(ch)
-                    if out.n >= BATCH_ROWS:
-                        yield out.flush()
-                        if fail_first:
-                            raise RuntimeError(f"{FAIL_FIRST_ATTEMPT}: injected failure")
-            except MysqlddlError as e:
-                raise _task_error(e) from None
+    for index, files, start, stop, nbytes in ranges_:
+        t0 = time.monotonic()
+        rng = ranges.ByteRange(index, tuple(files), start, stop, nbytes)
+        out = _Batch(name, include_query)
+        renderer = _fields_renderer(name, include_query)
+        writer = _PartWriter(changes, index)
+        try:
+            history = _history(history_bc.value, digest, options)
+            for ch in ranges.read_range(rng, history, options, name=name, render_rows=renderer.rows_event,
+                                        queries=include_query, **reader_kw):
+                out.add(ch)
+                if out.n >= BATCH_ROWS:
+                    for key, batch in out.flush():
+                        writer.add(key, batch)
             if out.n:
-                yield out.flush()
-            if fail_first:
-                raise RuntimeError(f"{FAIL_FIRST_ATTEMPT}: injected failure")
+                for key, batch in out.flush():
+                    writer.add(key, batch)
+            writer.close()
+        except MysqlddlError as e:
+            writer.abort()
+            raise _task_error(e) from None
+        except BaseException:
+            writer.abort()
+            raise
+        if fail_first:
+            raise RuntimeError(f"{FAIL_FIRST_ATTEMPT}: injected failure")
+        yield {"index": index, "counts": list(out.counts.items()), "files": writer.files,
+               "seconds": round(time.monotonic() - t0, 3)}
 
 
 # ------------------------------------------------------------------------------------ output
@@ -486,15 +642,10 @@ def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "
         b = b.master(master)
     elif "PYSPARK_GATEWAY_PORT" not in os.environ:
         b = b.master("local[*]")
-    # no web UI or console progress bar for a batch CLI; the only shuffle is the summary's count;
-    # partition values are names (db=007 is a database named "007", not a number); a task writes
-    # each of its (db, table) partitions through its own open file instead of sorting all its
-    # rows by partition first (measured: the sort cost a third of stage 2), up to 64 at once
-    # (then Spark falls back to sorting the rest), memory bounded by the range's output
+    # no web UI or console progress bar for a batch CLI; partition values are names (db=007 is a
+    # database named "007", not a number) when the session reads the output back
     b = b.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false") \
-        .config("spark.sql.shuffle.partitions", "4") \
         .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false") \
-        .config("spark.sql.maxConcurrentOutputFileWriters", "64") \
         .config("spark.executorEnv.PYTHONSAFEPATH", "1")
     # (PYTHONSAFEPATH, Python 3.11+: a worker does not put its start directory first on sys.path,
     # where a source checkout's bare package would shadow the installed one)
@@ -540,34 +691,35 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     bc = sc.broadcast(text)
     reader_kw = {"on_mismatch": on_mismatch, "truncate_events": truncate_events, "pk_change": pk_change}
     rows = [(r.index, list(r.files), r.start, r.stop, r.nbytes) for r in cut]
-    rdf = spark.createDataFrame(sc.parallelize(rows, len(rows)), _spark_schema(RANGE_COLUMNS))
-
-    def decode(batches):
-        return _decode_ranges(batches, history_bc=bc, digest=digest, options=okw, reader_kw=reader_kw,
-                              name=name, include_query=include_query)
-
-    # One pass, one write: the ranges are decoded exactly once (no cache), and Spark's file commit
-    # protocol publishes one attempt per partition (retries and re-runs leave no duplicates).
+    # the tasks write their files themselves (no commit protocol): clear the previous run's
     changes = os.path.join(out, "changes")
+    shutil.rmtree(changes, ignore_errors=True)
+    os.makedirs(changes)
+
+    def decode(it):
+        return _decode_ranges(it, changes=changes, history_bc=bc, digest=digest, options=okw,
+                              reader_kw=reader_kw, name=name, include_query=include_query)
+
+    # One pass: each range decoded once, written by its task; only the tasks' summaries come back.
     try:
-        rdf.mapInArrow(decode, _spark_schema(COLUMNS)).write.mode("overwrite") \
-            .partitionBy("db", "table").parquet(changes)
+        results = sc.parallelize(rows, max(len(rows), 1)).mapPartitions(decode).collect()
     except Exception as e:
         raise (typed_error(e) or e) from None
     finally:
         bc.unpersist()
     t3 = time.monotonic()
-    # the summary's counts, from what was written (the small columns only)
-    counts = spark.read.schema(_spark_schema(COLUMNS)).parquet(changes) \
-        .groupBy("kind", "status", "db", "table", "op").count().collect()
+    _write_text(os.path.join(changes, "_SUCCESS"), "")
 
+    # the summary's counts: the tasks' own, added up (the output is never read back)
     per_table: dict = {}
     kinds: dict = {}
-    for r in counts:
-        if r["kind"] != "transaction" or r["status"] == "END":
-            kinds[r["kind"]] = kinds.get(r["kind"], 0) + r["count"]
-        if r["kind"] == "row":
-            per_table.setdefault(f"{r['db']}.{r['table']}", {})[r["op"]] = r["count"]
+    for res in results:
+        for (kind, status, db, table, op), n in res["counts"]:
+            if kind != "transaction" or status == "END":
+                kinds[kind] = kinds.get(kind, 0) + n
+            if kind == "row":
+                t = per_table.setdefault(f"{_utf8(db)}.{_utf8(table)}", {})
+                t[op] = t.get(op, 0) + n
     summary = {
         "mysqlddl": __version__, "name": name, "master": sc.master, "inputs": list(inputs), "files": len(files),
         "bytes": sum(s.size for s in scans), "ranges": len(cut), "range_size": range_size,
@@ -575,6 +727,7 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
         "history_records": len(history.records), "dml_rows": kinds.get("row", 0),
         "transactions": kinds.get("transaction", 0), "schema_changes": kinds.get("schema", 0),
         "rows": dict(sorted((k, dict(sorted(v.items()))) for k, v in per_table.items())),
+        "parquet_files": sum(len(r["files"]) for r in results),
         "seconds": {"prescan": round(t1 - t0, 3), "history": round(t2 - t1, 3), "decode_write": round(t3 - t2, 3),
                     "summary": round(time.monotonic() - t3, 3), "total": round(time.monotonic() - t0, 3)},
     }

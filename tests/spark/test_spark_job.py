@@ -6,6 +6,7 @@ output; a bad input and a failing decode task end as typed errors."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -104,8 +105,9 @@ def test_history_json_is_the_sequential_history(first_run, lab_binlogs):
 
 
 def test_retried_tasks_leave_no_duplicates(spark, lab_binlogs, cli_changes, tmp_path):
-    """Every decode task fails once after emitting its first batch (local[2,2] retries it): the
-    commit protocol publishes one attempt per partition, so the output is still exactly the CLI's."""
+    """Every decode task fails once after publishing all its files (local[2,2] retries it): the
+    retry writes the same file names and replaces them, so the output is still exactly the CLI's,
+    and no temporary file is left."""
     from mysqlddl import spark_job
 
     d, _ = lab_binlogs
@@ -126,20 +128,41 @@ def test_retried_tasks_leave_no_duplicates(spark, lab_binlogs, cli_changes, tmp_
             failed += st.numFailedTasks if st else 0
     assert failed >= summary["ranges"] > 1          # every range's first attempt failed
     _assert_same_as_cli(tmp_path / "out", cli_changes)
+    changes = tmp_path / "out" / "changes"
+    assert not [p for p in changes.rglob("*") if p.name.endswith(".tmp")]
+    assert summary["parquet_files"] == sum(1 for _ in changes.rglob("*.parquet"))
+
+
+def test_spark_reads_the_output_as_pyarrow_does(spark, first_run):
+    """Files written by the tasks with pyarrow, partition columns in the path only: Spark reads the
+    same rows, with the same types, as pyarrow.dataset."""
+    from mysqlddl import spark_job
+
+    out, summary = first_run
+    df = spark.read.parquet(str(out / "changes"))
+    types = dict(df.dtypes)
+    assert types["db"] == types["table"] == types["kind"] == types["before"] == "string"
+    assert types["row"] == "int" and types["file_seq"] == types["pos"] == types["ts_ms"] == "bigint"
+    assert set(types) == {n for n, _ in spark_job.COLUMNS}
+    got = _bag(r.asDict() for r in df.collect())
+    assert got == _bag(_dataset(out / "changes"))
+    assert df.filter("kind = 'row'").count() == summary["dml_rows"]
 
 
 def test_cli_rerun_overwrites(first_run, lab_binlogs, cli_changes, run_cli, tmp_path):
     """`mysqlddl spark` over a previous run's output, with other ranges: the old files are
-    replaced, nothing is appended."""
+    replaced, nothing is appended (file names repeat across runs: the old ones are marked by
+    their time)."""
     d, _ = lab_binlogs
     out = tmp_path / "out"
     shutil.copytree(first_run[0], out)
-    before = {p.name for p in out.rglob("*.parquet")}
+    for p in out.rglob("*.parquet"):
+        os.utime(p, (0, 0))
     proc = run_cli("spark", d, "--out", out, "--master", "local[2]", "--range-size", "1M")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "row changes" in proc.stderr.splitlines()[-1]
-    after = {p.name for p in out.rglob("*.parquet")}
-    assert after and not (after & before)
+    after = list(out.rglob("*.parquet"))
+    assert after and all(p.stat().st_mtime > 0 for p in after)
     _assert_same_as_cli(out, cli_changes)
     assert json.loads((out / "summary.json").read_text())["range_size"] == 1 << 20
 
