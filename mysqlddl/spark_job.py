@@ -282,16 +282,18 @@ _SOURCE_CONST = ("version", "name", "snapshot")      # the same in every event o
 _JSON_COLS = frozenset({"before", "after", "headers", "mysqlddl", "data_collections", "table_changes", "extra"})
 
 
-# render_rows' template holes (before, after, row, total, table) split by ASCII unit separators and
-# each row ended by a record separator: JSON text never holds a raw control character (json's
-# encoder escapes them), so the split is exact. The transaction id leads, then a group separator.
-_US, _RS, _GS = b"\x1f", b"\x1e", b"\x1d"
-_PARTS = ("", "\x1f", "\x1f", "\x1f", "\x1f", "\x1e")
+# render_rows' template holes (before, after, row, total, table) each ended by an ASCII unit
+# separator, so one split of a whole event's text gives every row's five fields in turn: JSON
+# text never holds a raw control character (json's encoder escapes them), so the split is exact.
+# The transaction id leads, then a group separator.
+_US, _GS = b"\x1f", b"\x1d"
+_PARTS = ("", "\x1f", "\x1f", "\x1f", "\x1f", "\x1f")
 # the columns after data_collection_order, all null for a row change; the per-row columns of a
 # rendered rows event (the rest repeat the event's values)
 _NONE_TAIL = (None,) * (len(COLUMNS) - 19)
 _PER_ROW = frozenset(i for i, (n, _) in enumerate(COLUMNS)
                      if n in ("row", "before", "after", "total_order", "data_collection_order"))
+_PER_ROW_FLAGS = tuple(i in _PER_ROW for i in range(len(COLUMNS)))
 _STATUS = [n for n, _ in COLUMNS].index("status")
 
 
@@ -336,7 +338,10 @@ class _Batch:
         self._rendered = RenderedRows
         self._envelope, self._kind_of, self._dumps, self._image = envelope, kind_of, dumps, _image
         self._row_change, self._schema_naming = RowChange, Naming.SCHEMA
+        # per-row columns (:data:`_PER_ROW`) hold a value per output row; the others a value per
+        # added change, repeated over its ``reps`` rows when flushed (by Arrow, not per row here)
         self.cols: list[list] = [[] for _ in COLUMNS]
+        self.reps: list[int] = []
         self.n = 0
         self.counts: dict[tuple, int] = {}
         self._schema = _arrow_schema(files=True)
@@ -362,25 +367,26 @@ class _Batch:
         self._count((row[0], row[_STATUS], row[2], row[3], row[1]), 1)
         for col, v in zip(self.cols, row, strict=True):
             col.append(v)
+        self.reps.append(1)
         self.n += 1
 
     def _add_rendered(self, ch) -> None:
         """A whole rows event rendered by :func:`_fields_renderer`: one output row per row, the
-        event's own fields repeated, the per-row ones from the rendered text."""
+        event's own fields once (repeated at the flush), the per-row ones from the rendered text."""
         s = ch.source
         head, _, body = ch.text.partition(_GS)
         n = ch.count
-        recs = body.split(_RS)
-        recs.pop()                                   # (after the last separator)
-        before, after, row, total, table = zip(*(r.split(_US) for r in recs), strict=True)
-        values = ("row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, list(map(int, row)), s.ts * 1000, s.gtid,
-                  s.server_id, s.thread, s.query if self.include_query else None, s.connector, before, after,
-                  json.loads(head), list(map(int, total)), list(map(int, table))) + _NONE_TAIL
-        for i, (col, v) in enumerate(zip(self.cols, values, strict=True)):
-            if i in _PER_ROW:
+        f = body.split(_US)
+        f.pop()                                      # (after the last separator)
+        values = ("row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, list(map(int, f[2::5])), s.ts * 1000,
+                  s.gtid, s.server_id, s.thread, s.query if self.include_query else None, s.connector, f[0::5],
+                  f[1::5], json.loads(head), list(map(int, f[3::5])), list(map(int, f[4::5]))) + _NONE_TAIL
+        for per_row, col, v in zip(_PER_ROW_FLAGS, self.cols, values, strict=True):
+            if per_row:
                 col.extend(v)
             else:
-                col.extend((v,) * n)
+                col.append(v)
+        self.reps.append(n)
         self.n += n
         self._count(("row", None, s.db, s.table, ch.op), n)
 
@@ -429,34 +435,46 @@ class _Batch:
         """[((db, table), record batch of its rows without the partition columns)...]."""
         import pyarrow as pa
 
+        reps, n = self.reps, self.n
+        # the row -> change index repeating the per-change columns (None: a row per change)
+        expand = None if len(reps) == n else pa.array(
+            itertools.chain.from_iterable(itertools.repeat(i, k) for i, k in enumerate(reps)), pa.int32(), size=n)
         arrays = []
         fields = iter(self._schema)
-        for (name, _), values in zip(COLUMNS, self.cols, strict=True):
+        for per_row, (name, _), values in zip(_PER_ROW_FLAGS, COLUMNS, self.cols, strict=True):
             if name in PARTITION_COLUMNS:
                 continue
             field = next(fields)
             if values.count(None) == len(values):
-                arrays.append(pa.nulls(len(values), field.type))
+                arrays.append(pa.nulls(n, field.type))
                 continue
             try:
-                arrays.append(pa.array(values, type=field.type))
+                a = pa.array(values, type=field.type)
             except (UnicodeEncodeError, pa.ArrowInvalid):
-                arrays.append(pa.array([_utf8(v) if isinstance(v, str) else v for v in values], type=field.type))
+                a = pa.array([_utf8(v) if isinstance(v, str) else v for v in values], type=field.type)
+            arrays.append(a if per_row or expand is None else a.take(expand))
         batch = pa.RecordBatch.from_arrays(arrays, schema=self._schema)
-        dbs, tables, n = self.cols[2], self.cols[3], self.n
+        dbs, tables = self.cols[2], self.cols[3]          # per change
         self.cols = [[] for _ in COLUMNS]
+        self.reps = []
         self.n = 0
-        if dbs.count(dbs[0]) == n and tables.count(tables[0]) == n:
+        if dbs.count(dbs[0]) == len(dbs) and tables.count(tables[0]) == len(tables):
             return [((dbs[0], tables[0]), batch)]
-        # rows come in runs of one table (a rows event, a transaction's marks): each partition's
-        # row numbers gathered run by run, then taken out in one piece
+        # changes come in runs of one table (a transaction's row events; its marks): each
+        # partition's row numbers gathered run by run, then taken out in one piece
         rows: dict[tuple, list] = {}
         at = 0
-        for key, run in itertools.groupby(zip(dbs, tables, strict=True)):
-            k = len(list(run))
+        for key, run in itertools.groupby(zip(dbs, tables, reps, strict=True), key=lambda t: t[:2]):
+            k = sum(t[2] for t in run)
             rows.setdefault(key, []).extend(range(at, at + k))
             at += k
         return [(key, batch.take(pa.array(ix, pa.int32()))) for key, ix in rows.items()]
+
+
+# dictionaries and min/max statistics only for the columns that are not one-off JSON text (a
+# dictionary of unique images is built, then dropped, and their statistics say nothing)
+_DICT_COLUMNS = [n for n, _ in COLUMNS if n not in PARTITION_COLUMNS and n not in
+                 ("before", "after", "transaction_id", "headers", "mysqlddl", "extra")]
 
 
 class _PartWriter:
@@ -507,7 +525,8 @@ class _PartWriter:
             os.makedirs(d, exist_ok=True)
             name = f"part-{self.index:05d}-{chunk:04d}.parquet"
             tmp = os.path.join(d, f".{name}.{self.token}.tmp")
-            f = [pq.ParquetWriter(tmp, self.schema, compression="snappy"), tmp, os.path.join(d, name), 0]
+            f = [pq.ParquetWriter(tmp, self.schema, compression="snappy", use_dictionary=_DICT_COLUMNS,
+                                  write_statistics=_DICT_COLUMNS), tmp, os.path.join(d, name), 0]
         f[0].write_table(pa.Table.from_batches(batches, self.schema), row_group_size=n)
         f[3] += n
         self.open[key] = f
