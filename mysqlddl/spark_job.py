@@ -70,8 +70,12 @@ import shutil
 import sys
 import time
 
-#: Rows per Arrow batch a decode task builds (bounds a task's memory).
+#: Rows per Arrow batch a decode task builds per (db, table), and over all of them (bound a task's
+#: memory in Python objects: beyond, the biggest partition's are turned into a batch early).
 BATCH_ROWS = 4096
+PENDING_BATCH_ROWS = 8 * BATCH_ROWS
+#: Rendered text a partition's batch holds at most (a few rows can be large).
+BATCH_BYTES = 64 << 20
 #: Rows a decode task keeps per (db, table) before writing them as one Parquet row group; rows
 #: over all its partitions before it writes the biggest early; rows per file before the
 #: partition's next file; open files per task (beyond, the least recently written one is
@@ -294,6 +298,8 @@ _NONE_TAIL = (None,) * (len(COLUMNS) - 19)
 _PER_ROW = frozenset(i for i, (n, _) in enumerate(COLUMNS)
                      if n in ("row", "before", "after", "total_order", "data_collection_order"))
 _PER_ROW_FLAGS = tuple(i in _PER_ROW for i in range(len(COLUMNS)))
+# the per-row columns in the order of a rendered row's fields (:data:`_PARTS`)
+_RENDERED_FIELDS = ("before", "after", "row", "total_order", "data_collection_order")
 _STATUS = [n for n, _ in COLUMNS].index("status")
 
 
@@ -321,9 +327,27 @@ def _fields_renderer(name: str, include_query: bool):
     return FieldsRenderer(name=name, include_query=include_query)
 
 
+class _Part:
+    """One partition's pending changes as column lists (:data:`COLUMNS` order): the columns
+    hold a value per change, repeated over its ``reps`` rows when flushed (by Arrow, not per row
+    in Python); the per-row columns (:data:`_PER_ROW`) hold a value per row, except in a part of
+    rendered rows events, whose per-row fields stay in each event's text (``blobs``) until
+    Arrow splits them at the flush (no Python object per field)."""
+
+    __slots__ = ("cols", "reps", "n", "blobs", "bytes")
+
+    def __init__(self):
+        self.cols: list[list] = [[] for _ in COLUMNS]
+        self.reps: list[int] = []
+        self.n = 0
+        self.blobs: list[bytes] = []
+        self.bytes = 0
+
+
 class _Batch:
-    """Up to about BATCH_ROWS changes as column lists (:data:`COLUMNS` order), flushed as Arrow
-    record batches, one per (db, table), and counted per (kind, status, db, table, op) for the
+    """Changes kept per (db, table) (:class:`_Part`: a partition's batch needs no splitting, and
+    its per-change columns are often one value), each flushed as an Arrow record batch at
+    :data:`BATCH_ROWS` rows, and counted per (kind, status, db, table, op) for the
     summary (so the driver never reads the output back to count it). Each change is rendered as
     ``mysqlddl changes`` renders it: whole rows events by the CLI's compiled renderer
     (:func:`_fields_renderer`), other plain row changes by the envelope's value rendering on a
@@ -338,10 +362,7 @@ class _Batch:
         self._rendered = RenderedRows
         self._envelope, self._kind_of, self._dumps, self._image = envelope, kind_of, dumps, _image
         self._row_change, self._schema_naming = RowChange, Naming.SCHEMA
-        # per-row columns (:data:`_PER_ROW`) hold a value per output row; the others a value per
-        # added change, repeated over its ``reps`` rows when flushed (by Arrow, not per row here)
-        self.cols: list[list] = [[] for _ in COLUMNS]
-        self.reps: list[int] = []
+        self.parts: dict[tuple, _Part] = {}
         self.n = 0
         self.counts: dict[tuple, int] = {}
         self._schema = _arrow_schema(files=True)
@@ -349,10 +370,23 @@ class _Batch:
     def _count(self, key: tuple, n: int) -> None:
         self.counts[key] = self.counts.get(key, 0) + n
 
-    def add(self, ch) -> None:
+    def _part(self, key: tuple) -> _Part:
+        p = self.parts.get(key)
+        if p is None:
+            p = self.parts[key] = _Part()
+        return p
+
+    def _full(self, p: _Part, key: tuple):
+        if p.n >= BATCH_ROWS or p.bytes >= BATCH_BYTES:
+            return key
+        if self.n >= PENDING_BATCH_ROWS:
+            return max(self.parts, key=lambda k: self.parts[k].n)
+        return None
+
+    def add(self, ch) -> tuple | None:
+        """Adds a change; returns the key of a partition to :meth:`flush` now, if any."""
         if type(ch) is self._rendered:
-            self._add_rendered(ch)
-            return
+            return self._add_rendered(ch)
         if type(ch) is self._row_change and not ch.headers and not ch.mismatch and ch.naming is self._schema_naming:
             # what envelope.row_envelope / source_dict make of it, without the dicts
             s = ch.source
@@ -365,30 +399,39 @@ class _Batch:
         else:
             row = self._general(ch)
         self._count((row[0], row[_STATUS], row[2], row[3], row[1]), 1)
-        for col, v in zip(self.cols, row, strict=True):
+        key = (row[2], row[3], False)
+        p = self._part(key)
+        for col, v in zip(p.cols, row, strict=True):
             col.append(v)
-        self.reps.append(1)
+        p.reps.append(1)
+        p.n += 1
         self.n += 1
+        return self._full(p, key)
 
-    def _add_rendered(self, ch) -> None:
+    def _add_rendered(self, ch) -> tuple | None:
         """A whole rows event rendered by :func:`_fields_renderer`: one output row per row, the
-        event's own fields once (repeated at the flush), the per-row ones from the rendered text."""
+        event's own fields once (repeated at the flush), its rows' fields as the rendered text
+        (split by Arrow at the flush), in a part of rendered events of their own."""
         s = ch.source
-        head, _, body = ch.text.partition(_GS)
         n = ch.count
-        f = body.split(_US)
-        f.pop()                                      # (after the last separator)
-        values = ("row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, list(map(int, f[2::5])), s.ts * 1000,
-                  s.gtid, s.server_id, s.thread, s.query if self.include_query else None, s.connector, f[0::5],
-                  f[1::5], json.loads(head), list(map(int, f[3::5])), list(map(int, f[4::5]))) + _NONE_TAIL
-        for per_row, col, v in zip(_PER_ROW_FLAGS, self.cols, values, strict=True):
-            if per_row:
-                col.extend(v)
-            else:
-                col.append(v)
-        self.reps.append(n)
-        self.n += n
         self._count(("row", None, s.db, s.table, ch.op), n)
+        if not n:
+            return None
+        head, _, body = ch.text.partition(_GS)
+        values = ("row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, None, s.ts * 1000, s.gtid,
+                  s.server_id, s.thread, s.query if self.include_query else None, s.connector, None, None,
+                  json.loads(head), None, None) + _NONE_TAIL
+        key = (s.db, s.table, True)
+        p = self._part(key)
+        for per_row, col, v in zip(_PER_ROW_FLAGS, p.cols, values, strict=True):
+            if not per_row:
+                col.append(v)
+        p.blobs.append(body[:-1])          # (without the last separator: 5 fields a row exactly)
+        p.bytes += len(body)
+        p.reps.append(n)
+        p.n += n
+        self.n += n
+        return self._full(p, key)
 
     def _general(self, ch) -> tuple:
         dumps = self._dumps
@@ -431,50 +474,81 @@ class _Batch:
             row["extra"] = dumps(extra)
         return tuple(row.get(n) for n, _ in COLUMNS)
 
-    def flush(self) -> list[tuple[tuple, object]]:
-        """[((db, table), record batch of its rows without the partition columns)...]."""
+    def flush(self, key: tuple):
+        """The partition's pending rows as a record batch without the partition columns."""
         import pyarrow as pa
 
-        reps, n = self.reps, self.n
+        p = self.parts.pop(key)
+        self.n -= p.n
         # the row -> change index repeating the per-change columns (None: a row per change)
-        expand = None if len(reps) == n else pa.array(
-            itertools.chain.from_iterable(itertools.repeat(i, k) for i, k in enumerate(reps)), pa.int32(), size=n)
+        expand = None if len(p.reps) == p.n else pa.array(
+            itertools.chain.from_iterable(itertools.repeat(i, k) for i, k in enumerate(p.reps)), pa.int32(),
+            size=p.n)
+        rendered = _rendered_fields(p) if key[2] else {}
         arrays = []
         fields = iter(self._schema)
-        for per_row, (name, _), values in zip(_PER_ROW_FLAGS, COLUMNS, self.cols, strict=True):
+        for per_row, (name, _), values in zip(_PER_ROW_FLAGS, COLUMNS, p.cols, strict=True):
             if name in PARTITION_COLUMNS:
                 continue
             field = next(fields)
-            if values.count(None) == len(values):
-                arrays.append(pa.nulls(n, field.type))
+            if name in rendered:
+                arrays.append(rendered[name].cast(field.type))
                 continue
             try:
-                a = pa.array(values, type=field.type)
+                arrays.append(_column(values, field.type, per_row, p, expand))
             except (UnicodeEncodeError, pa.ArrowInvalid):
-                a = pa.array([_utf8(v) if isinstance(v, str) else v for v in values], type=field.type)
-            arrays.append(a if per_row or expand is None else a.take(expand))
-        batch = pa.RecordBatch.from_arrays(arrays, schema=self._schema)
-        dbs, tables = self.cols[2], self.cols[3]          # per change
-        self.cols = [[] for _ in COLUMNS]
-        self.reps = []
-        self.n = 0
-        if dbs.count(dbs[0]) == len(dbs) and tables.count(tables[0]) == len(tables):
-            return [((dbs[0], tables[0]), batch)]
-        # changes come in runs of one table (a transaction's row events; its marks): each
-        # partition's row numbers gathered run by run, then taken out in one piece
-        rows: dict[tuple, list] = {}
-        at = 0
-        for key, run in itertools.groupby(zip(dbs, tables, reps, strict=True), key=lambda t: t[:2]):
-            k = sum(t[2] for t in run)
-            rows.setdefault(key, []).extend(range(at, at + k))
-            at += k
-        return [(key, batch.take(pa.array(ix, pa.int32()))) for key, ix in rows.items()]
+                values = [_utf8(v) if isinstance(v, str) else v for v in values]
+                arrays.append(_column(values, field.type, per_row, p, expand))
+        return pa.RecordBatch.from_arrays(arrays, schema=self._schema)
+
+    def keys(self) -> list[tuple]:
+        return list(self.parts)
 
 
-# dictionaries and min/max statistics only for the columns that are not one-off JSON text (a
-# dictionary of unique images is built, then dropped, and their statistics say nothing)
-_DICT_COLUMNS = [n for n, _ in COLUMNS if n not in PARTITION_COLUMNS and n not in
-                 ("before", "after", "transaction_id", "headers", "mysqlddl", "extra")]
+def _rendered_fields(p: _Part) -> dict:
+    """The per-row columns of a part of rendered rows events, as text arrays: each event's text
+    split at the separators by Arrow, the i-th of every 5 fields being column i."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    flat = pc.split_pattern(pa.array(p.blobs, pa.string()), "\x1f").flatten()
+    if len(flat) != 5 * p.n:
+        raise AssertionError(f"rendered rows: {len(flat)} fields for {p.n} rows")
+    every5 = _every5(p.n)
+    return {name: flat.take(pc.add(every5, i)) for i, name in enumerate(_RENDERED_FIELDS)}
+
+
+_EVERY5: dict = {}
+
+
+def _every5(n: int):
+    """0, 5, 10... (n of them) as an Arrow array, kept per n (batches mostly have a few sizes)."""
+    a = _EVERY5.get(n)
+    if a is None:
+        import pyarrow as pa
+
+        if len(_EVERY5) > 64:
+            _EVERY5.clear()
+        a = _EVERY5[n] = pa.array(range(0, 5 * n, 5), pa.int32())
+    return a
+
+
+def _column(values: list, type_, per_row: bool, p: _Part, expand):
+    import pyarrow as pa
+
+    if per_row:
+        return pa.array(values, type_)
+    first = values[0]
+    if values.count(first) == len(values):          # one value for the whole batch
+        return pa.nulls(p.n, type_) if first is None else pa.repeat(pa.scalar(first, type_), p.n)
+    a = pa.array(values, type_)
+    return a if expand is None else a.take(expand)
+
+
+# dictionaries for the few columns of a few values only (measured: hashing every value of the
+# others cost more than it saved), min/max statistics for the ordering key and time (filters)
+_DICT_COLUMNS = ["kind", "op", "file", "connector", "status", "position_file"]
+_STATS_COLUMNS = ["file_seq", "pos", "ts_ms"]
 
 
 class _PartWriter:
@@ -526,7 +600,7 @@ class _PartWriter:
             name = f"part-{self.index:05d}-{chunk:04d}.parquet"
             tmp = os.path.join(d, f".{name}.{self.token}.tmp")
             f = [pq.ParquetWriter(tmp, self.schema, compression="snappy", use_dictionary=_DICT_COLUMNS,
-                                  write_statistics=_DICT_COLUMNS), tmp, os.path.join(d, name), 0]
+                                  write_statistics=_STATS_COLUMNS), tmp, os.path.join(d, name), 0]
         f[0].write_table(pa.Table.from_batches(batches, self.schema), row_group_size=n)
         f[3] += n
         self.open[key] = f
@@ -581,13 +655,11 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
             history = _history(history_bc.value, digest, options)
             for ch in ranges.read_range(rng, history, options, name=name, render_rows=renderer.rows_event,
                                         queries=include_query, **reader_kw):
-                out.add(ch)
-                if out.n >= BATCH_ROWS:
-                    for key, batch in out.flush():
-                        writer.add(key, batch)
-            if out.n:
-                for key, batch in out.flush():
-                    writer.add(key, batch)
+                key = out.add(ch)
+                if key is not None:
+                    writer.add(key[:2], out.flush(key))
+            for key in out.keys():
+                writer.add(key[:2], out.flush(key))
             writer.close()
         except MysqlddlError as e:
             writer.abort()
