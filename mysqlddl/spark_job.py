@@ -21,8 +21,10 @@ its arguments, loads no Spark). The stages (DESIGN, "Key decisions: Spark"; the 
    JVM only carries each task's summary (counts per table and op, files written), which the
    driver adds up into summary.json. (Handing every row to the JVM to write cost ~2 us a row
    there and did not scale with cores.) Memory in a task is bounded by its range, never by the
-   file: one event and one batch, plus per (db, table) at most :data:`GROUP_ROWS` rows waiting
+   file: one event, the changes not yet in a batch (:data:`BATCH_ROWS` per (db, table),
+   :data:`PENDING_BATCH_ROWS` over all), per (db, table) at most :data:`GROUP_ROWS` rows waiting
    to become a row group (:data:`PENDING_ROWS` over all of them) and :data:`MAX_OPEN` open files.
+   summary.json's ``range_seconds`` gives each range's task time.
 
 Output under DIR. DIR must be a path the driver and every executor see alike (a local disk for
 ``local[*]``, a shared mount on a cluster), as the decode tasks write their files there
@@ -819,6 +821,7 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
         "transactions": kinds.get("transaction", 0), "schema_changes": kinds.get("schema", 0),
         "rows": dict(sorted((k, dict(sorted(v.items()))) for k, v in per_table.items())),
         "parquet_files": sum(len(r["files"]) for r in results),
+        "range_seconds": [r["seconds"] for r in sorted(results, key=lambda r: r["index"])],
         "seconds": {"prescan": round(t1 - t0, 3), "history": round(t2 - t1, 3), "decode_write": round(t3 - t2, 3),
                     "summary": round(time.monotonic() - t3, 3), "total": round(time.monotonic() - t0, 3)},
     }

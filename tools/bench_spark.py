@@ -87,7 +87,7 @@ def run_spark(d: Path, work: Path, master: str, range_size: str) -> dict:
     shutil.rmtree(out)
     return {"wall": wall, "job": s["seconds"]["total"], "stage1": s["seconds"]["prescan"],
             "history": s["seconds"]["history"], "stage2": s["seconds"]["decode_write"], "rows": s["dml_rows"],
-            "ranges": s["ranges"]}
+            "ranges": s["ranges"], "tasks": sum(s.get("range_seconds", ()))}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'cli changes':22s} {cli['wall']:8.2f} {mb / cli['wall']:8.1f}")
     for name, r in (("spark local[1]", one), ("spark local[2]", two)):
         print(f"{name:22s} {r['wall']:8.2f} {mb / r['wall']:8.1f}   job {r['job']:.2f} = pre-scan {r['stage1']:.2f}"
-              f" + history {r['history']:.2f} + stage 2 {r['stage2']:.2f}")
+              f" + history {r['history']:.2f} + stage 2 {r['stage2']:.2f} (task seconds {r['tasks']:.2f})")
     speedup = one["stage2"] / two["stage2"]
     vs_cli = one["wall"] / cli["wall"]
     vs_cli_job = one["job"] / cli["wall"]
