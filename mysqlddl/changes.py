@@ -1087,20 +1087,7 @@ class ChangeReader:
                 raise
             self.stats.ddl_errors += 1
             return
-        self.stats.ddl += 1
-        self.stats.ddl_errors += len(rec.errors)
-        self._note_databases(rec)
-        self._maps.clear()
-        gtid = self._gtid
-        self._gtid = None
-        if self.schema_changes and self._in_window(ev) and self.filters.gtid_ok(gtid) \
-                and self._schema_change_ok(db, rec):
-            kinds = tuple("DROP" if t is None else "CREATE" if before.table(tid) is None else "ALTER"
-                          for tid, t in rec.tables)
-            # a DDL is its own transaction: its QUERY event's thread_id is the session's
-            yield SchemaChange(dataclasses.replace(self._source(ev, db=db), gtid=gtid, thread=ev.thread_id),
-                               ev.query, db, rec, kinds)
-            yield from self._truncates(ev, db, rec, gtid)
+        yield from self._ddl_applied(ev, db, rec, before.table)
 
     def _ddl_recorded(self, ev: QueryEvent, end: BinlogPosition, db: str | None) -> Iterator[Change]:
         """record_ddl=False: the history already holds what this DDL did (no record: it changed no
@@ -1108,6 +1095,13 @@ class ChangeReader:
         rec = self._recorded.get(end.key)
         if rec is None:
             return
+        before = BinlogPosition(end.file_seq, end.pos - 1)    # the catalog before this record
+        yield from self._ddl_applied(ev, db, rec, lambda tid: self.history.table_at(tid, before))
+
+    def _ddl_applied(self, ev: QueryEvent, db: str | None, rec, table_before) -> Iterator[Change]:
+        """What a DDL in the history means for the stream, however it got there (recorded now, or
+        already in a pre-built history): counts, forgotten TABLE_MAPs, and the schema-change
+        event. ``table_before(tid)``: the table's version before this DDL, None if it had none."""
         self.stats.ddl += 1
         self.stats.ddl_errors += len(rec.errors)
         self._note_databases(rec)
@@ -1116,9 +1110,8 @@ class ChangeReader:
         self._gtid = None
         if self.schema_changes and self._in_window(ev) and self.filters.gtid_ok(gtid) \
                 and self._schema_change_ok(db, rec):
-            before = BinlogPosition(end.file_seq, end.pos - 1)    # the catalog before this record
-            kinds = tuple("DROP" if t is None else "CREATE" if self.history.table_at(tid, before) is None
-                          else "ALTER" for tid, t in rec.tables)
+            kinds = tuple("DROP" if t is None else "CREATE" if table_before(tid) is None else "ALTER"
+                          for tid, t in rec.tables)
             # a DDL is its own transaction: its QUERY event's thread_id is the session's
             yield SchemaChange(dataclasses.replace(self._source(ev, db=db), gtid=gtid, thread=ev.thread_id),
                                ev.query, db, rec, kinds)
