@@ -74,6 +74,21 @@ class StatementSource:
         err = cls(message, statement=self.text, statement_index=self.statement_index, source=self.source)
         return self.position(err, ctx)
 
+    def build(self, family: str, builder, node) -> list:
+        """Run a statement family's builder on ``node`` with the family isolated (STYLE.md 1): its
+        DdlError gets this statement's position, any other exception (a builder bug) becomes a
+        positioned error naming the family. Returns the commands as a list (a builder may return
+        one command, a sequence, or None for "no schema change")."""
+        try:
+            out = builder(node, self)
+        except DdlError as e:
+            raise self.position(e, node) from None
+        except Exception as e:  # noqa: BLE001 - isolate the family: a builder bug is a positioned error
+            raise self.error(node, f"{family}: cannot build commands: {type(e).__name__}: {e}") from e
+        if out is None:
+            return []
+        return list(out) if isinstance(out, (list, tuple)) else [out]
+
     def position(self, err: DdlError, ctx) -> DdlError:
         """Fill in whatever position ``err`` lacks from ``ctx`` and this statement."""
         tok = None

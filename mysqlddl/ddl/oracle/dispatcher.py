@@ -13,7 +13,6 @@ from collections.abc import Callable
 
 from ..._generated.oracle.OracleParser import OracleParser as P
 from ...commands import Command
-from ...errors import DdlError
 from . import alter_table, comment_on, create_table, drop_table, rename_object, truncate_table
 from .source import StatementSource
 
@@ -46,15 +45,7 @@ def build_commands(tree: P.SingleStatementContext, src: StatementSource) -> list
     if entry is None:
         return []
     family, builder = entry
-    try:
-        out = builder(node, src)
-    except DdlError as e:
-        raise src.position(e, node) from None
-    except Exception as e:  # noqa: BLE001 - isolate the family: a builder bug is a positioned error
-        raise src.error(node, f"{family}: cannot build commands: {type(e).__name__}: {e}") from e
-    if out is None:
-        return []
-    return list(out) if isinstance(out, (list, tuple)) else [out]
+    return src.build(family, builder, node)
 
 
 __all__ = ["FAMILIES", "build_commands", "statement_node"]
