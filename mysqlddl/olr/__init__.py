@@ -11,17 +11,27 @@
     cli         ``mysqlddl olr FILE...``
 """
 
-from .events import (
-    OracleChange,
-    OracleRowChange,
-    OracleSchemaChange,
-    OracleSource,
-    OracleTransactionMark,
-    envelope,
-)
-from .position import OlrPosition
-from .reader import OlrReader, OlrStats, read_olr
-from .values import UNKNOWN, Kind
+from importlib import import_module
 
-__all__ = ["UNKNOWN", "Kind", "OlrPosition", "OlrReader", "OlrStats", "OracleChange", "OracleRowChange",
-           "OracleSchemaChange", "OracleSource", "OracleTransactionMark", "envelope", "read_olr"]
+# The public names load their submodule on first use (PEP 562): `mysqlddl --help` and every other
+# subcommand import mysqlddl.olr.cli to define `olr`'s arguments, and must not pay for the reader,
+# the envelope and the change-event machinery behind it.
+_SUBMODULE = {
+    "OracleChange": "events", "OracleRowChange": "events", "OracleSchemaChange": "events",
+    "OracleSource": "events", "OracleTransactionMark": "events", "envelope": "events",
+    "OlrPosition": "position",
+    "OlrReader": "reader", "OlrStats": "reader", "read_olr": "reader",
+    "UNKNOWN": "values", "Kind": "values",
+}
+
+
+def __getattr__(name: str):
+    module = _SUBMODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = sorted(_SUBMODULE)
