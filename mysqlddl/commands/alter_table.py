@@ -71,6 +71,15 @@ class _AlterState:
         self.new_defs: set[str] = set()  # column names (re)defined by ADD or positioned CHANGE/MODIFY
         self.altered: set[str] = set()  # columns an ALTER COLUMN clause already changed
 
+    def defined(self, ed: TableEditor, rc: ResolvedColumn, spec: ColumnSpec) -> None:
+        """ADD/CHANGE/MODIFY put ``rc`` in the table: remember it was redefined (and with the
+        BINARY attribute, for CONVERT TO later in the statement) and add its keys and checks."""
+        name = rc.column.name.lower()
+        self.changed.add(name)
+        if spec.type.binary:
+            self.binary.add(name)
+        add_column_extras(ed, rc, self.ctx)
+
     def claim_alter(self, name: str, ed: TableEditor) -> None:
         """ALTER COLUMN c SET/DROP DEFAULT | SET [IN]VISIBLE applies to an original column no
         CHANGE/MODIFY/RENAME redefined in place, or to a column the statement (re)defines in its
@@ -131,12 +140,7 @@ class AddColumn(AlterOperation):
             return
         rc = _resolve_at(ed, self.column, st, self.first, self.after, None)
         ed.add_column(rc.column, first=self.first, after=self.after)
-        st.changed.add(rc.column.name.lower())
-        if self.column.type.binary:
-            st.binary.add(rc.column.name.lower())
-        if self.column.type.binary:
-            st.binary.add(rc.column.name.lower())
-        add_column_extras(ed, rc, st.ctx)
+        st.defined(ed, rc, self.column)
 
 
 @_op
@@ -183,10 +187,7 @@ class ChangeColumn(AlterOperation):
             ed.replace_column(self.old_name, rc.column)
         else:
             ed.replace_column(self.old_name, rc.column, first=self.first, after=self.after)
-        st.changed.add(rc.column.name.lower())
-        if self.column.type.binary:
-            st.binary.add(rc.column.name.lower())
-        add_column_extras(ed, rc, st.ctx)
+        st.defined(ed, rc, self.column)
 
 
 @_op
