@@ -69,6 +69,7 @@ cdef struct Step:
     int d          # decimal as str / BINARY pad length
     const char *enc
     const char *errors
+    bint escape    # text errors="surrogateescape" (decoded in _utf8 itself)
 
 
 cdef class CompiledPlan:
@@ -175,6 +176,7 @@ def compile_plan(columns):
                 errs = m.errors.encode("ascii")
                 p.keep.append(errs)
                 s.errors = PyBytes_AS_STRING(errs)
+                s.escape = m.errors == "surrogateescape"
         elif t == T.ENUM:
             s.kind = K_ENUM
             s.a = m.length
@@ -397,118 +399,112 @@ cdef inline bint _ascii8(const uint8_t *p):
     return (w & <uint64_t>0x8080808080808080) == 0
 
 
-cdef object _utf8(const uint8_t *p, Py_ssize_t n):
-    """Strict UTF-8 -> str in two passes (validate and size, then write the final string), or None
-    when the bytes are not valid UTF-8 (the caller then lets CPython apply the error handler, so the
-    result is exactly bytes.decode("utf-8", errors)). Avoids the over-allocate-and-shrink path the
-    generic decoder takes for non-ASCII text (Unicode 15 table 3-7, well-formed byte sequences).
-    ASCII runs are skipped 8 bytes at a time."""
-    cdef Py_ssize_t i = 0, count = 0
-    cdef uint32_t maxchar = 0, cp
-    cdef uint8_t b0, b1
-    while i < n:
-        if i + 8 <= n and _ascii8(p + i):
-            i += 8
-            count += 8
-            continue
-        b0 = p[i]
-        if b0 < 0x80:
-            i += 1
-        elif 0xC2 <= b0 <= 0xDF:
-            if i + 1 >= n or (p[i + 1] & 0xC0) != 0x80:
-                return None
-            cp = ((b0 & 0x1F) << 6) | (p[i + 1] & 0x3F)
-            if cp > maxchar:
-                maxchar = cp
-            i += 2
-        elif 0xE0 <= b0 <= 0xEF:
-            if i + 2 >= n:
-                return None
-            b1 = p[i + 1]
-            if (b1 & 0xC0) != 0x80 or (p[i + 2] & 0xC0) != 0x80 or (b0 == 0xE0 and b1 < 0xA0) \
-                    or (b0 == 0xED and b1 > 0x9F):
-                return None
-            cp = ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (p[i + 2] & 0x3F)
-            if cp > maxchar:
-                maxchar = cp
-            i += 3
-        elif 0xF0 <= b0 <= 0xF4:
-            if i + 3 >= n:
-                return None
-            b1 = p[i + 1]
-            if (b1 & 0xC0) != 0x80 or (p[i + 2] & 0xC0) != 0x80 or (p[i + 3] & 0xC0) != 0x80 \
-                    or (b0 == 0xF0 and b1 < 0x90) or (b0 == 0xF4 and b1 > 0x8F):
-                return None
-            maxchar = 0x10FFFF      # any supplementary character makes the string UCS4
-            i += 4
-        else:
-            return None
-        count += 1
-    cdef object out = PyUnicode_New(count, maxchar)
-    cdef uint8_t *o1
-    cdef uint16_t *o2
-    cdef uint32_t *o4
-    cdef Py_ssize_t k = 0, j
-    if count == n:                  # all ASCII
+cdef inline int _utf8_seq(const uint8_t *p, Py_ssize_t i, Py_ssize_t n, uint32_t *cp):
+    """Length (2-4) of the well-formed UTF-8 sequence of a non-ASCII lead byte at p[i], its code
+    point in *cp; 0 when none starts there (Unicode 15 table 3-7: no overlongs, no surrogates,
+    nothing past U+10FFFF; CPython's decoder applies the same table)."""
+    cdef uint8_t b0 = p[i], b1
+    if 0xC2 <= b0 <= 0xDF:
+        if i + 1 >= n or (p[i + 1] & 0xC0) != 0x80:
+            return 0
+        cp[0] = ((b0 & 0x1F) << 6) | (p[i + 1] & 0x3F)
+        return 2
+    if 0xE0 <= b0 <= 0xEF:
+        if i + 2 >= n:
+            return 0
+        b1 = p[i + 1]
+        if (b1 & 0xC0) != 0x80 or (p[i + 2] & 0xC0) != 0x80 or (b0 == 0xE0 and b1 < 0xA0) \
+                or (b0 == 0xED and b1 > 0x9F):
+            return 0
+        cp[0] = ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (p[i + 2] & 0x3F)
+        return 3
+    if 0xF0 <= b0 <= 0xF4:
+        if i + 3 >= n:
+            return 0
+        b1 = p[i + 1]
+        if (b1 & 0xC0) != 0x80 or (p[i + 2] & 0xC0) != 0x80 or (p[i + 3] & 0xC0) != 0x80 \
+                or (b0 == 0xF0 and b1 < 0x90) or (b0 == 0xF4 and b1 > 0x8F):
+            return 0
+        cp[0] = ((b0 & 0x07) << 18) | ((b1 & 0x3F) << 12) | ((p[i + 2] & 0x3F) << 6) | (p[i + 3] & 0x3F)
+        return 4
+    return 0
+
+
+DEF _UTF8_STACK = 256
+
+
+cdef object _utf8(const uint8_t *p, Py_ssize_t n, bint escape):
+    """UTF-8 -> str. An ASCII string (tested 8 bytes at a time) is one copy; other text is decoded
+    in one validating pass into a UCS4 scratch buffer, then narrowed into a string of its final
+    kind: no over-allocate-and-shrink as in the generic decoder.
+
+    A byte that starts no well-formed sequence is, with ``escape``, the lone surrogate U+DC00+byte:
+    exactly bytes.decode("utf-8", "surrogateescape"), whose error ranges (a maximal ill-formed
+    subpart, PEP 383) hold only bytes >= 0x80 that each start no sequence, so mapping them one at a
+    time gives the same string. Text without charset metadata (binlog_row_metadata=MINIMAL/NO_LOG,
+    where a VARBINARY looks like a VARCHAR) takes this path. Without ``escape`` it returns None for
+    ill-formed input and the caller lets CPython apply the error handler."""
+    cdef Py_ssize_t i = 0, k, count
+    cdef uint32_t maxchar = 0x7F, cp = 0
+    cdef int m
+    cdef uint32_t stack[_UTF8_STACK]
+    cdef uint32_t *buf
+    cdef object out
+    while i + 8 <= n and _ascii8(p + i):
+        i += 8
+    while i < n and p[i] < 0x80:
+        i += 1
+    if i == n:
+        out = PyUnicode_New(n, 0x7F)
         memcpy(PyUnicode_DATA(out), p, n)
         return out
-    i = 0
-    if maxchar < 0x100:
-        o1 = <uint8_t *>PyUnicode_DATA(out)
+    buf = &stack[0] if n <= _UTF8_STACK else <uint32_t *>malloc(n * sizeof(uint32_t))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        for k in range(i):          # the ASCII prefix
+            buf[k] = p[k]
+        k = i
         while i < n:
-            b0 = p[i]
-            if b0 < 0x80:
-                o1[k] = b0
+            if p[i] < 0x80:
+                buf[k] = p[i]
                 i += 1
             else:
-                o1[k] = <uint8_t>(((b0 & 0x1F) << 6) | (p[i + 1] & 0x3F))
-                i += 2
+                m = _utf8_seq(p, i, n, &cp)
+                if m == 0:
+                    if not escape:
+                        return None
+                    cp = 0xDC00 + p[i]
+                    m = 1
+                if cp > maxchar:
+                    maxchar = cp
+                buf[k] = cp
+                i += m
             k += 1
-        return out
-    if maxchar < 0x10000:
-        o2 = <uint16_t *>PyUnicode_DATA(out)
-        while i < n:
-            if i + 8 <= n and _ascii8(p + i):
-                for j in range(8):
-                    o2[k + j] = p[i + j]
-                i += 8
-                k += 8
-                continue
-            b0 = p[i]
-            if b0 < 0x80:
-                o2[k] = b0
-                i += 1
-            elif b0 < 0xE0:
-                o2[k] = <uint16_t>(((b0 & 0x1F) << 6) | (p[i + 1] & 0x3F))
-                i += 2
-            else:
-                o2[k] = <uint16_t>(((b0 & 0x0F) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F))
-                i += 3
-            k += 1
-        return out
-    o4 = <uint32_t *>PyUnicode_DATA(out)
-    while i < n:
-        if i + 8 <= n and _ascii8(p + i):
-            for j in range(8):
-                o4[k + j] = p[i + j]
-            i += 8
-            k += 8
-            continue
-        b0 = p[i]
-        if b0 < 0x80:
-            o4[k] = b0
-            i += 1
-        elif b0 < 0xE0:
-            o4[k] = ((b0 & 0x1F) << 6) | (p[i + 1] & 0x3F)
-            i += 2
-        elif b0 < 0xF0:
-            o4[k] = ((b0 & 0x0F) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F)
-            i += 3
+        count = k
+        out = PyUnicode_New(count, maxchar)
+        if maxchar < 0x100:
+            _narrow1(<uint8_t *>PyUnicode_DATA(out), buf, count)
+        elif maxchar < 0x10000:
+            _narrow2(<uint16_t *>PyUnicode_DATA(out), buf, count)
         else:
-            o4[k] = ((b0 & 0x07) << 18) | ((p[i + 1] & 0x3F) << 12) | ((p[i + 2] & 0x3F) << 6) | (p[i + 3] & 0x3F)
-            i += 4
-        k += 1
-    return out
+            memcpy(PyUnicode_DATA(out), buf, count * sizeof(uint32_t))
+        return out
+    finally:
+        if buf != &stack[0]:
+            free(buf)
+
+
+cdef inline void _narrow1(uint8_t *o, const uint32_t *b, Py_ssize_t n) noexcept:
+    cdef Py_ssize_t k
+    for k in range(n):
+        o[k] = <uint8_t>b[k]
+
+
+cdef inline void _narrow2(uint16_t *o, const uint32_t *b, Py_ssize_t n) noexcept:
+    cdef Py_ssize_t k
+    for k in range(n):
+        o[k] = <uint16_t>b[k]
 
 
 cdef object _text(Step *s, const uint8_t *p, Py_ssize_t n):
@@ -522,7 +518,7 @@ cdef object _text(Step *s, const uint8_t *p, Py_ssize_t n):
         return PyBytes_FromStringAndSize(<const char *>p, n)
     try:
         if s.c == S_UTF8:
-            out = _utf8(p, n)
+            out = _utf8(p, n, s.escape)
             if out is not None:
                 return out
             return PyUnicode_DecodeUTF8(<const char *>p, n, s.errors)

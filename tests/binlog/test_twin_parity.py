@@ -298,7 +298,10 @@ def test_ill_formed_utf8_identical_on_both_twins(errors):
     import random
 
     rr = random.Random(7)
-    samples = ILL_FORMED + [rr.randbytes(rr.randint(1, 60)) for _ in range(300)]
+    pieces = ["abcdefgh", "é", "ü", "日本", "😀", " "]
+    samples = ILL_FORMED + [rr.randbytes(rr.randint(1, 60)) for _ in range(300)] + [
+        b"".join(rr.choice(pieces).encode() if rr.random() < 0.8 else rr.randbytes(rr.randint(1, 3))
+                 for _ in range(rr.randint(1, 12))) for _ in range(300)]   # valid text with ill-formed bytes
     tm = types.SimpleNamespace(column_types=(T.VARCHAR,), column_metadata=(255,), null_bitmap=b"\x01",
                                database="db", table="t", column_charsets=(45,))
     plan = rows.build_plan(tm, Options(charset_errors=errors))
