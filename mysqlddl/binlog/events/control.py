@@ -23,7 +23,7 @@ import dataclasses
 import decimal
 import struct
 
-from .types import Event, EventType
+from .types import Event, EventType, StatementTextEvent
 
 
 def _skip_post_header(header, cur, ctx, what: str):
@@ -225,16 +225,14 @@ def decode_heartbeat_v2(header, cur, ctx) -> HeartbeatEvent:
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class RowsQueryEvent(Event):
+class RowsQueryEvent(StatementTextEvent):
     """The original statement of the following rows events (binlog_rows_query_log_events)."""
-
-    query: str
 
 
 def decode_rows_query(header, cur, ctx) -> RowsQueryEvent:
     _skip_post_header(header, cur, ctx, "ROWS_QUERY")
     cur.u8("rows query length (ignored: it saturates at 255)")
-    return RowsQueryEvent(**ctx.base(header), query=cur.rest().decode("utf-8", "surrogateescape"))
+    return RowsQueryEvent(**ctx.base(header), query_bytes=cur.rest())
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

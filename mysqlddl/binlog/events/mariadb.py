@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...errors import EncryptedBinlogError
-from .types import Event, EventType
+from .types import Event, EventType, StatementTextEvent
 
 FL_STANDALONE = 1
 FL_GROUP_COMMIT_ID = 2
@@ -43,13 +43,13 @@ FL_EXTRA_THREAD_ID = 16
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class AnnotateRowsEvent(Event):
-    query: str
+class AnnotateRowsEvent(StatementTextEvent):
+    """The statement of the rows events that follow (binlog_annotate_row_events, on by default)."""
 
 
 def decode_annotate_rows(header, cur, ctx) -> AnnotateRowsEvent:
     cur.sub(ctx.post_header_len(header.type_code), "ANNOTATE_ROWS post-header")
-    return AnnotateRowsEvent(**ctx.base(header), query=cur.rest().decode("utf-8", "surrogateescape"))
+    return AnnotateRowsEvent(**ctx.base(header), query_bytes=cur.rest())
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

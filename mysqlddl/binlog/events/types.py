@@ -167,6 +167,24 @@ class Event:
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class StatementTextEvent(Event):
+    """An event carrying the text of the statement behind the rows events that follow (MySQL's
+    ROWS_QUERY, MariaDB's ANNOTATE_ROWS). ``query`` is decoded from ``query_bytes`` on each access,
+    not when the event is read: a multi-row INSERT's text is as large as its rows (a third of a
+    bulk load's binlog) and most readers of row changes never look at it."""
+
+    query_bytes: bytes = dataclasses.field(repr=False)
+
+    @property
+    def query(self) -> str:
+        """The statement (UTF-8; bytes that are not, as surrogate escapes)."""
+        return self.query_bytes.decode("utf-8", "surrogateescape")
+
+    def fields(self) -> dict:
+        return {"query": self.query}
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class OpaqueEvent(Event):
     """An event we do not decode (unknown type, or a decoder a user replaced with the default):
     its raw body bytes (CRC stripped) are kept."""
