@@ -6,8 +6,8 @@ Why this is sound (DESIGN, "Key decisions: Spark"; "Binlog facts"):
 
 - The history needs only the DDL: QUERY events (with their GTID) in position order. A pre-scan
   decodes FDE, QUERY, GTID, XID and XA_PREPARE bodies and skips every other event by the size in
-  its header (:class:`~mysqlddl.binlog.reader.BinlogReader` ``only_types``), so it reads little
-  more than the headers of a log made of rows.
+  its header (:class:`~mysqlddl.binlog.reader.BinlogReader` ``only_types``, ``verify_skipped=False``:
+  it seeks past their bodies), so it reads little more than the headers of a log made of rows.
 - A range decoder needs nothing from before its start but the history and the file's FDE
   (checksum algorithm, post-header lengths; the reader reads it first, wherever it starts):
   every TABLE_MAP precedes its rows inside the same transaction (sql/log_event.h: a statement's
@@ -77,7 +77,9 @@ def prescan(path: str, options: Options = DEFAULT, *, min_gap: int = 0) -> FileS
     when it is at least that many bytes after the last one kept (the driver needs a few cut
     points per range, not one per transaction: a log of a million one-row transactions would
     otherwise send a million marks to it). XA marks are all kept."""
-    reader = BinlogReader(path, options=options, only_types=PRESCAN_TYPES)
+    # Skipped bodies are not even read (verify_skipped=False): stage 2 decodes, and so verifies,
+    # every byte of the file, as the ranges cover it all.
+    reader = BinlogReader(path, options=options, only_types=PRESCAN_TYPES, verify_skipped=False)
     fde = None
     ddl: list = []
     gtid_cuts: list[int] = []          # starts of GTID events outside any open transaction

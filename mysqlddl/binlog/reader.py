@@ -245,6 +245,11 @@ class BinlogReader:
     ``only_types``: names or codes of the event types to decode and yield; every other event is
     skipped by its size (its CRC still checked) -- a cheap pre-scan for DDL and transaction
     boundaries. Rows events then have no TABLE_MAP unless TABLE_MAP is listed too.
+    ``verify_skipped=False``: those skipped events are not read at all (the reader seeks past their
+    bodies, so a log of rows costs little more than its headers) and so neither is their CRC; the
+    header is still checked (size, log_pos) and the body must exist in the file. For a pre-scan
+    whose caller decodes, and so verifies, every event later (the Spark job's stage 1). A .gz file
+    cannot seek: its skipped bodies are read (and verified) as before.
 
     While iterating: ``position`` is where the next event starts, ``fde`` the format description
     in force (``fde.created_at`` the file's creation time), ``truncated`` the
@@ -262,7 +267,8 @@ class BinlogReader:
     """
 
     def __init__(self, source, *, options: Options = DEFAULT, start=None, stop=None,
-                 registry: Registry | None = None, only_types=None, check_log_pos: bool = True):
+                 registry: Registry | None = None, only_types=None, check_log_pos: bool = True,
+                 verify_skipped: bool = True):
         self.files = resolve_sources(source)
         # Types to decode and yield; the rest are skipped by size after framing (and CRC) checks,
         # as a pre-scan that only wants DDL and boundaries does. FORMAT_DESCRIPTION and START_V3
@@ -273,6 +279,7 @@ class BinlogReader:
             raise BinlogError("no binlog files to read")
         self.options = options
         self.check_log_pos = check_log_pos
+        self.verify_skipped = verify_skipped
         self.registry = registry if registry is not None else DEFAULT_REGISTRY
         self.start = self._norm_pos(start, first=True)
         self.stop = self._norm_pos(stop, first=False)
@@ -339,6 +346,8 @@ class BinlogReader:
             offset = 4
             header_len = self._detect_header_len(stream, name)
             first = True
+            seek_past = (self.only_types if self.only_types is not None and not self.verify_skipped
+                         and stream.size is not None else None)
             while True:
                 if stop is not None and offset >= stop:
                     return
@@ -347,10 +356,14 @@ class BinlogReader:
                     offset = start
                     continue
                 self.position = Position(name, offset)
-                got = self._read_event(stream, name, offset, header_len)
+                got = self._read_event(stream, name, offset, header_len, skip=None if first else seek_past)
                 if got is None:
                     return
                 header, data = got
+                if data is None:                          # skipped unread (verify_skipped=False)
+                    offset += header.event_size
+                    self.position = Position(name, offset)
+                    continue
                 if (self.only_types is not None and not first
                         and header.type_code not in self.only_types
                         and header.type_code not in (EventType.FORMAT_DESCRIPTION, EventType.START_V3)):
@@ -416,7 +429,9 @@ class BinlogReader:
         return TruncatedError(f"{what}: needs {needed} bytes, {available} remain", needed=needed,
                               available=available, file=name, log_pos=offset, offset=offset + available)
 
-    def _read_event(self, stream: _Stream, name: str, offset: int, header_len: int):
+    def _read_event(self, stream: _Stream, name: str, offset: int, header_len: int, skip=None):
+        """(header, event bytes), or (header, None) when the type is not in ``skip``'s complement
+        (``skip``: the types to keep; the others are passed by seeking), or None at the end."""
         raw = stream.read(header_len)
         if not raw:
             return None
@@ -437,6 +452,10 @@ class BinlogReader:
         if stream.available(want) < want:
             return self._tail(name, offset, header.event_size, header_len + stream.available(want),
                               "file ends inside an event", header)
+        if skip is not None and header.type_code not in skip and header.type_code not in (
+                EventType.FORMAT_DESCRIPTION, EventType.START_V3):
+            stream.seek(offset + header.event_size)
+            return header, None
         rest = stream.read(want)
         if len(rest) < want:
             return self._tail(name, offset, header.event_size, header_len + len(rest),

@@ -6,11 +6,12 @@ from __future__ import annotations
 import gc
 import shutil
 import tracemalloc
+from pathlib import Path
 
 import pytest
 
 from mysqlddl.binlog.reader import BinlogReader, Position, resolve_sources
-from mysqlddl.errors import BinlogError
+from mysqlddl.errors import BinlogError, ChecksumError, TruncatedError
 
 FOLDER = "binlogs/mysql-cdc-rs/8.0/folder"   # binlog.000688 .. 000706, not contiguous
 
@@ -103,3 +104,34 @@ def test_only_types_skips_the_rest_by_size(shared_path):
     few = [(e.pos, e.type_name) for e in r]
     assert few == [x for x in everything if x[1] in ("FORMAT_DESCRIPTION", "QUERY", "ROTATE", "GTID")]
     assert len(few) == 663 + 1 and r.position.pos == f.stat().st_size
+
+
+SHOP = Path(__file__).resolve().parents[1] / "data" / "shop-bin.000001"   # tools/make_sample_binlog.py
+
+
+def test_verify_skipped_false_seeks_past_bodies_it_does_not_decode(tmp_path):
+    """The Spark pre-scan's mode: the same events and end position as reading every body, and a
+    damaged body it skips is not read (so not noticed); its header and presence still are."""
+    keep = ["QUERY", "XID", "MARIADB_GTID"]
+    read = [(e.pos, e.type_name) for e in BinlogReader(SHOP, only_types=keep)]
+    r = BinlogReader(SHOP, only_types=keep, verify_skipped=False)
+    assert [(e.pos, e.type_name) for e in r] == read
+    assert r.position.pos == SHOP.stat().st_size
+    assert {t for _, t in read} == {"FORMAT_DESCRIPTION", *keep}
+
+    rows_ev = next(e for e in BinlogReader(SHOP) if e.type_name.startswith("WRITE_ROWS"))
+    damaged = tmp_path / SHOP.name
+    raw = bytearray(SHOP.read_bytes())
+    raw[rows_ev.pos + 25] ^= 0xFF                      # inside the body: the CRC no longer matches
+    damaged.write_bytes(bytes(raw))
+    with pytest.raises(ChecksumError) as e:
+        list(BinlogReader(damaged, only_types=keep))
+    assert e.value.log_pos == rows_ev.pos
+    assert [(e.pos, e.type_name) for e in BinlogReader(damaged, only_types=keep, verify_skipped=False)] == read
+
+    cut = tmp_path / "cut" / SHOP.name                 # the file ends inside a skipped body
+    cut.parent.mkdir()
+    cut.write_bytes(SHOP.read_bytes()[:rows_ev.pos + 30])
+    with pytest.raises(TruncatedError) as e:
+        list(BinlogReader(cut, only_types=keep, verify_skipped=False))
+    assert e.value.log_pos == rows_ev.pos
