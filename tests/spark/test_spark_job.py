@@ -193,3 +193,12 @@ def test_failing_decode_task_raises_the_typed_error(spark, lab_binlogs, tmp_path
     err = exc.value
     assert err.table == "spark_lab.bulk" and err.event_type == "TABLE_MAP"
     assert err.file == str(last) and isinstance(err.log_pos, int) and err.log_pos > 4
+
+
+def test_embedded_local_jvm_gets_the_start_up_options(spark):
+    """session() starts a local JVM with the client compiler and the serial GC (or what
+    $MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS says): the options reached the running JVM."""
+    want = os.environ.get("MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+    assert spark.sparkContext.getConf().get("spark.driver.extraJavaOptions").endswith(want)  # after Spark's own
+    args = spark.sparkContext._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+    assert set(want.split()) <= set(args.toArray() if hasattr(args, "toArray") else args)
