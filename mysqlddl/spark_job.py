@@ -724,6 +724,10 @@ def _write_text(path: str, text: str) -> None:
 # --------------------------------------------------------------------------------------- run
 
 
+#: The embedded local JVM's start-up options (see :func:`session`).
+LOCAL_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+
+
 def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "mysqlddl"):
     """A SparkSession: ``master`` when given; under spark-submit (a gateway is already up) the
     one it configured; else an embedded ``local[*]``. Local workers run this interpreter."""
@@ -748,7 +752,7 @@ def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "
         # ~1.3 s sooner here (-XX:TieredStopAtLevel=1: no C2 compiler threads warming up;
         # -XX:+UseSerialGC: no parallel GC threads to create). $MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS
         # replaces them (empty: none, e.g. to keep spark-defaults.conf's).
-        jopts = os.environ.get("MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+        jopts = os.environ.get("MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS", LOCAL_JVM_OPTIONS)
         if jopts:
             b = b.config("spark.driver.extraJavaOptions", jopts)
     spark = b.getOrCreate()

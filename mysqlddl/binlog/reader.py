@@ -346,8 +346,7 @@ class BinlogReader:
             offset = 4
             header_len = self._detect_header_len(stream, name)
             first = True
-            seek_past = (self.only_types if self.only_types is not None and not self.verify_skipped
-                         and stream.size is not None else None)
+            seek_past = self.only_types is not None and not self.verify_skipped and stream.size is not None
             while True:
                 if stop is not None and offset >= stop:
                     return
@@ -356,7 +355,7 @@ class BinlogReader:
                     offset = start
                     continue
                 self.position = Position(name, offset)
-                got = self._read_event(stream, name, offset, header_len, skip=None if first else seek_past)
+                got = self._read_event(stream, name, offset, header_len, seek_skipped=seek_past and not first)
                 if got is None:
                     return
                 header, data = got
@@ -364,9 +363,7 @@ class BinlogReader:
                     offset += header.event_size
                     self.position = Position(name, offset)
                     continue
-                if (self.only_types is not None and not first
-                        and header.type_code not in self.only_types
-                        and header.type_code not in (EventType.FORMAT_DESCRIPTION, EventType.START_V3)):
+                if not first and self._skipped(header.type_code):
                     if self._crc_len(header) and self.options.verify_checksums:
                         self._verify_crc(name, offset, header, data, data)
                     offset += header.event_size
@@ -429,9 +426,15 @@ class BinlogReader:
         return TruncatedError(f"{what}: needs {needed} bytes, {available} remain", needed=needed,
                               available=available, file=name, log_pos=offset, offset=offset + available)
 
-    def _read_event(self, stream: _Stream, name: str, offset: int, header_len: int, skip=None):
-        """(header, event bytes), or (header, None) when the type is not in ``skip``'s complement
-        (``skip``: the types to keep; the others are passed by seeking), or None at the end."""
+    def _skipped(self, type_code: int) -> bool:
+        """``only_types`` leaves this event undecoded (FORMAT_DESCRIPTION and START_V3 never are:
+        they define the framing)."""
+        return (self.only_types is not None and type_code not in self.only_types
+                and type_code not in (EventType.FORMAT_DESCRIPTION, EventType.START_V3))
+
+    def _read_event(self, stream: _Stream, name: str, offset: int, header_len: int, seek_skipped: bool = False):
+        """(header, event bytes), or None at the end; with ``seek_skipped``, (header, None) for an
+        event :meth:`_skipped`, whose body is passed by seeking, not read."""
         raw = stream.read(header_len)
         if not raw:
             return None
@@ -452,8 +455,7 @@ class BinlogReader:
         if stream.available(want) < want:
             return self._tail(name, offset, header.event_size, header_len + stream.available(want),
                               "file ends inside an event", header)
-        if skip is not None and header.type_code not in skip and header.type_code not in (
-                EventType.FORMAT_DESCRIPTION, EventType.START_V3):
+        if seek_skipped and self._skipped(header.type_code):
             stream.seek(offset + header.event_size)
             return header, None
         rest = stream.read(want)

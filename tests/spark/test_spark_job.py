@@ -198,7 +198,9 @@ def test_failing_decode_task_raises_the_typed_error(spark, lab_binlogs, tmp_path
 def test_embedded_local_jvm_gets_the_start_up_options(spark):
     """session() starts a local JVM with the client compiler and the serial GC (or what
     $MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS says): the options reached the running JVM."""
-    want = os.environ.get("MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+    from mysqlddl import spark_job
+
+    want = os.environ.get("MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS", spark_job.LOCAL_JVM_OPTIONS)
     assert spark.sparkContext.getConf().get("spark.driver.extraJavaOptions").endswith(want)  # after Spark's own
     args = spark.sparkContext._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
     assert set(want.split()) <= set(args.toArray() if hasattr(args, "toArray") else args)
