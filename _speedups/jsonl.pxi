@@ -18,6 +18,7 @@
 # decoded to their Python value as decode_rows would and handed to the format's Python callables.
 # tests/binlog/test_render_rows.py and tests/test_changes_render.py hold the two paths to equal bytes.
 
+from libc.stdint cimport int32_t
 from libc.stdlib cimport realloc
 from libc.string cimport strlen
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
@@ -425,17 +426,25 @@ cdef class JsonFormat:
     cdef const char **key_p  # keys[i] as C data: no list access per value
     cdef Py_ssize_t *key_n
     cdef JBuf out           # the output buffer, kept across calls (no fresh pages per rows event)
+    cdef JBuf side[3]       # render_images: the after images, the before and the after offsets
     cdef bint busy
 
     def __cinit__(self):
+        cdef int k
         self.out.data = NULL
         self.out.n = self.out.cap = 0
+        for k in range(3):
+            self.side[k].data = NULL
+            self.side[k].n = self.side[k].cap = 0
         self.busy = False
         self.key_p = NULL
         self.key_n = NULL
 
     def __dealloc__(self):
+        cdef int k
         free(self.out.data)
+        for k in range(3):
+            free(self.side[k].data)
         free(self.key_p)
         free(self.key_n)
 
@@ -711,31 +720,30 @@ cdef int _render_image(JsonFormat f, Cursor *c, int *cols, Py_ssize_t n, object 
     return jb_putc(b, 125)   # '}'
 
 
-def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssize_t end, present1, present2,
-                Py_ssize_t base, int op, tuple parts, Py_ssize_t total0, Py_ssize_t table0):
-    """See mysqlddl.binlog.rows.render_rows (op: 0 insert, 1 delete, 2 update). Returns (bytes, rows):
-    the text is ASCII (every part and every value's JSON text is), so it goes out as it is."""
+cdef Py_ssize_t _render_run(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssize_t end, present1,
+                            present2, Py_ssize_t base, int op, const char **part, Py_ssize_t *plen,
+                            Py_ssize_t total0, Py_ssize_t table0, bint split, Py_ssize_t limit) except -1:
+    """The rows of a rows event rendered into fmt's buffers: with ``split`` each image's JSON text
+    into its own buffer (fmt.out: before, fmt.side[0]: after) and each image's start as int32 into
+    fmt.side[1] / side[2] (a row per entry, then the end: Arrow's string offsets), else whole lines
+    of the template ``part`` into fmt.out. Returns the row count. The checks, the cursor and the
+    error positions are decode_rows' (rows.pxi)."""
     cdef const unsigned char[::1] mv = buf
     cdef const unsigned char[::1] p1 = present1
     cdef const unsigned char[::1] p2
     cdef Cursor c
     cdef ErrAt at
-    cdef JBuf *jb
+    cdef JBuf *jb = &fmt.out
+    cdef JBuf *img2 = &fmt.side[0] if split else &fmt.out
     cdef int *cols1 = NULL
     cdef int *cols2 = NULL
     cdef int n1, n2 = 0
     cdef bint update = present2 is not None
-    cdef Py_ssize_t nrows = 0, k
-    cdef const char *part[6]
-    cdef Py_ssize_t plen[6]
+    cdef Py_ssize_t nrows = 0
     if fmt.plan is not plan:
         raise ValueError("the JSON format was compiled for another plan")
     if op < 0 or op > 2 or (op == 2) != update:
         raise ValueError(f"op {op} does not fit the rows event's images")
-    if len(parts) != 6:
-        raise ValueError("parts must be 6 strings")
-    for k in range(6):
-        part[k] = PyUnicode_AsUTF8AndSize(<str>parts[k], &plen[k])
     cdef Py_ssize_t nb = (plan.ncols + 7) >> 3
     if start < 0 or end > mv.shape[0] or start > end:
         raise CorruptEventError(f"row range {start}..{end} outside a buffer of {mv.shape[0]} bytes")
@@ -757,8 +765,7 @@ def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssi
     at.value_start = start
     if fmt.busy:
         raise RuntimeError("render_rows re-entered with the same format")
-    jb = &fmt.out
-    jb.n = 0
+    jb.n = fmt.side[0].n = fmt.side[1].n = fmt.side[2].n = 0
     cols1 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
     cols2 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
     if cols1 == NULL or cols2 == NULL:
@@ -778,24 +785,33 @@ def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssi
         try:
             while c.p < c.end:
                 # {"before": B ,"after": A ,"source":...row: N ...total_order: N ,...order: N }\n
-                jb_put(jb, part[0], plen[0])
+                if split:
+                    _put_offset(&fmt.side[1], jb.n, limit)
+                    _put_offset(&fmt.side[2], img2.n, limit)
+                else:
+                    jb_put(jb, part[0], plen[0])
                 if op == 0:
                     jb_put(jb, b"null", 4)
                 else:
                     _render_image(fmt, &c, cols1, n1, fenced, &at, jb)
-                jb_put(jb, part[1], plen[1])
+                if not split:
+                    jb_put(jb, part[1], plen[1])
                 if op == 1:
-                    jb_put(jb, b"null", 4)
+                    jb_put(img2, b"null", 4)
                 else:
-                    _render_image(fmt, &c, cols2 if update else cols1, n2 if update else n1, fenced, &at, jb)
-                jb_put(jb, part[2], plen[2])
-                jb_put_u64(jb, <uint64_t>nrows)
-                jb_put(jb, part[3], plen[3])
-                jb_put_u64(jb, <uint64_t>(total0 + nrows + 1))
-                jb_put(jb, part[4], plen[4])
-                jb_put_u64(jb, <uint64_t>(table0 + nrows + 1))
-                jb_put(jb, part[5], plen[5])
+                    _render_image(fmt, &c, cols2 if update else cols1, n2 if update else n1, fenced, &at, img2)
+                if not split:
+                    jb_put(jb, part[2], plen[2])
+                    jb_put_u64(jb, <uint64_t>nrows)
+                    jb_put(jb, part[3], plen[3])
+                    jb_put_u64(jb, <uint64_t>(total0 + nrows + 1))
+                    jb_put(jb, part[4], plen[4])
+                    jb_put_u64(jb, <uint64_t>(table0 + nrows + 1))
+                    jb_put(jb, part[5], plen[5])
                 nrows += 1
+            if split:
+                _put_offset(&fmt.side[1], jb.n, limit)
+                _put_offset(&fmt.side[2], img2.n, limit)
         except TruncatedError as e:
             raise RowImageOverrunError(f"row image runs past the end of the rows event: {e.message}",
                                        needed=e.needed, available=e.available,
@@ -806,13 +822,60 @@ def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssi
                 e.offset = at.value_start
             e.offset += base
             raise e.with_context(column=at.column if at.column >= 0 else None)
-        return PyBytes_FromStringAndSize(jb.data, jb.n), nrows
+        return nrows
     finally:
         fmt.busy = False
         free(cols1)
         free(cols2)
-        if jb.cap > (1 << 22):
-            # one huge rows event (blobs) need not keep its buffer: memory stays flat
-            free(jb.data)
-            jb.data = NULL
-            jb.n = jb.cap = 0
+
+
+cdef int _put_offset(JBuf *b, Py_ssize_t v, Py_ssize_t limit) except -1:
+    """An Arrow string offset: int32 in the machine's byte order, as Arrow's buffers are."""
+    cdef int32_t o
+    if v > limit:
+        raise OverflowError(f"rendered images of {v} bytes pass the limit of {limit}")
+    o = <int32_t>v
+    return jb_put(b, <const char *>&o, 4)
+
+
+cdef object _take_out(JBuf *b):
+    """The buffer's bytes; a huge rows event (blobs) does not keep its buffer: memory stays flat."""
+    out = PyBytes_FromStringAndSize(b.data, b.n)
+    if b.cap > (1 << 22):
+        free(b.data)
+        b.data = NULL
+        b.n = b.cap = 0
+    return out
+
+
+def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssize_t end, present1, present2,
+                Py_ssize_t base, int op, tuple parts, Py_ssize_t total0, Py_ssize_t table0):
+    """See mysqlddl.binlog.rows.render_rows (op: 0 insert, 1 delete, 2 update). Returns (bytes, rows):
+    the text is ASCII (every part and every value's JSON text is), so it goes out as it is."""
+    cdef const char *part[6]
+    cdef Py_ssize_t plen[6], k, n
+    if len(parts) != 6:
+        raise ValueError("parts must be 6 strings")
+    for k in range(6):
+        part[k] = PyUnicode_AsUTF8AndSize(<str>parts[k], &plen[k])
+    try:
+        n = _render_run(plan, fmt, buf, start, end, present1, present2, base, op, part, plen, total0, table0,
+                        False, 0)
+    finally:
+        text = _take_out(&fmt.out)
+    return text, n
+
+
+def render_images(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssize_t end, present1, present2,
+                  Py_ssize_t base, int op, Py_ssize_t limit):
+    """See mysqlddl.binlog.rows.render_images. Returns (before, before_offsets, after, after_offsets,
+    rows)."""
+    cdef Py_ssize_t n
+    if limit < 0 or limit > 0x7FFFFFFF:
+        raise ValueError(f"limit {limit} is not an int32 offset")
+    try:
+        n = _render_run(plan, fmt, buf, start, end, present1, present2, base, op, NULL, NULL, 0, 0, True, limit)
+    finally:
+        before, after = _take_out(&fmt.out), _take_out(&fmt.side[0])
+        boffs, aoffs = _take_out(&fmt.side[1]), _take_out(&fmt.side[2])
+    return before, boffs, after, aoffs, n

@@ -5,6 +5,8 @@ Used when MYSQLDDL_PUREPYTHON=1 or when the extension is absent (and not require
 
 from __future__ import annotations
 
+import array
+
 from ..errors import BinlogError, CorruptEventError, RowImageOverrunError, TruncatedError
 from .coltypes import ColumnType
 from .values import decoder_for
@@ -192,24 +194,43 @@ def _json_image(row, keys, value_json, column_json) -> str:
     return "{" + ",".join(out) + "}"
 
 
+def _json_images(plan, fmt, buf, start, end, present1, present2, base, op) -> list[tuple[str, str]]:
+    """Each row's (before, after) JSON text, ``null`` for the image the op lacks."""
+    if op not in (0, 1, 2) or (op == 2) != (present2 is not None):
+        raise ValueError(f"op {op} does not fit the rows event's images")
+    rows = decode_rows(plan, buf, start, end, present1, present2, base)
+    keys, value_json, column_json = fmt.keys, fmt.value_json, fmt.column_json
+    if op == 0:
+        return [("null", _json_image(row, keys, value_json, column_json)) for row in rows]
+    if op == 1:
+        return [(_json_image(row, keys, value_json, column_json), "null") for row in rows]
+    return [(_json_image(b, keys, value_json, column_json), _json_image(a, keys, value_json, column_json))
+            for b, a in rows]
+
+
 def render_rows(plan, fmt, buf, start: int, end: int, present1, present2, base: int, op: int, parts,
                 total0: int, table0: int):
     """See mysqlddl.binlog.rows.render_rows."""
-    if op not in (0, 1, 2) or (op == 2) != (present2 is not None):
-        raise ValueError(f"op {op} does not fit the rows event's images")
     if len(parts) != 6:
         raise ValueError("parts must be 6 strings")
-    rows = decode_rows(plan, buf, start, end, present1, present2, base)
-    keys, value_json, column_json = fmt.keys, fmt.value_json, fmt.column_json
-    lines = []
-    for n, row in enumerate(rows):
-        if op == 0:
-            before, after = "null", _json_image(row, keys, value_json, column_json)
-        elif op == 1:
-            before, after = _json_image(row, keys, value_json, column_json), "null"
-        else:
-            before = _json_image(row[0], keys, value_json, column_json)
-            after = _json_image(row[1], keys, value_json, column_json)
-        lines.append(f"{parts[0]}{before}{parts[1]}{after}{parts[2]}{n}{parts[3]}{total0 + n + 1}"
-                     f"{parts[4]}{table0 + n + 1}{parts[5]}")
-    return "".join(lines).encode("ascii"), len(rows)
+    images = _json_images(plan, fmt, buf, start, end, present1, present2, base, op)
+    lines = [f"{parts[0]}{before}{parts[1]}{after}{parts[2]}{n}{parts[3]}{total0 + n + 1}"
+             f"{parts[4]}{table0 + n + 1}{parts[5]}" for n, (before, after) in enumerate(images)]
+    return "".join(lines).encode("ascii"), len(images)
+
+
+def render_images(plan, fmt, buf, start: int, end: int, present1, present2, base: int, op: int, limit: int):
+    """See mysqlddl.binlog.rows.render_images."""
+    if not 0 <= limit <= 0x7FFFFFFF:
+        raise ValueError(f"limit {limit} is not an int32 offset")
+    images = _json_images(plan, fmt, buf, start, end, present1, present2, base, op)
+    out = []
+    for side in (0, 1):
+        texts = [img[side].encode("ascii") for img in images]
+        offsets = array.array("i", [0])
+        for t in texts:
+            if offsets[-1] + len(t) > limit:
+                raise OverflowError(f"rendered images of {offsets[-1] + len(t)} bytes pass the limit of {limit}")
+            offsets.append(offsets[-1] + len(t))
+        out += [b"".join(texts), offsets.tobytes()]
+    return (*out, len(images))

@@ -19,6 +19,8 @@ the columns-present bitmap excludes the column (MINIMAL/NOBLOB row images).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..errors import ConfigError, CorruptEventError
 from ..options import Dialect
 from . import speedups
@@ -390,6 +392,15 @@ def _text(kw, i, col, cs, options, fixed: bool):
 # ------------------------------------------------------------------------------------------ rows
 
 
+def _compiled(plan: DecodePlan):
+    """``(speedups.impl, the plan compiled for it)``, compiled once per implementation."""
+    impl = speedups.impl
+    compiled = plan._compiled.get(impl.IMPLEMENTATION)
+    if compiled is None:
+        compiled = plan.compiled(impl)
+    return impl, compiled
+
+
 def decode_rows(plan: DecodePlan, buf, start: int, end: int, present1: bytes, present2: bytes | None = None,
                 base: int = 0) -> list:
     """Decode every row image of a rows event body ``buf[start:end]`` (after the columns-present
@@ -399,10 +410,7 @@ def decode_rows(plan: DecodePlan, buf, start: int, end: int, present1: bytes, pr
 
     Runs on ``speedups.impl`` (the compiled core, or the pure twin); both give identical values and
     both check the range and the bitmaps' lengths."""
-    impl = speedups.impl
-    compiled = plan._compiled.get(impl.IMPLEMENTATION)
-    if compiled is None:
-        compiled = plan.compiled(impl)
+    impl, compiled = _compiled(plan)
     return impl.decode_rows(compiled, buf, start, end, present1, present2, base)
 
 
@@ -413,10 +421,7 @@ def decode_partial_update_rows(plan: DecodePlan, buf, start: int, end: int, pres
     ``values.jsonb.JsonPartialUpdate`` (every diff the server logged for it, in order; its
     ``apply(before_value)`` gives the new document) instead of a whole document. Runs on
     ``speedups.impl`` like :func:`decode_rows` (layout: _twin.decode_partial_update_rows)."""
-    impl = speedups.impl
-    compiled = plan._compiled.get(impl.IMPLEMENTATION)
-    if compiled is None:
-        compiled = plan.compiled(impl)
+    impl, compiled = _compiled(plan)
     return impl.decode_partial_update_rows(compiled, buf, start, end, present1, present2, base)
 
 
@@ -454,6 +459,13 @@ class JsonRowsFormat:
 _OPS = {"c": 0, "d": 1, "u": 2}
 
 
+def _op_code(op: str) -> int:
+    try:
+        return _OPS[op]
+    except KeyError:
+        raise ConfigError(f"op must be c, d or u, not {op!r}") from None
+
+
 def render_rows(plan: DecodePlan, fmt: JsonRowsFormat, buf, start: int, end: int, present1: bytes,
                 present2: bytes | None = None, base: int = 0, *, op: str, parts, total0: int = 0,
                 table0: int = 0) -> tuple[bytes, int]:
@@ -470,13 +482,37 @@ def render_rows(plan: DecodePlan, fmt: JsonRowsFormat, buf, start: int, end: int
     ``total0``/``table0`` + the 1-based index. Errors are those of :func:`decode_rows`, at the same
     offsets. Runs on ``speedups.impl`` (the compiled core renders in C; the pure twin decodes and
     calls ``fmt.value_json``); both give the same bytes."""
-    impl = speedups.impl
-    compiled = plan._compiled.get(impl.IMPLEMENTATION)
-    if compiled is None:
-        compiled = plan.compiled(impl)
-    try:
-        code = _OPS[op]
-    except KeyError:
-        raise ConfigError(f"op must be c, d or u, not {op!r}") from None
+    impl, compiled = _compiled(plan)
+    code = _op_code(op)
     return impl.render_rows(compiled, fmt.compiled(impl, compiled), buf, start, end, present1, present2, base,
                             code, tuple(parts), total0, table0)
+
+
+class RenderedImages(NamedTuple):
+    """:func:`render_images`' result: each side's row images as one ASCII text and its Arrow
+    string offsets (``rows + 1`` int32 in the machine's byte order: row i is
+    ``text[offsets[i]:offsets[i + 1]]``), so an Arrow string array takes both without a copy."""
+
+    before: bytes
+    before_offsets: bytes
+    after: bytes
+    after_offsets: bytes
+    rows: int
+
+
+INT32_MAX = 0x7FFFFFFF
+
+
+def render_images(plan: DecodePlan, fmt: JsonRowsFormat, buf, start: int, end: int, present1: bytes,
+                  present2: bytes | None = None, base: int = 0, *, op: str,
+                  limit: int = INT32_MAX) -> RenderedImages:
+    """The rows of a rows event (arguments as :func:`render_rows`) as two columns of JSON text, the
+    before images and the after images, each the bytes :func:`render_rows` puts in its BEFORE /
+    AFTER hole (``null`` for the image the ``op`` lacks). For columnar writers (the Spark job's
+    Arrow batches): no template to split again. ``limit``: OverflowError if a side's text would
+    pass that many bytes (an int32 offset; a caller appending to a column passes what is left).
+    Errors otherwise as :func:`decode_rows`; the same bytes on both twins."""
+    impl, compiled = _compiled(plan)
+    code = _op_code(op)
+    return RenderedImages(*impl.render_images(compiled, fmt.compiled(impl, compiled), buf, start, end, present1,
+                                              present2, base, code, limit))

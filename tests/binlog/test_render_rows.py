@@ -8,6 +8,7 @@ type, column and offset as decode_rows on both twins.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -46,8 +47,9 @@ def _run(impl, fn):
         speedups.impl = saved
 
 
-def reference(plan, fmt, body, start, end, present1, present2, base, op, total0, table0):
-    """decode_rows (pure twin) + the envelope's image dict through json: the per-row CLI path."""
+def reference_images(plan, fmt, body, start, end, present1, present2, base, op):
+    """decode_rows (pure twin) + the envelope's image dict through json: each row's (before, after)
+    JSON text as the per-row CLI path writes it."""
     def image(values):
         d = {}
         for i, (k, v) in enumerate(zip(fmt.keys, values, strict=True)):
@@ -58,22 +60,34 @@ def reference(plan, fmt, body, start, end, present1, present2, base, op, total0,
         return ENCODE(envelope_image(d))
 
     decoded = rows.decode_rows(plan, body, start, end, present1, present2, base)
-    out = []
-    for n, row in enumerate(decoded):
-        if op == "c":
-            before, after = "null", image(row)
-        elif op == "d":
-            before, after = image(row), "null"
-        else:
-            before, after = image(row[0]), image(row[1])
-        out.append(f"{PARTS[0]}{before}{PARTS[1]}{after}{PARTS[2]}{n}{PARTS[3]}{total0 + n + 1}{PARTS[4]}"
-                   f"{table0 + n + 1}{PARTS[5]}")
-    return "".join(out).encode("ascii"), len(decoded)
+    if op == "c":
+        return [("null", image(row)) for row in decoded]
+    if op == "d":
+        return [(image(row), "null") for row in decoded]
+    return [(image(b), image(a)) for b, a in decoded]
+
+
+def reference(plan, fmt, body, start, end, present1, present2, base, op, total0, table0):
+    images = reference_images(plan, fmt, body, start, end, present1, present2, base, op)
+    out = [f"{PARTS[0]}{before}{PARTS[1]}{after}{PARTS[2]}{n}{PARTS[3]}{total0 + n + 1}{PARTS[4]}"
+           f"{table0 + n + 1}{PARTS[5]}" for n, (before, after) in enumerate(images)]
+    return "".join(out).encode("ascii"), len(images)
+
+
+def split_images(got: rows.RenderedImages) -> list[tuple[str, str]]:
+    """render_images' two columns back to each row's (before, after), checking the offsets."""
+    sides = []
+    for text, raw in ((got.before, got.before_offsets), (got.after, got.after_offsets)):
+        offsets = struct.unpack(f"={got.rows + 1}i", raw)
+        assert offsets[0] == 0 and offsets[-1] == len(text) and list(offsets) == sorted(offsets)
+        sides.append([text[a:b].decode("ascii") for a, b in itertools.pairwise(offsets)])
+    return list(zip(*sides, strict=True))
 
 
 def render_all(plan, body, present1=b"\xff" * 13, present2=None, *, op="c", fmt=None, start=0, end=None,
                base=0, total0=0, table0=0):
-    """(compiled, pure, reference) results of one render_rows call."""
+    """(compiled, pure, reference) results of one render_rows call; each twin's render_images must
+    give the same images (or the same error) as the reference."""
     fmt = fmt or _fmt(plan)
     end = len(body) if end is None else end
 
@@ -81,6 +95,11 @@ def render_all(plan, body, present1=b"\xff" * 13, present2=None, *, op="c", fmt=
         return rows.render_rows(plan, fmt, body, start, end, present1, present2, base, op=op, parts=PARTS,
                                 total0=total0, table0=table0)
 
+    def images():
+        return split_images(rows.render_images(plan, fmt, body, start, end, present1, present2, base, op=op))
+
+    ref_images = _run(_twin, lambda: reference_images(plan, fmt, body, start, end, present1, present2, base, op))
+    assert _run(speedups.load_compiled(), images) == _run(_twin, images) == ref_images
     ref = _run(_twin, lambda: reference(plan, fmt, body, start, end, present1, present2, base, op, total0,
                                         table0))
     return _run(speedups.load_compiled(), call), _run(_twin, call), ref
@@ -358,3 +377,26 @@ def test_names_need_json_keys():
 def test_twin_format_is_its_input():
     fmt = types.SimpleNamespace(keys=("a",))
     assert _twin.compile_json_format((1,), fmt) is fmt
+
+
+def test_render_images_limit_is_an_overflow_on_both_twins():
+    """A caller appending to an Arrow column passes the room left in its int32 offsets: a side whose
+    text would pass it is an OverflowError, not wrapped offsets."""
+    plan = rows.build_plan(FOUR, Options())
+    row = b"\x00" + V_INT + V_STR + V_DEC + V_DT
+    fmt = _fmt(plan)
+    for impl in (speedups.load_compiled(), _twin):
+        def call(limit, op="c"):
+            saved, speedups.impl = speedups.impl, impl
+            try:
+                return rows.render_images(plan, fmt, row * 3, 0, len(row) * 3, b"\x0f", op=op, limit=limit)
+            finally:
+                speedups.impl = saved
+
+        whole = call(rows.INT32_MAX)
+        assert whole.rows == 3 and whole.before == b"null" * 3 and call(len(whole.after)) == whole
+        with pytest.raises(OverflowError):
+            call(len(whole.after) - 1)
+        assert call(len(whole.after), op="d").before == whole.after
+        with pytest.raises(ValueError):
+            call(rows.INT32_MAX + 1)
