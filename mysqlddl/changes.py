@@ -260,9 +260,10 @@ class TransactionMark:
 class RenderedRows:
     """The row changes of one rows event, already rendered by the reader's ``render_rows`` callable
     (only a reader given one yields these): ``text`` as it returned it (ASCII bytes from
-    envelope.LineRenderer.rows_event), ``count`` rows, ``op``, ``source`` of the first row."""
+    envelope.LineRenderer.rows_event; the Spark job's renderer returns its Arrow columns' parts),
+    ``count`` rows, ``op``, ``source`` of the first row."""
 
-    text: bytes | str
+    text: object
     count: int
     op: str
     source: Source

@@ -288,31 +288,30 @@ _SOURCE_CONST = ("version", "name", "snapshot")      # the same in every event o
 _JSON_COLS = frozenset({"before", "after", "headers", "mysqlddl", "data_collections", "table_changes", "extra"})
 
 
-# render_rows' template holes (before, after, row, total, table) each ended by an ASCII unit
-# separator, so one split of a whole event's text gives every row's five fields in turn: JSON
-# text never holds a raw control character (json's encoder escapes them), so the split is exact.
-# The transaction id leads, then a group separator.
-_US, _GS = b"\x1f", b"\x1d"
-_PARTS = ("", "\x1f", "\x1f", "\x1f", "\x1f", "\x1f")
 # the columns after data_collection_order, all null for a row change; the per-row columns of a
 # rendered rows event (the rest repeat the event's values)
 _NONE_TAIL = (None,) * (len(COLUMNS) - 19)
 _PER_ROW = frozenset(i for i, (n, _) in enumerate(COLUMNS)
                      if n in ("row", "before", "after", "total_order", "data_collection_order"))
 _PER_ROW_FLAGS = tuple(i in _PER_ROW for i in range(len(COLUMNS)))
-# the per-row columns in the order of a rendered row's fields (:data:`_PARTS`)
-_RENDERED_FIELDS = ("before", "after", "row", "total_order", "data_collection_order")
 _STATUS = [n for n, _ in COLUMNS].index("status")
+
+
+# what is left of an Arrow string column's int32 offsets for one rows event's images: a part is
+# flushed once it holds BATCH_BYTES, so a part takes an event when it holds less than that
+_IMAGES_LIMIT = 0x7FFFFFFF - BATCH_BYTES
 
 
 def _fields_renderer(name: str, include_query: bool):
     """The CLI's row renderer (``envelope.LineRenderer``: the compiled core renders a whole rows
-    event's images in C, byte for byte what ``changes`` prints), with a template that yields the
-    images and order numbers as separate fields instead of whole lines. Rows the CLI renders with
-    extras (naming, mismatches) come per change instead (None)."""
+    event's images in C, byte for byte what ``changes`` prints), giving each event's before and
+    after images as two columns of JSON text with their Arrow offsets
+    (``rows.render_images``) instead of whole lines: ``((transaction, images, total0, table0),
+    rows)``. Rows the CLI renders with extras (naming, mismatches) come per change instead (None),
+    as do the rows of an event whose images pass :data:`_IMAGES_LIMIT`."""
     from .binlog import rows as rows_mod
     from .changes import Naming
-    from .envelope import LineRenderer, dumps
+    from .envelope import LineRenderer
 
     class FieldsRenderer(LineRenderer):
         def rows_event(self, ev, mapped, op, src, transaction, total0, table0):
@@ -321,10 +320,12 @@ def _fields_renderer(name: str, include_query: bool):
             fmt = self._format(mapped)
             if fmt is None:
                 return None
-            text, n = rows_mod.render_rows(mapped.plan, fmt, ev.body, ev.rows_start, ev.rows_end, ev.present1,
-                                           ev.present2, base=ev.body_offset or 0, op=op, parts=_PARTS,
-                                           total0=total0, table0=table0)
-            return dumps(transaction).encode("ascii") + _GS + text, n
+            try:
+                images = rows_mod.render_images(mapped.plan, fmt, ev.body, ev.rows_start, ev.rows_end, ev.present1,
+                                                ev.present2, base=ev.body_offset or 0, op=op, limit=_IMAGES_LIMIT)
+            except OverflowError:
+                return None
+            return (transaction, images, total0, table0), images.rows
 
     return FieldsRenderer(name=name, include_query=include_query)
 
@@ -333,16 +334,18 @@ class _Part:
     """One partition's pending changes as column lists (:data:`COLUMNS` order): the columns
     hold a value per change, repeated over its ``reps`` rows when flushed (by Arrow, not per row
     in Python); the per-row columns (:data:`_PER_ROW`) hold a value per row, except in a part of
-    rendered rows events, whose per-row fields stay in each event's text (``blobs``) until
-    Arrow splits them at the flush (no Python object per field)."""
+    rendered rows events, which keeps per event its images (``rows.RenderedImages``) and the
+    order numbers of its first row (``firsts``: total0, table0), made into the per-row columns at
+    the flush (no Python object per row)."""
 
-    __slots__ = ("cols", "reps", "n", "blobs", "bytes")
+    __slots__ = ("cols", "reps", "n", "images", "firsts", "bytes")
 
     def __init__(self):
         self.cols: list[list] = [[] for _ in COLUMNS]
         self.reps: list[int] = []
         self.n = 0
-        self.blobs: list[bytes] = []
+        self.images: list = []
+        self.firsts: list[tuple[int, int]] = []
         self.bytes = 0
 
 
@@ -419,17 +422,18 @@ class _Batch:
         self._count(("row", None, s.db, s.table, ch.op), n)
         if not n:
             return None
-        head, _, body = ch.text.partition(_GS)
+        transaction, images, total0, table0 = ch.text
         values = ("row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, None, s.ts * 1000, s.gtid,
                   s.server_id, s.thread, s.query if self.include_query else None, s.connector, None, None,
-                  json.loads(head), None, None) + _NONE_TAIL
+                  transaction, None, None) + _NONE_TAIL
         key = (s.db, s.table, True)
         p = self._part(key)
         for per_row, col, v in zip(_PER_ROW_FLAGS, p.cols, values, strict=True):
             if not per_row:
                 col.append(v)
-        p.blobs.append(body[:-1])          # (without the last separator: 5 fields a row exactly)
-        p.bytes += len(body)
+        p.images.append(images)
+        p.firsts.append((total0, table0))
+        p.bytes += max(len(images.before), len(images.after))
         p.reps.append(n)
         p.n += n
         self.n += n
@@ -494,7 +498,7 @@ class _Batch:
                 continue
             field = next(fields)
             if name in rendered:
-                arrays.append(rendered[name].cast(field.type))
+                arrays.append(rendered[name])          # (of the field's type: from_arrays checks)
                 continue
             try:
                 arrays.append(_column(values, field.type, per_row, p, expand))
@@ -508,31 +512,34 @@ class _Batch:
 
 
 def _rendered_fields(p: _Part) -> dict:
-    """The per-row columns of a part of rendered rows events, as text arrays: each event's text
-    split at the separators by Arrow, the i-th of every 5 fields being column i."""
+    """The per-row columns of a part of rendered rows events as Arrow arrays: each side's images
+    one string array over the events' texts joined, their offsets moved by the text before them
+    (each event's start at 0 dropped but the first); row = the index in the event, total_order /
+    data_collection_order = the event's total0 / table0 + the 1-based index (as render_rows'
+    holes, envelope.LineRenderer)."""
+    import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    flat = pc.split_pattern(pa.array(p.blobs, pa.string()), "\x1f").flatten()
-    if len(flat) != 5 * p.n:
-        raise AssertionError(f"rendered rows: {len(flat)} fields for {p.n} rows")
-    every5 = _every5(p.n)
-    return {name: flat.take(pc.add(every5, i)) for i, name in enumerate(_RENDERED_FIELDS)}
-
-
-_EVERY5: dict = {}
-
-
-def _every5(n: int):
-    """0, 5, 10... (n of them) as an Arrow array, kept per n (batches mostly have a few sizes)."""
-    a = _EVERY5.get(n)
-    if a is None:
-        import pyarrow as pa
-
-        if len(_EVERY5) > 64:
-            _EVERY5.clear()
-        a = _EVERY5[n] = pa.array(range(0, 5 * n, 5), pa.int32())
-    return a
+    reps = np.fromiter(p.reps, np.int64, len(p.reps))
+    starts = np.repeat(np.cumsum(reps) - reps, reps)              # each row's event's first row
+    lead = np.cumsum(reps + 1) - (reps + 1)                       # each event's 0 in the offsets joined
+    out = {}
+    for name, text, offsets in (("before", 0, 1), ("after", 2, 3)):
+        lens = np.fromiter((len(im[text]) for im in p.images), np.int64, len(p.images))
+        ends = np.delete(np.frombuffer(b"".join(im[offsets] for im in p.images), np.int32), lead)
+        joined = np.empty(p.n + 1, np.int64)
+        joined[0] = 0
+        np.add(ends, np.repeat(np.cumsum(lens) - lens, reps), out=joined[1:])
+        if joined[-1] > 0x7FFFFFFF:
+            raise AssertionError(f"rendered {name} images of {joined[-1]} bytes in one batch")
+        out[name] = pa.Array.from_buffers(pa.string(), p.n, [None, pa.py_buffer(joined.astype(np.int32)),
+                                                              pa.py_buffer(b"".join(im[text] for im in p.images))])
+    k = np.arange(p.n, dtype=np.int64) - starts
+    firsts = np.array(p.firsts, np.int64).reshape(-1, 2)
+    out["row"] = pa.array(k.astype(np.int32))
+    out["total_order"] = pa.array(np.repeat(firsts[:, 0], reps) + k + 1)
+    out["data_collection_order"] = pa.array(np.repeat(firsts[:, 1], reps) + k + 1)
+    return out
 
 
 def _column(values: list, type_, per_row: bool, p: _Part, expand):
@@ -728,22 +735,22 @@ def _write_text(path: str, text: str) -> None:
 LOCAL_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 
-def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "mysqlddl"):
-    """A SparkSession: ``master`` when given; under spark-submit (a gateway is already up) the
-    one it configured; else an embedded ``local[*]``. Local workers run this interpreter."""
-    from pyspark.sql import SparkSession
+def _conf(master: str | None, app: str):
+    """The job's SparkConf: ``master`` when given; under spark-submit (a gateway is already up) the
+    one it configured; else an embedded ``local[*]``."""
+    from pyspark import SparkConf
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    b = SparkSession.builder.appName(app)
+    conf = SparkConf().setAppName(app)
     if master:
-        b = b.master(master)
+        conf.setMaster(master)
     elif "PYSPARK_GATEWAY_PORT" not in os.environ:
-        b = b.master("local[*]")
+        conf.setMaster("local[*]")
     # no web UI or console progress bar for a batch CLI; partition values are names (db=007 is a
-    # database named "007", not a number) when the session reads the output back
-    b = b.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false") \
-        .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false") \
-        .config("spark.executorEnv.PYTHONSAFEPATH", "1")
+    # database named "007", not a number) when a session reads the output back
+    conf.set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false") \
+        .set("spark.sql.sources.partitionColumnTypeInference.enabled", "false") \
+        .set("spark.executorEnv.PYTHONSAFEPATH", "1")
     # (PYTHONSAFEPATH, Python 3.11+: a worker does not put its start directory first on sys.path,
     # where a source checkout's bare package would shadow the installed one)
     if (master or "local").startswith("local") and "PYSPARK_GATEWAY_PORT" not in os.environ:
@@ -754,24 +761,46 @@ def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "
         # replaces them (empty: none, e.g. to keep spark-defaults.conf's).
         jopts = os.environ.get("MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS", LOCAL_JVM_OPTIONS)
         if jopts:
-            b = b.config("spark.driver.extraJavaOptions", jopts)
-    spark = b.getOrCreate()
-    spark.sparkContext.setLogLevel(log_level)
-    return spark
+            conf.set("spark.driver.extraJavaOptions", jopts)
+    return conf
+
+
+def context(master: str | None = None, *, log_level: str = "FATAL", app: str = "mysqlddl"):
+    """A SparkContext (``master`` as :func:`session`): all :func:`run` needs, as the job schedules
+    Python tasks and uses no Spark SQL. The CLI runs on it: a SparkSession's start (the JVM's SQL
+    session state) cost another 2.7 s here on a 7 s start."""
+    from pyspark import SparkContext
+
+    sc = SparkContext.getOrCreate(_conf(master, app))
+    sc.setLogLevel(log_level)
+    return sc
+
+
+def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "mysqlddl"):
+    """A SparkSession on :func:`context` (for reading the output back with Spark): ``master`` when
+    given; under spark-submit (a gateway is already up) the one it configured; else an embedded
+    ``local[*]``. Local workers run this interpreter."""
+    from pyspark.sql import SparkSession
+
+    context(master, log_level=log_level, app=app)
+    return SparkSession.builder.getOrCreate()
 
 
 def run(spark, inputs, out: str, *, options=None, schema: str | None = None, schema_database: str | None = None,
         schema_position=None, range_size: int = 64 << 20, name: str = "mysqlddl",
         on_mismatch: str = "raise", include_query: bool = False, truncate_events: bool = False,
         pk_change: str = "update") -> dict:
-    """Run the job on ``spark``; returns the summary (also written to DIR/summary.json).
-    ``options``: default :func:`cli_options`. Raises the typed mysqlddl error of a failed task."""
+    """Run the job on ``spark`` (a SparkSession or a SparkContext); returns the summary (also written
+    to DIR/summary.json). ``options``: default :func:`cli_options`. Raises the typed mysqlddl error
+    of a failed task."""
     import hashlib
+
+    from pyspark import SparkContext
 
     from . import __version__, ranges
 
     options = options or cli_options()
-    sc = spark.sparkContext
+    sc = spark if isinstance(spark, SparkContext) else spark.sparkContext
     t0 = time.monotonic()
     files = ranges.input_files(inputs)
     os.makedirs(out, exist_ok=True)
@@ -872,9 +901,9 @@ def run_args(args: argparse.Namespace) -> int:
         import pyspark  # noqa: F401
     except ImportError:
         raise ConfigError("pyspark is not installed: pip install 'mysqlddl[spark]'") from None
-    spark = session(args.master, log_level=args.log_level)
+    sc = context(args.master, log_level=args.log_level)
     try:
-        summary = run(spark, args.inputs, args.out, options=options, schema=schema,
+        summary = run(sc, args.inputs, args.out, options=options, schema=schema,
                       schema_database=args.schema_database, schema_position=args.schema_position,
                       range_size=args.range_size, name=args.name, on_mismatch=args.on_mismatch,
                       include_query=args.include_query, truncate_events=args.truncate_events,
@@ -885,7 +914,7 @@ def run_args(args: argparse.Namespace) -> int:
               "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
         return 3
     finally:
-        spark.stop()
+        sc.stop()
     print(f"{summary['dml_rows']} row changes, {summary['transactions']} transactions, "
           f"{summary['schema_changes']} schema changes from {summary['files']} files "
           f"({summary['ranges']} ranges) in {summary['seconds']['total']} s -> {args.out}", file=sys.stderr)

@@ -204,3 +204,54 @@ def test_embedded_local_jvm_gets_the_start_up_options(spark):
     assert spark.sparkContext.getConf().get("spark.driver.extraJavaOptions").endswith(want)  # after Spark's own
     args = spark.sparkContext._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
     assert set(want.split()) <= set(args.toArray() if hasattr(args, "toArray") else args)
+
+
+def _decode_in_process(d: Path, out: Path) -> None:
+    """The job's driver and decode tasks in this process, without Spark (the tasks' function on
+    every range in turn): for checking the task side under patched module settings."""
+    import hashlib
+    import types
+
+    from mysqlddl import spark_job
+
+    options = spark_job.cli_options()
+    scans = [ranges.prescan(f, options, min_gap=ranges.cut_gap(SMALL)) for f in ranges.input_files([str(d)])]
+    history, _ = ranges.build_history(scans, options)
+    text = "\n".join(history.lines()) + "\n"
+    rows = [(r.index, list(r.files), r.start, r.stop, r.nbytes) for r in ranges.cut_ranges(scans, SMALL)]
+    (out / "changes").mkdir(parents=True)
+    for _ in spark_job._decode_ranges(rows, changes=str(out / "changes"), history_bc=types.SimpleNamespace(value=text),
+                                      digest=hashlib.sha256(text.encode()).hexdigest(),
+                                      options=spark_job._options_kw(options), reader_kw={}, name="mysqlddl",
+                                      include_query=False):
+        pass
+
+
+@pytest.mark.parametrize("limit", [None, 0, 3000])
+def test_rendered_images_and_their_per_change_fallback(lab_binlogs, cli_changes, tmp_path, monkeypatch, limit):
+    """The decode task's Arrow columns of whole rendered rows events (images joined over many
+    events, offsets moved, order numbers computed): the CLI's events. With the images' limit
+    lowered, events whose images pass it take the per-change path (0: every one; 3000: the
+    larger ones, so a batch mixes both): the same events again."""
+    from mysqlddl import spark_job
+    from mysqlddl.binlog import rows
+
+    if limit is not None:
+        monkeypatch.setattr(spark_job, "_IMAGES_LIMIT", limit)
+    outcomes = Counter()
+    render_images = rows.render_images
+
+    def counted(*args, **kw):
+        try:
+            got = render_images(*args, **kw)
+        except OverflowError:
+            outcomes["per change"] += 1
+            raise
+        outcomes["rendered"] += 1
+        return got
+
+    monkeypatch.setattr(rows, "render_images", counted)
+    d, _ = lab_binlogs
+    _decode_in_process(d, tmp_path)
+    _assert_same_as_cli(tmp_path, cli_changes)
+    assert (limit == 0) == (not outcomes["rendered"]) and (limit is None) == (not outcomes["per change"])
