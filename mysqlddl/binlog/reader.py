@@ -285,7 +285,7 @@ class BinlogReader:
         self.stop = self._norm_pos(stop, first=False)
         self.tables = TableMapCache(options)
         self.fde: FormatDescriptionEvent | None = None
-        self.position: Position | None = None
+        self._at: tuple[str, int] | None = None      # (file, offset) of the next event
         self.truncated: TruncatedTail | None = None
         self.events_read = 0
         self.errors: list[BinlogError] = []
@@ -303,6 +303,12 @@ class BinlogReader:
             if str(cand) == str(f) or cand.name == Path(f).name:
                 return Position(str(cand), int(pos))
         raise BinlogError(f"position {f}:{pos} names a file that is not among the sources", file=str(f))
+
+    @property
+    def position(self) -> Position | None:
+        """Where the next event starts (None before the first file is opened); built on access,
+        as the loop moves it twice per event."""
+        return None if self._at is None else Position(*self._at)
 
     @property
     def created_at(self) -> int | None:
@@ -354,23 +360,23 @@ class BinlogReader:
                     stream.seek(start)
                     offset = start
                     continue
-                self.position = Position(name, offset)
+                self._at = (name, offset)
                 got = self._read_event(stream, name, offset, header_len, seek_skipped=seek_past and not first)
                 if got is None:
                     return
-                header, data = got
+                header, data, crc = got
                 if data is None:                          # skipped unread (verify_skipped=False)
                     offset += header.event_size
-                    self.position = Position(name, offset)
+                    self._at = (name, offset)
                     continue
                 if not first and self._skipped(header.type_code):
-                    if self._crc_len(header) and self.options.verify_checksums:
+                    if crc and self.options.verify_checksums:
                         self._verify_crc(name, offset, header, data, data)
                     offset += header.event_size
-                    self.position = Position(name, offset)
+                    self._at = (name, offset)
                     continue
                 try:
-                    ev = self._decode(name, offset, header, data)
+                    ev = self._decode(name, offset, header, data, crc)
                 except (EncryptedBinlogError, NotABinlogError):
                     raise
                 except BinlogError as e:
@@ -383,7 +389,7 @@ class BinlogReader:
                                             "FORMAT_DESCRIPTION_EVENT", file=name, log_pos=offset,
                                             event_type=header.type_name, offset=offset)
                 offset += header.event_size
-                self.position = Position(name, offset)
+                self._at = (name, offset)
                 skip_yield = first and start is not None and start > 4
                 first = False
                 if isinstance(ev, FormatDescriptionEvent):
@@ -433,8 +439,8 @@ class BinlogReader:
                 and type_code not in (EventType.FORMAT_DESCRIPTION, EventType.START_V3))
 
     def _read_event(self, stream: _Stream, name: str, offset: int, header_len: int, seek_skipped: bool = False):
-        """(header, event bytes), or None at the end; with ``seek_skipped``, (header, None) for an
-        event :meth:`_skipped`, whose body is passed by seeking, not read."""
+        """(header, event bytes, CRC length), or None at the end; with ``seek_skipped``, (header,
+        None, CRC length) for an event :meth:`_skipped`, whose body is passed by seeking, not read."""
         raw = stream.read(header_len)
         if not raw:
             return None
@@ -457,12 +463,12 @@ class BinlogReader:
                               "file ends inside an event", header)
         if seek_skipped and self._skipped(header.type_code):
             stream.seek(offset + header.event_size)
-            return header, None
+            return header, None, crc
         rest = stream.read(want)
         if len(rest) < want:
             return self._tail(name, offset, header.event_size, header_len + len(rest),
                               "file ends inside an event", header)
-        return header, raw + rest
+        return header, raw + rest, crc
 
     def _check_log_pos(self, name: str, offset: int, header: EventHeader) -> None:
         """The v4 header's log_pos is where the next event starts (sql/log_event.cc
@@ -492,8 +498,7 @@ class BinlogReader:
             return 0      # the FDE's own CRC is handled after its body says which algorithm
         return CHECKSUM_LEN if self.fde.uses_crc32 else 0
 
-    def _decode(self, name: str, offset: int, header: EventHeader, data: bytes) -> Event:
-        crc = self._crc_len(header)
+    def _decode(self, name: str, offset: int, header: EventHeader, data: bytes, crc: int) -> Event:
         if crc and self.options.verify_checksums:
             self._verify_crc(name, offset, header, data, data)
         end = len(data) - crc
