@@ -379,24 +379,22 @@ def test_twin_format_is_its_input():
     assert _twin.compile_json_format((1,), fmt) is fmt
 
 
-def test_render_images_limit_is_an_overflow_on_both_twins():
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "pure"])
+def test_render_images_limit_is_an_overflow(compiled):
     """A caller appending to an Arrow column passes the room left in its int32 offsets: a side whose
-    text would pass it is an OverflowError, not wrapped offsets."""
+    text would pass it is an OverflowError, not wrapped offsets (both twins)."""
     plan = rows.build_plan(FOUR, Options())
     row = b"\x00" + V_INT + V_STR + V_DEC + V_DT
     fmt = _fmt(plan)
-    for impl in (speedups.load_compiled(), _twin):
-        def call(limit, op="c"):
-            saved, speedups.impl = speedups.impl, impl
-            try:
-                return rows.render_images(plan, fmt, row * 3, 0, len(row) * 3, b"\x0f", op=op, limit=limit)
-            finally:
-                speedups.impl = saved
 
-        whole = call(rows.INT32_MAX)
-        assert whole.rows == 3 and whole.before == b"null" * 3 and call(len(whole.after)) == whole
-        with pytest.raises(OverflowError):
-            call(len(whole.after) - 1)
-        assert call(len(whole.after), op="d").before == whole.after
-        with pytest.raises(ValueError):
-            call(rows.INT32_MAX + 1)
+    def call(limit, op="c"):
+        return _run(speedups.load_compiled() if compiled else _twin, lambda: rows.render_images(
+            plan, fmt, row * 3, 0, len(row) * 3, b"\x0f", op=op, limit=limit))[1]
+
+    whole = call(rows.INT32_MAX)
+    assert whole.rows == 3 and whole.before == b"null" * 3 and call(len(whole.after)) == whole
+    with pytest.raises(OverflowError):
+        call(len(whole.after) - 1)
+    assert call(len(whole.after), op="d").before == whole.after
+    with pytest.raises(ValueError):
+        call(rows.INT32_MAX + 1)
