@@ -727,7 +727,8 @@ cdef Py_ssize_t _render_run(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t s
     into its own buffer (fmt.out: before, fmt.side[0]: after) and each image's start as int32 into
     fmt.side[1] / side[2] (a row per entry, then the end: Arrow's string offsets), else whole lines
     of the template ``part`` into fmt.out. Returns the row count. The checks, the cursor and the
-    error positions are decode_rows' (rows.pxi)."""
+    error positions are decode_rows' (rows.pxi). The caller has checked :func:`_idle` first: its
+    ``finally`` takes the buffers out, which must not happen under a run in progress."""
     cdef const unsigned char[::1] mv = buf
     cdef const unsigned char[::1] p1 = present1
     cdef const unsigned char[::1] p2
@@ -763,8 +764,6 @@ cdef Py_ssize_t _render_run(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t s
     c.end = c.base + end
     at.column = -1
     at.value_start = start
-    if fmt.busy:
-        raise RuntimeError("render_rows re-entered with the same format")
     jb.n = fmt.side[0].n = fmt.side[1].n = fmt.side[2].n = 0
     cols1 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
     cols2 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
@@ -829,6 +828,13 @@ cdef Py_ssize_t _render_run(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t s
         free(cols2)
 
 
+cdef int _idle(JsonFormat fmt) except -1:
+    """A value callable may call back into the renderer: a format's buffers serve one run at a time."""
+    if fmt.busy:
+        raise RuntimeError("render_rows re-entered with the same format")
+    return 0
+
+
 cdef int _put_offset(JBuf *b, Py_ssize_t v, Py_ssize_t limit) except -1:
     """An Arrow string offset: int32 in the machine's byte order, as Arrow's buffers are."""
     cdef int32_t o
@@ -853,11 +859,13 @@ def render_rows(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_ssi
     """See mysqlddl.binlog.rows.render_rows (op: 0 insert, 1 delete, 2 update). Returns (bytes, rows):
     the text is ASCII (every part and every value's JSON text is), so it goes out as it is."""
     cdef const char *part[6]
-    cdef Py_ssize_t plen[6], k, n
+    cdef Py_ssize_t plen[6]
+    cdef Py_ssize_t k, n
     if len(parts) != 6:
         raise ValueError("parts must be 6 strings")
     for k in range(6):
         part[k] = PyUnicode_AsUTF8AndSize(<str>parts[k], &plen[k])
+    _idle(fmt)
     try:
         n = _render_run(plan, fmt, buf, start, end, present1, present2, base, op, part, plen, total0, table0,
                         False, 0)
@@ -873,6 +881,7 @@ def render_images(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t start, Py_s
     cdef Py_ssize_t n
     if limit < 0 or limit > 0x7FFFFFFF:
         raise ValueError(f"limit {limit} is not an int32 offset")
+    _idle(fmt)
     try:
         n = _render_run(plan, fmt, buf, start, end, present1, present2, base, op, NULL, NULL, 0, 0, True, limit)
     finally:

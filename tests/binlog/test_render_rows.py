@@ -398,3 +398,34 @@ def test_render_images_limit_is_an_overflow(compiled):
     assert call(len(whole.after), op="d").before == whole.after
     with pytest.raises(ValueError):
         call(rows.INT32_MAX + 1)
+
+
+def test_a_value_callable_rendering_with_the_same_format_is_refused():
+    """A column callable that calls the renderer again with the format being rendered: the inner
+    call is refused (RuntimeError) before it touches the format's buffers, so the outer call, here
+    over 4 MiB of text (the size at which its buffer is given back), still gives the right bytes."""
+    plan = rows.build_plan(tm((T.LONG, T.VARCHAR), (0, 80), column_charsets=(45,)), Options())
+    one_row = b"\x00" + V_INT + V_STR
+    refused, active = [], []
+
+    def inner(v):
+        if active:                  # the pure twin has no buffers to guard: it renders the inner call
+            return "1"
+        active.append(1)
+        for fn in (lambda: rows.render_rows(plan, fmt, one_row, 0, len(one_row), b"\x03", op="c", parts=PARTS),
+                   lambda: rows.render_images(plan, fmt, one_row, 0, len(one_row), b"\x03", op="c")):
+            try:
+                fn()
+            except RuntimeError:
+                refused.append(speedups.impl.IMPLEMENTATION)
+        active.clear()
+        return "1"
+
+    fmt = _fmt(plan, ["id", "doc"], [None, inner])
+    compiled, pure, ref = render_all(plan, one_row * 3, b"\x03", fmt=fmt)
+    assert compiled == pure == ref and compiled[0] == "ok"
+    assert refused == [speedups.load_compiled().IMPLEMENTATION] * 12     # 3 rows x 2 calls, render_all's 2
+    body = one_row * 300_000
+    got = _run(speedups.load_compiled(), lambda: rows.render_images(plan, fmt, body, 0, len(body), b"\x03", op="c"))
+    assert got[0] == "ok" and got[1].rows == 300_000 and len(got[1].after) > 4 << 20
+    assert set(split_images(got[1])) == {("null", '{"id":42,"doc":1}')}
