@@ -46,19 +46,25 @@ def _datetime(text: str) -> int:
     return int(dt.timestamp())
 
 
-def add_common(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("binlogs", nargs="+", metavar="BINLOG",
-                    help="binlog file, directory, .index file or glob (in order)")
+def add_baseline_and_options(sp: argparse.ArgumentParser) -> None:
+    """What :func:`_baseline` and :func:`_options` read (``changes``, ``history`` and ``spark``
+    take them alike, so their outputs agree)."""
     sp.add_argument("--schema", metavar="DDL.sql",
                     help="baseline DDL (e.g. mysqldump --no-data) applied before the first event")
     sp.add_argument("--schema-database", metavar="DB", help="default database for the baseline's "
                     "unqualified names until its first USE")
     sp.add_argument("--schema-position", metavar="FILE:N", help="where the baseline was taken: DDL "
                     "events ending at or before it are already in it and are not applied again")
-    sp.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of stdout")
     sp.add_argument("--ddl-errors", choices=("raise", "warn", "skip"), default="raise",
                     help="a DDL that cannot be parsed or applied: stop (default), or skip it and go on")
     sp.add_argument("--no-verify-checksums", action="store_true", help="do not verify CRC32")
+
+
+def add_common(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("binlogs", nargs="+", metavar="BINLOG",
+                    help="binlog file, directory, .index file or glob (in order)")
+    add_baseline_and_options(sp)
+    sp.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of stdout")
     sp.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                     help="progress bar on stderr (auto: only when stderr is a terminal)")
     sp.add_argument("--stop-position", metavar="N|FILE:N", help="stop before this position "
@@ -174,7 +180,7 @@ def _filters(args):
                    exclude_gtids=GtidSet(args.exclude_gtids) if args.exclude_gtids else None)
 
 
-def _baseline(args, prog: str):
+def _baseline(args):
     if args.schema is None:
         return None
     try:
@@ -211,7 +217,7 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
 
     filters = _filters(args)
     render = LineRenderer(name=args.name, include_query=args.include_query)
-    reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args, "changes"),
+    reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args),
                           schema_database=args.schema_database, schema_position=args.schema_position,
                           filters=filters, on_mismatch=args.on_mismatch,
                           transactions=not args.no_transactions,
@@ -296,7 +302,7 @@ def run_history(args: argparse.Namespace) -> int:
     from .changes import ChangeReader, Filters, SchemaChange
 
     filters = _filters(args)
-    reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args, "history"),
+    reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args),
                           schema_database=args.schema_database, schema_position=args.schema_position,
                           filters=filters, rows=False, transactions=False, progress=_progress(args))
     # the records the filters select are those whose schema change the reader emits

@@ -126,26 +126,20 @@ def _size(text: str) -> int:
 
 
 def add_arguments(sp: argparse.ArgumentParser) -> None:
+    from . import cli_changes
+
     sp.add_argument("inputs", nargs="+", metavar="INPUT",
                     help="binlog directory, glob, .index file or files (paths every executor can read)")
     sp.add_argument("--out", required=True, metavar="DIR", help="output directory (its changes/, history.jsonl and "
                     "summary.json are replaced on a re-run)")
     sp.add_argument("--master", metavar="URL", help="Spark master (default: local[*], or spark-submit's)")
-    sp.add_argument("--schema", metavar="DDL.sql",
-                    help="baseline DDL (e.g. mysqldump --no-data) applied before the first event")
-    sp.add_argument("--schema-database", metavar="DB", help="default database for the baseline's "
-                    "unqualified names until its first USE")
-    sp.add_argument("--schema-position", metavar="FILE:N", help="where the baseline was taken: DDL "
-                    "events ending at or before it are already in it")
+    cli_changes.add_baseline_and_options(sp)
     sp.add_argument("--range-size", type=_size, default=64 << 20, metavar="SIZE",
                     help="bytes per decode task, cut at transaction boundaries (default 64M; 16M-128M "
                     "suits clusters)")
     sp.add_argument("--on-mismatch", choices=("raise", "flag"), default="raise",
                     help="a TABLE_MAP that disagrees with the schema: fail with exit 3 (default), or "
                     "decode those rows by the TABLE_MAP alone and mark them")
-    sp.add_argument("--ddl-errors", choices=("raise", "warn", "skip"), default="raise",
-                    help="a DDL that cannot be parsed or applied: stop (default), or skip it")
-    sp.add_argument("--no-verify-checksums", action="store_true", help="do not verify CRC32")
     sp.add_argument("--name", default="mysqlddl", help="the logical server name in source.name")
     sp.add_argument("--include-query", action="store_true",
                     help="fill source.query from ROWS_QUERY / ANNOTATE_ROWS events (as `changes`)")
@@ -895,7 +889,7 @@ def run_args(args: argparse.Namespace) -> int:
 
     # the baseline and the options exactly as `mysqlddl changes` reads and sets them (JSON columns
     # as text, checksums, DDL error policy), so the two outputs agree
-    schema = cli_changes._baseline(args, "spark")
+    schema = cli_changes._baseline(args)
     options = cli_changes._options(args)
     try:
         import pyspark  # noqa: F401
