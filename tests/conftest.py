@@ -5,6 +5,8 @@
 - `twin`: runs a test on the compiled core and on its pure-Python twin.
 - `mariadb_server`: a private MariaDB with row-based binlogging for the whole session. mariadbd
   missing: skip with the install command, except under CI=true (fail: .ci/run installs it).
+- `tool`: ``tool(name)`` is tools/NAME.py as a module (tools/ is not a package, and test modules
+  cannot import conftest in importlib mode).
 - `--run-slow`: enable tests marked `slow` (long fuzz and scale runs).
 """
 
@@ -24,13 +26,28 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
 def _load_tool(name: str):
-    spec = importlib.util.spec_from_file_location(f"_mysqlddl_tools_{name}", ROOT / "tools" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    """tools/NAME.py, loaded once per session and registered in sys.modules (dataclasses resolve
+    string annotations through it)."""
+    key = f"_mysqlddl_tools_{name}"
+    mod = sys.modules.get(key)
+    if mod is None:
+        spec = importlib.util.spec_from_file_location(key, ROOT / "tools" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[key] = mod
+        try:
+            spec.loader.exec_module(mod)
+        except BaseException:
+            del sys.modules[key]
+            raise
     return mod
 
 
 mariadb_lab = _load_tool("mariadb_lab")
+
+
+@pytest.fixture(scope="session")
+def tool():
+    return _load_tool
 
 
 def pytest_addoption(parser):

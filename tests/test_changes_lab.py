@@ -5,29 +5,19 @@ Recorded with MariaDB 10.11.19; seed 20240611, --scale 0.002 --bigtx-rows 500 --
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from mysqlddl.changes import ChangeReader, Naming, RowChange
 
 
-def _mariadb_lab():
-    path = Path(__file__).resolve().parent.parent / "tools" / "mariadb_lab.py"
-    spec = importlib.util.spec_from_file_location("_mysqlddl_tools_mariadb_lab_changes", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @pytest.fixture(scope="module")
-def lab(shared_path, tmp_path_factory):
-    mariadb_lab = _mariadb_lab()
+def lab(shared_path, tmp_path_factory, tool):
+    mariadb_lab = tool("mariadb_lab")
     if not mariadb_lab.mariadbd_path():
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(mariadb_lab.INSTALL_HINT)

@@ -15,10 +15,6 @@ random_rows 12; databases rdlab/rdlab_tmp (the other lab tests use their own).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from mysqlddl import cli
@@ -30,16 +26,7 @@ from mysqlddl.options import Options
 
 from .binlog.test_twin_parity import shared_binlogs
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
 LAB_KW = {"scale": 0.001, "bigtx_rows": 300, "blob_kib": 64, "random_rows": 12}
-
-
-def _tool(name: str):
-    spec = importlib.util.spec_from_file_location(f"_mysqlddl_tools_{name}_render", TOOLS / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _impls():
@@ -88,8 +75,8 @@ def _outcome(fn):
 # ------------------------------------------------------------------------------------- lab workload
 
 @pytest.fixture(scope="module")
-def lab_paths(mariadb_server):
-    workload = _tool("workload")
+def lab_paths(mariadb_server, tool):
+    workload = tool("workload")
     truth = workload.run(mariadb_server, database="rdlab", tmp_database="rdlab_tmp", log=lambda m: None, **LAB_KW)
     return [str(p) for p in truth.paths]
 

@@ -11,30 +11,19 @@ so the binlog tests' run of the same workload (databases lab/lab_tmp) on this se
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
 DB, DB2 = "rlab", "rlab_tmp"
 LAB_KW = {"scale": 0.001, "bigtx_rows": 300, "blob_kib": 64, "random_rows": 12}
 
 
-def _tool(name: str):
-    spec = importlib.util.spec_from_file_location(f"_mysqlddl_tools_{name}_replay", TOOLS / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod          # dataclasses resolve string annotations through sys.modules
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @pytest.fixture(scope="module")
-def workload():
-    return _tool("workload")
+def workload(tool):
+    return tool("workload")
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +41,7 @@ def empty_server(mariadb_server):
         srv.destroy()
 
 
-def test_replayed_workload_reproduces_every_table(truth, workload, empty_server, run_cli, tmp_path):
+def test_replayed_workload_reproduces_every_table(truth, workload, empty_server, run_cli, tmp_path, tool):
     out = tmp_path / "changes.jsonl"
     proc = run_cli("changes", *truth.paths, "-o", out, "--summary", "json", "--truncate-events")
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -61,7 +50,7 @@ def test_replayed_workload_reproduces_every_table(truth, workload, empty_server,
     assert summary["xa"] == {"committed": 1, "rolled_back": 1, "rows_discarded": 1, "pending": 0}
     assert summary["truncates"] == {f"{DB}.evo_like": 1}
 
-    replay = _tool("replay_changes")
+    replay = tool("replay_changes")
     conn = replay.connect(empty_server.socket)
     try:
         stats = replay.replay(replay.read_jsonl(out), conn)

@@ -126,19 +126,6 @@ LAB_SCALE = 0.001          # bulk: 500 INSERT + 300 UPDATE + 200 DELETE row chan
 LAB_KW = {"scale": LAB_SCALE, "bigtx_rows": 300, "blob_kib": 64, "random_rows": 12}
 
 
-def _load_workload():
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "tools" / "workload.py"
-    spec = importlib.util.spec_from_file_location("_mysqlddl_tools_workload", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod        # dataclasses resolve string annotations through sys.modules
-    spec.loader.exec_module(mod)
-    return mod
-
-
 class LabRun:
     def __init__(self, server, truth, workload, row_metadata: str):
         self.server = server
@@ -155,9 +142,9 @@ class LabRun:
 
 
 @pytest.fixture(scope="session")
-def lab_workload():
+def lab_workload(tool):
     """The tools/workload.py module."""
-    return _load_workload()
+    return tool("workload")
 
 
 @pytest.fixture(scope="session")

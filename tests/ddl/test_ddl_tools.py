@@ -3,21 +3,9 @@ running them, not asserted here: speed is never a timed test)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _tool(name: str):
-    spec = importlib.util.spec_from_file_location(f"_mysqlddl_tools_{name}_smoke", ROOT / "tools" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_bench_measures_our_parser_on_the_oracle_statements(shared_path):
-    bench = _tool("bench_ddl")
+def test_bench_measures_our_parser_on_the_oracle_statements(shared_path, tool):
+    bench = tool("bench_ddl")
     statements = bench.load_statements(shared_path)
     assert len(statements) > 1000
     got = bench.measure_ours(statements[:40], passes=1)
@@ -25,8 +13,8 @@ def test_bench_measures_our_parser_on_the_oracle_statements(shared_path):
     assert got["warm_stmt_per_s"] > 0 and 0 < got["lexing_share"] < 1
 
 
-def test_statement_keys_identify_file_line_and_text():
-    conf = _tool("conformance")
+def test_statement_keys_identify_file_line_and_text(tool):
+    conf = tool("conformance")
     a = conf.statement_key("x/y.sql", 3, "DROP TABLE t")
     assert a == conf.statement_key("x/y.sql", 3, "DROP TABLE t")
     assert a != conf.statement_key("x/y.sql", 3, "DROP TABLE u")

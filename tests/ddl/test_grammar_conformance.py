@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -20,14 +19,6 @@ from mysqlddl.ddl import Engine
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _tool():
-    spec = importlib.util.spec_from_file_location("_mysqlddl_tools_conformance", ROOT / "tools" / "conformance.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-conformance = _tool()
 BASELINE = json.loads((ROOT / "tests" / "ddl" / "corpus_baseline.json").read_text())
 
 
@@ -46,14 +37,19 @@ class _CountingEngine(Engine):
 
 
 @pytest.fixture(scope="module")
-def corpus(shared_path) -> Path:
+def conformance(tool):
+    return tool("conformance")
+
+
+@pytest.fixture(scope="module")
+def corpus(shared_path, conformance) -> Path:
     path = shared_path / "corpora" / "mysql"
     if not (path / conformance.ORACLE_NAME).exists():
         pytest.fail(f"{path} has no {conformance.ORACLE_NAME}")
     return path
 
 
-def test_every_mariadb_accepted_oracle_row_is_accepted(corpus):
+def test_every_mariadb_accepted_oracle_row_is_accepted(corpus, conformance):
     eng = _CountingEngine()
     result = conformance.run_oracle(corpus, eng)
     failures = [f"row {f['row']} ({f['label']}) line {f['line']}:{f['column']}: {f['message'][:120]}"
@@ -63,7 +59,7 @@ def test_every_mariadb_accepted_oracle_row_is_accepted(corpus):
     assert eng.accepted_with_fallback == []
 
 
-def test_corpus_accept_count_holds_the_baseline(corpus):
+def test_corpus_accept_count_holds_the_baseline(corpus, conformance):
     eng = _CountingEngine()
     exclusions = conformance.load_exclusions()
     result = conformance.run_corpus(corpus, eng, exclusions)
@@ -74,7 +70,7 @@ def test_corpus_accept_count_holds_the_baseline(corpus):
     assert eng.accepted_with_fallback == []
 
 
-def test_exclusions_are_reviewed_rows():
+def test_exclusions_are_reviewed_rows(conformance):
     rows = [json.loads(x) for x in conformance.EXCLUSIONS.read_text().splitlines() if x.strip()]
     assert rows, "the exclusion file is empty"
     assert len({r["key"] for r in rows}) == len(rows)

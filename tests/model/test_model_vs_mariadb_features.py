@@ -302,24 +302,15 @@ def test_identifier_case_lower_case_table_names_0(lab):
     rejected(lab, "CREATE TABLE T (x INT)", "ALTER TABLE U ADD d INT")
 
 
-def _lab_tool():
-    spec = importlib.util.spec_from_file_location(
-        "_mariadb_lab_lc", Path(__file__).resolve().parents[2] / "tools" / "mariadb_lab.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @pytest.fixture(scope="module")
-def lc1_server(mariadb_server):
+def lc1_server(mariadb_server, tool):
     """A second private MariaDB started with --lower-case-table-names=1 (needs mariadbd, like
     mariadb_server). 2 cannot be checked here: on a case-sensitive file system the server
     silently runs with 0 (checked on 10.11.19)."""
     import os
 
-    tool = _lab_tool()
-    srv = tool.MariaDBServer(Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"mdb-lc1-{os.getpid()}",
-                             extra_args=("--lower-case-table-names=1",))
+    base = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"mdb-lc1-{os.getpid()}"
+    srv = tool("mariadb_lab").MariaDBServer(base, extra_args=("--lower-case-table-names=1",))
     srv.start()
     try:
         assert srv.query("SELECT @@lower_case_table_names")[0][0] == 1

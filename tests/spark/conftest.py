@@ -10,32 +10,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
-def _tool(name: str):
-    spec = importlib.util.spec_from_file_location(f"_mysqlddl_tools_{name}_spark", ROOT / "tools" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod        # dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @pytest.fixture(scope="session")
-def lab_binlogs(mariadb_server, tmp_path_factory):
+def lab_binlogs(mariadb_server, tmp_path_factory, tool):
     """(directory of the workload's binlog files, its Truth)."""
-    workload = _tool("workload")
+    workload = tool("workload")
     truth = workload.run(mariadb_server, scale=0.002, bigtx_rows=500, database="spark_lab",
                          tmp_database="spark_lab_tmp", log=lambda msg: None)
     out = tmp_path_factory.mktemp("spark_lab_binlogs")
