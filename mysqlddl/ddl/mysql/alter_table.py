@@ -276,9 +276,7 @@ _SPECIFICATIONS = {
 def build(ctx: P.AlterTableContext, src: StatementSource) -> AlterTable:
     ops = []
     for spec in ctx.alterSpecification():
-        handler = _SPECIFICATIONS.get(type(spec), False)
-        if handler is False:
-            raise src.error(spec, f"ALTER TABLE clause {src.text_of(spec)!r} is not handled")
+        handler = src.handler(_SPECIFICATIONS, spec, "ALTER TABLE clause")
         if handler is not None:
             ops.extend(handler(spec, src))
     pc = ctx.partitionClause()

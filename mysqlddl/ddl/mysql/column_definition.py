@@ -139,9 +139,7 @@ def column_spec(ctx: P.ColumnDefinitionContext, src: StatementSource) -> ColumnS
     dtype = data_type_spec(ctx.dataType(), src)
     st: dict = {}
     for a in ctx.columnAttribute():
-        handler = _ATTRIBUTES.get(type(a), False)
-        if handler is False:
-            raise src.error(a, f"column attribute {src.text_of(a)!r} is not handled")
+        handler = src.handler(_ATTRIBUTES, a, "column attribute")
         if handler is not None:
             handler(a, st, src)
     tkw = {k: st.pop(k) for k in _TYPE_FIELDS if k in st}

@@ -74,6 +74,14 @@ class StatementSource:
         err = cls(message, statement=self.text, statement_index=self.statement_index, source=self.source)
         return self.position(err, ctx)
 
+    def handler(self, table: dict, ctx, what: str):
+        """The handler ``table`` holds for the grammar alternative ``ctx`` is (None: nothing to
+        model); an alternative the table does not list is a positioned error, never dropped."""
+        h = table.get(type(ctx), False)
+        if h is False:
+            raise self.error(ctx, f"{what} {self.text_of(ctx)!r} is not handled")
+        return h
+
     def build(self, family: str, builder, node) -> list:
         """Run a statement family's builder on ``node`` with the family isolated (STYLE.md 1): its
         DdlError gets this statement's position, any other exception (a builder bug) becomes a

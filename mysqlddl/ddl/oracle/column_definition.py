@@ -107,9 +107,7 @@ def column_parts(ctx: P.ColumnDefinitionContext | P.ModifyColumnContext, src: St
     dt = ctx.dataType()
     parts = ColumnParts(name(ctx.columnName(), src), data_type_spec(dt, src) if dt is not None else None, {})
     for a in ctx.columnAttribute():
-        handler = _ATTRIBUTES.get(type(a), False)
-        if handler is False:
-            raise src.error(a, f"column attribute {src.text_of(a)!r} is not handled")
+        handler = src.handler(_ATTRIBUTES, a, "column attribute")
         if handler is not None:
             handler(a, parts, src)
     return parts
