@@ -57,6 +57,8 @@ def spark(tmp_path_factory):
             pytest.fail(f"{msg} (CI=true: this must not be skipped)", pytrace=False)
         pytest.skip(msg)
     os.environ["PYSPARK_PYTHON"] = sys.executable
+    # the commands the tests run keep their JVM's class-data archive here, not in ~/.cache
+    os.environ.setdefault("MYSQLDDL_SPARK_CDS", str(tmp_path_factory.mktemp("jvm_cds")))
     from mysqlddl import spark_job
 
     # The JVM, and the Python workers it starts, keep the directory they start in, which comes

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -204,6 +206,80 @@ def test_embedded_local_jvm_gets_the_start_up_options(spark):
     assert spark.sparkContext.getConf().get("spark.driver.extraJavaOptions").endswith(want)  # after Spark's own
     args = spark.sparkContext._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
     assert set(want.split()) <= set(args.toArray() if hasattr(args, "toArray") else args)
+
+
+_CDS_PROBE = """
+from mysqlddl import spark_job
+sc = spark_job.context("local[1]", cds=True)
+args = sc._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+print("\\n".join(str(a) for a in (args.toArray() if hasattr(args, "toArray") else args)))
+assert sc.parallelize(range(10), 2).map(lambda x: x * x).sum() == 285
+spark_job.stop(sc)
+"""
+
+
+def test_cli_keeps_its_jvm_class_data_archive(lab_binlogs, run_cli, tmp_path):
+    """The first `mysqlddl spark` writes the embedded JVM's class-data archive (published only once
+    the JVM exited: no temporary left), later JVMs start from it; a damaged archive (a truncated one
+    crashes the JVM as it maps it) is removed and the JVM starts without it."""
+    d, _ = lab_binlogs
+    small = min((p for p in d.iterdir() if p.name[-6:].isdigit()), key=lambda p: p.stat().st_size)
+    env = {"MYSQLDDL_SPARK_CDS": str(tmp_path / "cds")}
+    proc = run_cli("spark", small, "--out", tmp_path / "out", "--master", "local[1]", env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    archives = list((tmp_path / "cds").iterdir())
+    assert [p.suffix for p in archives] == [".jsa"] and archives[0].stat().st_size > 1 << 20
+    assert f"class-data archive {archives[0]}" in proc.stderr
+    assert proc.stdout == ""                         # the JVM's CDS warnings are off
+    written = archives[0].stat().st_mtime_ns
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(_CDS_PROBE)
+    started = subprocess.run([sys.executable, probe], capture_output=True, text=True, cwd=tmp_path,
+                             env={**os.environ, **env}, timeout=600)
+    assert started.returncode == 0, started.stderr[-3000:]
+    assert f"-XX:SharedArchiveFile={archives[0]}" in started.stdout.splitlines()
+    assert archives[0].stat().st_mtime_ns == written and len(list((tmp_path / "cds").iterdir())) == 1
+
+    data = archives[0].read_bytes()
+    archives[0].chmod(0o644)
+    archives[0].write_bytes(data[:len(data) // 2])
+    started = subprocess.run([sys.executable, probe], capture_output=True, text=True, cwd=tmp_path,
+                             env={**os.environ, **env}, timeout=600)
+    assert started.returncode == 0, started.stderr[-3000:]
+    assert not any(a.startswith("-XX:SharedArchiveFile") for a in started.stdout.splitlines())
+    assert not archives[0].exists()
+
+
+def test_jvm_class_data_archive_path_and_options(tmp_path, monkeypatch):
+    """The archive is keyed by the JVM options (and the java and Spark jars); "off" disables it;
+    without an archive the JVM is told to write one under a name of this process, and an earlier
+    process's leftover temporary goes once that process is gone."""
+    from mysqlddl import spark_job
+
+    monkeypatch.setenv("MYSQLDDL_SPARK_CDS", "off")
+    assert spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) is None
+    monkeypatch.setenv("MYSQLDDL_SPARK_CDS", str(tmp_path / "cds"))
+    a = spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS)
+    assert a is not None and Path(a).parent == tmp_path / "cds" and a.endswith(".jsa")
+    assert a == spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) != spark_job._cds_archive("-XX:+UseSerialGC")
+    monkeypatch.setenv("MYSQLDDL_SPARK_CDS", str(tmp_path / "with space"))
+    assert spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) is None
+
+    (tmp_path / "cds").mkdir()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = Path(f"{a}.{dead.pid}.tmp")
+    live = Path(f"{a}.{os.getppid()}.tmp")
+    stale.write_bytes(b"x")
+    live.write_bytes(b"x")
+    opts, dump = spark_job._cds_options(a)
+    assert dump == (f"{a}.{os.getpid()}.tmp", a)
+    assert f"-XX:ArchiveClassesAtExit={a}.{os.getpid()}.tmp" in opts.split()
+    assert not stale.exists() and live.exists()
+    Path(a).write_bytes(b"archive")
+    opts, dump = spark_job._cds_options(a)
+    assert dump is None and f"-XX:SharedArchiveFile={a}" in opts.split()
 
 
 def _decode_in_process(d: Path, out: Path) -> None:
