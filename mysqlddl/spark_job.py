@@ -774,7 +774,10 @@ def _cds_options(archive: str) -> tuple[str, tuple[str, str] | None]:
     without :func:`stop`) is removed once its process is gone."""
     quiet = " -Xlog:cds*=off"    # the JVM logs CDS warnings (classes it cannot archive) to stdout
     if os.path.exists(archive):
-        return f"-XX:SharedArchiveFile={archive}{quiet}", None
+        # a damaged archive crashes the JVM as it maps it: its crash report goes next to the
+        # archive, not into the user's working directory
+        crash = os.path.join(os.path.dirname(archive), "hs_err_pid%p.log")
+        return f"-XX:SharedArchiveFile={archive} -XX:ErrorFile={crash}{quiet}", None
     d = os.path.dirname(archive)
     os.makedirs(d, exist_ok=True)
     for name in os.listdir(d):
@@ -858,6 +861,11 @@ def context(master: str | None = None, *, log_level: str = "FATAL", app: str = "
             os.unlink(archive)
         except FileNotFoundError:
             pass
+        import warnings
+
+        warnings.warn(f"the JVM died starting from its class-data archive {archive}: removed it, starting "
+                      f"without it (the JVM's report is in {os.path.dirname(archive)})", RuntimeWarning,
+                      stacklevel=2)
         sc = SparkContext.getOrCreate(_conf(master, app)[0])
     else:
         if dump is not None:

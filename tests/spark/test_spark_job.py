@@ -248,7 +248,8 @@ def test_cli_keeps_its_jvm_class_data_archive(lab_binlogs, run_cli, tmp_path):
                              env={**os.environ, **env}, timeout=600)
     assert started.returncode == 0, started.stderr[-3000:]
     assert not any(a.startswith("-XX:SharedArchiveFile") for a in started.stdout.splitlines())
-    assert not archives[0].exists()
+    assert not archives[0].exists() and "removed it" in started.stderr
+    assert list((tmp_path / "cds").glob("hs_err_pid*.log")) and not list(tmp_path.glob("hs_err*"))
 
 
 def test_jvm_class_data_archive_path_and_options(tmp_path, monkeypatch):
