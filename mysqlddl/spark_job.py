@@ -833,8 +833,11 @@ def _conf(master: str | None, app: str, *, cds: bool = False):
         # ~280 jars and verified again: another ~1.2-1.7 s less here.
         archive = _cds_archive(jopts) if cds else None
         if archive:
-            more, dump = _cds_options(archive)
-            jopts = f"{jopts} {more}".strip()
+            try:
+                more, dump = _cds_options(archive)
+                jopts = f"{jopts} {more}".strip()
+            except OSError:             # a cache directory that cannot be made or listed: none
+                archive = None
         if jopts:
             conf.set("spark.driver.extraJavaOptions", jopts)
     return conf, archive, dump

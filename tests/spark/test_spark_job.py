@@ -282,6 +282,13 @@ def test_jvm_class_data_archive_path_and_options(tmp_path, monkeypatch):
     opts, dump = spark_job._cds_options(a)
     assert dump is None and f"-XX:SharedArchiveFile={a}" in opts.split()
 
+    # a cache directory that cannot be made: the JVM starts without an archive
+    (tmp_path / "a-file").write_bytes(b"")
+    monkeypatch.setenv("MYSQLDDL_SPARK_CDS", str(tmp_path / "a-file" / "cds"))
+    conf, archive, dump = spark_job._conf("local[1]", "t", cds=True)
+    assert archive is None and dump is None
+    assert "Archive" not in conf.get("spark.driver.extraJavaOptions", "")
+
 
 def _decode_in_process(d: Path, out: Path) -> None:
     """The job's driver and decode tasks in this process, without Spark (the tasks' function on
