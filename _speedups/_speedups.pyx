@@ -4,7 +4,7 @@
 One compilation unit: per-topic .pxi files are included here so `cdef inline` helpers inline
 across them (cursor.pxi: the bounded read cursor; rows.pxi: compile_plan / decode_rows, the row
 image decoder; decimal.pxi: Decimal objects built from digit groups; floatrepr.pxi: float repr by Ryu;
-jsonl.pxi: rows events rendered straight to JSON Lines). mysqlddl/binlog/_twin.py is the pure-Python twin; both must give identical results
+jsonl.pxi: rows events rendered straight to JSON Lines; crc32.pxi: event checksums). mysqlddl/binlog/_twin.py is the pure-Python twin; both must give identical results
 (tests/binlog/test_twin_parity.py, test_twin_fuzz.py, and the `twin` fixture everywhere).
 """
 
@@ -45,3 +45,4 @@ include "rows.pxi"
 include "decimal.pxi"
 include "floatrepr.pxi"
 include "jsonl.pxi"
+include "crc32.pxi"

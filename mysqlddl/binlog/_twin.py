@@ -6,6 +6,7 @@ Used when MYSQLDDL_PUREPYTHON=1 or when the extension is absent (and not require
 from __future__ import annotations
 
 import array
+import zlib
 
 from ..errors import BinlogError, CorruptEventError, RowImageOverrunError, TruncatedError
 from .coltypes import ColumnType
@@ -13,6 +14,9 @@ from .values import decoder_for
 from .values.jsonb import decode_json_diff
 
 IMPLEMENTATION = "pure-python"
+
+#: Event checksums: zlib's CRC-32 (the compiled core folds it with PCLMULQDQ where it can).
+crc32 = zlib.crc32
 
 
 def _need(buf, offset: int, n: int, what: str) -> None:

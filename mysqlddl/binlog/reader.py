@@ -35,6 +35,7 @@ from pathlib import Path
 
 from ..errors import BinlogError, CorruptEventError, EncryptedBinlogError, NotABinlogError, TruncatedError
 from ..options import DEFAULT, ErrorPolicy, Options
+from . import speedups
 from .events._cursor import Cursor
 from .events.context import DecodeContext
 from .events.format_description import FormatDescriptionEvent
@@ -517,7 +518,7 @@ class BinlogReader:
 
     def _verify_crc(self, name, offset, header, covered: bytes, data: bytes) -> None:
         stored = int.from_bytes(data[-4:], "little")
-        actual = zlib.crc32(memoryview(covered)[:-4]) & 0xFFFFFFFF
+        actual = speedups.impl.crc32(memoryview(covered)[:-4]) & 0xFFFFFFFF
         if stored != actual:
             from ..errors import ChecksumError
             raise ChecksumError(f"CRC32 mismatch: stored 0x{stored:08x}, computed 0x{actual:08x}",
