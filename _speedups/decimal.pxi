@@ -94,8 +94,15 @@ cdef object _dec_from_groups(bint negative, const uint32_t *groups, const int *w
     """Decimal of the digit groups (most significant first; widths[i] digits each) with ``scale``
     fraction digits; None if they do not fit (never for a valid DECIMAL)."""
     cdef uint64_t w[4]
-    cdef int n = 1, i
+    cdef int n = 1, i, total = 0
     w[0] = 0
+    for i in range(ngroups):
+        total += widths[i]
+    if total <= 19:
+        # one libmpdec word (< MPD_RADIX 10^19 < 2^64): plain 64-bit arithmetic, no 128-bit divisions
+        for i in range(ngroups):
+            w[0] = w[0] * _POW10[widths[i]] + groups[i]
+        return _dec_new(_DecimalType, negative, w, 1, -scale)
     for i in range(ngroups):
         if _mul_add(w, &n, _POW10[widths[i]], groups[i]) < 0:
             return None
