@@ -878,20 +878,31 @@ def context(master: str | None = None, *, log_level: str = "FATAL", app: str = "
     return sc
 
 
-def stop(sc) -> str | None:
-    """``sc.stop()``; when its embedded JVM is writing a new class-data archive (the first
-    ``context(cds=True)``), also end the JVM, which writes the archive as it exits, and publish
-    the archive (an atomic rename, only after the JVM exited cleanly: a partly written archive
-    would crash the next JVM). Returns the published archive's path."""
+def stop(sc, *, exiting: bool = False) -> str | None:
+    """Stop ``sc``, and end its embedded JVM when it is writing a new class-data archive (the first
+    ``context(cds=True)``: the JVM writes it as it exits), then publish the archive (an atomic
+    rename, only after the JVM exited cleanly: a partly written archive would crash the next JVM).
+    Returns the published archive's path.
+
+    ``exiting`` (the CLI, about to end): an embedded JVM is always ended here, and waited for,
+    after stopping the context in it, instead of through pyspark's ``sc.stop()``: that waits for
+    its accumulator server, whose request loop polls the JVM's connection with 1 s timeouts (0.9 s
+    of a 6 s run here). That connection's end, when the JVM exits, is expected then."""
     from pyspark import SparkContext
 
-    sc.stop()
-    if not _CDS_DUMP:
-        return None
-    tmp, final = _CDS_DUMP.pop()
     proc = getattr(SparkContext._gateway, "proc", None)
+    dump = _CDS_DUMP.pop() if _CDS_DUMP else None
     if proc is None or proc.stdin is None:
-        return None                     # left for a later start to remove
+        sc.stop()
+        return None                     # an archive being written is left for a later start to remove
+    server = getattr(sc, "_accumulatorServer", None)
+    if exiting and server is not None and getattr(sc, "_jsc", None) is not None:
+        sc._jsc.stop()
+        server.handle_error = lambda request, client_address: None
+    else:
+        sc.stop()
+        if dump is None:
+            return None
     # The gateway JVM exits at EOF on its stdin (Spark's PythonGatewayServer); a later context in
     # this process starts a new one.
     SparkContext._gateway = SparkContext._jvm = None
@@ -900,6 +911,9 @@ def stop(sc) -> str | None:
         rc = proc.wait(timeout=300)
     except Exception:
         rc = None
+    if dump is None:
+        return None
+    tmp, final = dump
     if rc == 0 and os.path.exists(tmp) and os.path.getsize(tmp) > 0:
         os.replace(tmp, final)
         return final
@@ -1065,7 +1079,7 @@ def run_args(args: argparse.Namespace) -> int:
               "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
         return 3
     finally:
-        archive = stop(sc)
+        archive = stop(sc, exiting=True)
     if archive:
         print(f"mysqlddl spark: wrote the JVM's class-data archive {archive} (later runs start from it)",
               file=sys.stderr)
