@@ -750,6 +750,7 @@ def _cds_archive(jvm_options: str) -> str | None:
         d = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "mysqlddl")
     elif d.strip().lower() in ("", "0", "off", "no", "false"):
         return None
+    d = os.path.abspath(d)
     home = os.environ.get("JAVA_HOME")
     java = os.path.join(home, "bin", "java") if home else shutil.which("java")
     if not java or not os.path.exists(java) or re.search(r"[\s'\"]", d):
@@ -764,7 +765,7 @@ def _cds_archive(jvm_options: str) -> str | None:
         except OSError:
             parts.append(p)
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
-    return os.path.join(os.path.abspath(d), f"spark-jvm-{key}.jsa")
+    return os.path.join(d, f"spark-jvm-{key}.jsa")
 
 
 def _cds_options(archive: str) -> tuple[str, tuple[str, str] | None]:
@@ -899,6 +900,10 @@ def stop(sc, *, exiting: bool = False) -> str | None:
     if exiting and server is not None and getattr(sc, "_jsc", None) is not None:
         sc._jsc.stop()
         server.handle_error = lambda request, client_address: None
+        # the rest of what sc.stop() does: this context is done, a later getOrCreate makes another
+        sc._jsc = None
+        with SparkContext._lock:
+            SparkContext._active_spark_context = None
     else:
         sc.stop()
         if dump is None:

@@ -210,12 +210,16 @@ def test_embedded_local_jvm_gets_the_start_up_options(spark):
 
 
 _CDS_PROBE = """
+from pyspark import SparkContext
 from mysqlddl import spark_job
 sc = spark_job.context("local[1]", cds=True)
 args = sc._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
 print("\\n".join(str(a) for a in (args.toArray() if hasattr(args, "toArray") else args)))
 assert sc.parallelize(range(10), 2).map(lambda x: x * x).sum() == 285
-spark_job.stop(sc)
+gateway = SparkContext._gateway
+spark_job.stop(sc, exiting=True)
+assert SparkContext._active_spark_context is None and SparkContext._gateway is None
+assert gateway.proc.returncode == 0        # the JVM is gone, not left to outlive this process
 """
 
 
@@ -267,6 +271,12 @@ def test_jvm_class_data_archive_path_and_options(tmp_path, monkeypatch):
     assert a == spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) != spark_job._cds_archive("-XX:+UseSerialGC")
     monkeypatch.setenv("MYSQLDDL_SPARK_CDS", str(tmp_path / "with space"))
     assert spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) is None
+    (tmp_path / "a dir").mkdir()
+    monkeypatch.chdir(tmp_path / "a dir")                  # a relative directory is judged as absolute
+    monkeypatch.setenv("MYSQLDDL_SPARK_CDS", "cds")
+    assert spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) is None
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MYSQLDDL_SPARK_CDS", str(tmp_path / "cds"))
 
     (tmp_path / "cds").mkdir()
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
