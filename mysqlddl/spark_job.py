@@ -69,6 +69,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import sys
 import time
 
@@ -821,6 +822,12 @@ def _conf(master: str | None, app: str, *, cds: bool = False):
         .set("spark.executorEnv.PYTHONSAFEPATH", "1")
     # (PYTHONSAFEPATH, Python 3.11+: a worker does not put its start directory first on sys.path,
     # where a source checkout's bare package would shadow the installed one)
+    if hasattr(socket, "AF_UNIX"):
+        # Spark 4.1+ (SPARK-51688; ignored before): a JVM talks to its Python workers, and the
+        # driver to its JVM, over Unix domain sockets instead of loopback TCP. Over TCP every
+        # Python task waited ~40 ms here for the end of its input: a small write held back by
+        # Nagle's algorithm until the worker's delayed ACK (a trivial task: 56 ms against 13 ms).
+        conf.set("spark.python.unix.domain.socket.enabled", "true")
     archive = dump = None
     if (master or "local").startswith("local") and "PYSPARK_GATEWAY_PORT" not in os.environ:
         # An embedded JVM only schedules Python tasks and moves their summaries: its startup is

@@ -209,6 +209,22 @@ def test_embedded_local_jvm_gets_the_start_up_options(spark):
     assert set(want.split()) <= set(args.toArray() if hasattr(args, "toArray") else args)
 
 
+def test_python_workers_talk_to_the_jvm_over_unix_domain_sockets(spark):
+    """The context asks Spark (4.1+) for Unix domain sockets between a JVM and its Python workers:
+    over loopback TCP each task waited ~40 ms for its input's end (Nagle against delayed ACK)."""
+    import pyspark
+
+    from mysqlddl import spark_job
+
+    assert spark_job._conf("local[1]", "t")[0].get("spark.python.unix.domain.socket.enabled") == "true"
+    if tuple(int(x) for x in pyspark.__version__.split(".")[:2]) < (4, 1):
+        pytest.skip(f"pyspark {pyspark.__version__}: Unix domain sockets for Python workers need Spark 4.1")
+    # the JVM tells the workers it starts which transport it uses (PythonWorkerFactory)
+    seen = spark.sparkContext.parallelize(range(2), 2).map(
+        lambda _: os.environ.get("PYTHON_UNIX_DOMAIN_ENABLED", "").lower()).collect()
+    assert seen == ["true", "true"]
+
+
 _CDS_PROBE = """
 from pyspark import SparkContext
 from mysqlddl import spark_job
