@@ -214,10 +214,25 @@ def _prescan_task(path: str, options, min_gap: int):
     from . import ranges
     from .errors import MysqlddlError
 
+    _freeze_held()
     try:
         return ranges.prescan(path, _options(options), min_gap=min_gap)
     except MysqlddlError as e:
         raise _task_error(e) from None
+
+
+# pyspark's daemon runs a full gc.collect() in a reused worker after each of its tasks
+# (pyspark/daemon.py). A full collection walks every container object the worker holds: the
+# modules it imported (pyspark, pyarrow, numpy, ours: ~90k objects once a range was decoded) and
+# the loaded history; ~30-60 ms a task here, as much as Spark's own cost of a task. A task starts
+# right after that collection, so what is alive then is what the worker holds for good: a task
+# first moves it out of the collector's reach (gc.freeze, the permanent generation). Frozen
+# objects are still freed by reference counting; a replaced history is unfrozen and collected
+# first, so that its reference cycles are not kept.
+def _freeze_held() -> None:
+    import gc
+
+    gc.freeze()
 
 
 _HISTORIES: dict = {}
@@ -227,6 +242,7 @@ def _history(text: str, digest: str, options):
     """The broadcast history, loaded once per Python worker (workers are reused across tasks)."""
     h = _HISTORIES.get(digest)
     if h is None:
+        import gc
         import tempfile
 
         from .history import SchemaHistory
@@ -237,7 +253,10 @@ def _history(text: str, digest: str, options):
             h = SchemaHistory.load(f.name, options)
         finally:
             os.unlink(f.name)
-        _HISTORIES.clear()
+        if _HISTORIES:
+            _HISTORIES.clear()
+            gc.unfreeze()
+            gc.collect()
         _HISTORIES[digest] = h
     return h
 
@@ -644,6 +663,7 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
     from . import ranges
     from .errors import MysqlddlError
 
+    _freeze_held()
     options = _options(options)
     tc = TaskContext.get()
     # test hook: fail each task's first attempt after it published its files (proves a retry

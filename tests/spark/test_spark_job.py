@@ -5,6 +5,7 @@ output; a bad input and a failing decode task end as typed errors."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -225,6 +226,58 @@ def test_python_workers_talk_to_the_jvm_over_unix_domain_sockets(spark):
     assert seen == ["true", "true"]
 
 
+def test_reused_workers_keep_their_modules_and_history_out_of_the_per_task_collection(spark, lab_binlogs,
+                                                                                     tmp_path):
+    """pyspark's daemon fully collects a reused worker after every task: a worker that ran the
+    job's tasks has what it holds for good (modules, the history) frozen, so that collection walks
+    only a task's own objects (~90k objects, 30-60 ms a task, before)."""
+    from mysqlddl import spark_job
+
+    def gc_state(_):          # (a closure: pickled by value, the workers cannot import the tests)
+        import gc
+        import time
+
+        time.sleep(0.5)       # both slots busy: each task in its own worker
+        return os.getpid(), gc.get_freeze_count(), len(gc.get_objects())
+
+    d, _ = lab_binlogs
+    spark_job.run(spark, [str(d)], str(tmp_path / "out"), range_size=SMALL)
+    states = spark.sparkContext.parallelize(range(2), 2).map(gc_state).collect()
+    assert len({pid for pid, _, _ in states}) == 2, states
+    ran = [(frozen, loose) for _, frozen, loose in states if frozen]
+    assert ran, f"no worker of the job was reused: {states}"
+    for frozen, loose in ran:
+        assert frozen > 20_000 and loose < 10_000, states
+
+
+def test_a_replaced_history_is_collected_not_kept_frozen(first_run):
+    """A worker that loads another run's history drops the frozen one, reference cycles and all."""
+    import gc
+    import weakref
+
+    from mysqlddl import spark_job
+
+    out, _ = first_run
+    text = (out / "history.jsonl").read_text(encoding="utf-8")
+    options = spark_job.cli_options()
+    saved = dict(spark_job._HISTORIES)
+    spark_job._HISTORIES.clear()
+    try:
+        h = spark_job._history(text, "a", options)
+        h.test_cycle = [h]                # a reference cycle: only a collection frees it
+        old = weakref.ref(h)
+        del h
+        spark_job._freeze_held()
+        assert spark_job._history(text, "a", options) is old()          # loaded once per digest
+        spark_job._history(text, "b", options)
+        gc.collect()                                                      # the daemon's, after the task
+        assert old() is None
+    finally:
+        gc.unfreeze()
+        spark_job._HISTORIES.clear()
+        spark_job._HISTORIES.update(saved)
+
+
 _CDS_PROBE = """
 from pyspark import SparkContext
 from mysqlddl import spark_job
@@ -331,11 +384,15 @@ def _decode_in_process(d: Path, out: Path) -> None:
     text = "\n".join(history.lines()) + "\n"
     rows = [(r.index, list(r.files), r.start, r.stop, r.nbytes) for r in ranges.cut_ranges(scans, SMALL)]
     (out / "changes").mkdir(parents=True)
-    for _ in spark_job._decode_ranges(rows, changes=str(out / "changes"), history_bc=types.SimpleNamespace(value=text),
-                                      digest=hashlib.sha256(text.encode()).hexdigest(),
-                                      options=spark_job._options_kw(options), reader_kw={}, name="mysqlddl",
-                                      include_query=False):
-        pass
+    try:
+        for _ in spark_job._decode_ranges(rows, changes=str(out / "changes"),
+                                          history_bc=types.SimpleNamespace(value=text),
+                                          digest=hashlib.sha256(text.encode()).hexdigest(),
+                                          options=spark_job._options_kw(options), reader_kw={}, name="mysqlddl",
+                                          include_query=False):
+            pass
+    finally:
+        gc.unfreeze()           # (a task freezes what its worker holds: here, this test process)
 
 
 @pytest.mark.parametrize("limit", [None, 0, 3000])
