@@ -847,7 +847,8 @@ def _conf(master: str | None, app: str, *, cds: bool = False):
         # driver to its JVM, over Unix domain sockets instead of loopback TCP. Over TCP every
         # Python task waited ~40 ms here for the end of its input: a small write held back by
         # Nagle's algorithm until the worker's delayed ACK (a trivial task: 56 ms against 13 ms).
-        conf.set("spark.python.unix.domain.socket.enabled", "true")
+        # (Under spark-submit a --conf that turns it off is kept.)
+        conf.setIfMissing("spark.python.unix.domain.socket.enabled", "true")
     archive = dump = None
     if (master or "local").startswith("local") and "PYSPARK_GATEWAY_PORT" not in os.environ:
         # An embedded JVM only schedules Python tasks and moves their summaries: its startup is
