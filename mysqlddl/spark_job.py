@@ -311,9 +311,9 @@ _PER_ROW_FLAGS = tuple(i in _PER_ROW for i in range(len(COLUMNS)))
 _STATUS = [n for n, _ in COLUMNS].index("status")
 
 
-# what is left of an Arrow string column's int32 offsets for one rows event's images: a part is
-# flushed once it holds BATCH_BYTES, so a part takes an event when it holds less than that
-_IMAGES_LIMIT = 0x7FFFFFFF - BATCH_BYTES
+# the most text one side of a rows event's images may render to: each event's images become an
+# Arrow string chunk of their own, with int32 offsets (_rendered_fields)
+_IMAGES_LIMIT = 0x7FFFFFFF
 
 
 def _fields_renderer(name: str, include_query: bool):
@@ -365,7 +365,7 @@ class _Part:
 
 class _Batch:
     """Changes kept per (db, table) (:class:`_Part`: a partition's batch needs no splitting, and
-    its per-change columns are often one value), each flushed as an Arrow record batch at
+    its per-change columns are often one value), each flushed as an Arrow table at
     :data:`BATCH_ROWS` rows, and counted per (kind, status, db, table, op) for the
     summary (so the driver never reads the output back to count it). Each change is rendered as
     ``mysqlddl changes`` renders it: whole rows events by the CLI's compiled renderer
@@ -495,7 +495,8 @@ class _Batch:
         return tuple(row.get(n) for n, _ in COLUMNS)
 
     def flush(self, key: tuple):
-        """The partition's pending rows as a record batch without the partition columns."""
+        """The partition's pending rows as an Arrow table without the partition columns (the
+        images of rendered rows events one chunk per event)."""
         import pyarrow as pa
 
         p = self.parts.pop(key)
@@ -519,7 +520,7 @@ class _Batch:
             except (UnicodeEncodeError, pa.ArrowInvalid):
                 values = [_utf8(v) if isinstance(v, str) else v for v in values]
                 arrays.append(_column(values, field.type, per_row, p, expand))
-        return pa.RecordBatch.from_arrays(arrays, schema=self._schema)
+        return pa.Table.from_arrays(arrays, schema=self._schema)
 
     def keys(self) -> list[tuple]:
         return list(self.parts)
@@ -527,27 +528,19 @@ class _Batch:
 
 def _rendered_fields(p: _Part) -> dict:
     """The per-row columns of a part of rendered rows events as Arrow arrays: each side's images
-    one string array over the events' texts joined, their offsets moved by the text before them
-    (each event's start at 0 dropped but the first); row = the index in the event, total_order /
-    data_collection_order = the event's total0 / table0 + the 1-based index (as render_rows'
-    holes, envelope.LineRenderer)."""
+    one chunk per event over the renderer's own text and offsets (no copy: each event's offsets
+    start at 0); row = the index in the event, total_order / data_collection_order = the event's
+    total0 / table0 + the 1-based index (as render_rows' holes, envelope.LineRenderer)."""
     import numpy as np
     import pyarrow as pa
 
     reps = np.fromiter(p.reps, np.int64, len(p.reps))
     starts = np.repeat(np.cumsum(reps) - reps, reps)              # each row's event's first row
-    lead = np.cumsum(reps + 1) - (reps + 1)                       # each event's 0 in the offsets joined
     out = {}
+    string, buffer, chunk = pa.string(), pa.py_buffer, pa.Array.from_buffers
     for name, text, offsets in (("before", 0, 1), ("after", 2, 3)):
-        lens = np.fromiter((len(im[text]) for im in p.images), np.int64, len(p.images))
-        ends = np.delete(np.frombuffer(b"".join(im[offsets] for im in p.images), np.int32), lead)
-        joined = np.empty(p.n + 1, np.int64)
-        joined[0] = 0
-        np.add(ends, np.repeat(np.cumsum(lens) - lens, reps), out=joined[1:])
-        if joined[-1] > 0x7FFFFFFF:
-            raise AssertionError(f"rendered {name} images of {joined[-1]} bytes in one batch")
-        out[name] = pa.Array.from_buffers(pa.string(), p.n, [None, pa.py_buffer(joined.astype(np.int32)),
-                                                              pa.py_buffer(b"".join(im[text] for im in p.images))])
+        out[name] = pa.chunked_array([chunk(string, n, [None, buffer(im[offsets]), buffer(im[text])])
+                                      for im, n in zip(p.images, p.reps, strict=True)], string)
     k = np.arange(p.n, dtype=np.int64) - starts
     firsts = np.array(p.firsts, np.int64).reshape(-1, 2)
     out["row"] = pa.array(k.astype(np.int32))
@@ -624,7 +617,7 @@ class _PartWriter:
             tmp = os.path.join(d, f".{name}.{self.token}.tmp")
             f = [pq.ParquetWriter(tmp, self.schema, compression="snappy", use_dictionary=_DICT_COLUMNS,
                                   write_statistics=_STATS_COLUMNS), tmp, os.path.join(d, name), 0]
-        f[0].write_table(pa.Table.from_batches(batches, self.schema), row_group_size=n)
+        f[0].write_table(pa.concat_tables(batches), row_group_size=n)
         f[3] += n
         self.open[key] = f
         if f[3] >= FILE_ROWS:
