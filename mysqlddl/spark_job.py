@@ -917,6 +917,7 @@ def stop(sc, *, exiting: bool = False) -> str | None:
     if proc is None or proc.stdin is None:
         sc.stop()
         return None                     # an archive being written is left for a later start to remove
+    _end_python_workers(proc.pid)
     server = getattr(sc, "_accumulatorServer", None)
     if exiting and server is not None and getattr(sc, "_jsc", None) is not None:
         sc._jsc.stop()
@@ -946,6 +947,44 @@ def stop(sc, *, exiting: bool = False) -> str | None:
     if rc is not None and os.path.exists(tmp):
         os.unlink(tmp)
     return None
+
+
+def _end_python_workers(jvm_pid: int, timeout: float = 2.0) -> None:
+    """End the Python worker daemon of the embedded JVM ``jvm_pid`` (its child running
+    ``pyspark.daemon``; Linux /proc) the way Spark ends it, SIGTERM: the daemon sends its workers
+    SIGHUP, which ends them, and exits. Done before the context stops: stopping it first closes
+    the idle workers' sockets and only then ends the daemon, and a worker that saw its socket end
+    first reports that, and over a Unix domain socket fails to (EPIPE, where TCP took the write):
+    a traceback on stderr. Waits until the daemon is gone (a zombie of the JVM's)."""
+    import signal
+
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            if int(fields[1]) != jvm_pid:
+                continue
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                if b"pyspark.daemon" not in f.read():
+                    continue
+            os.kill(int(name), signal.SIGTERM)
+        except (OSError, ValueError, IndexError):
+            continue
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    if f.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                        break
+            except OSError:
+                break
+            time.sleep(0.005)
 
 
 def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "mysqlddl"):

@@ -278,6 +278,44 @@ def test_a_replaced_history_is_collected_not_kept_frozen(first_run):
         spark_job._HISTORIES.update(saved)
 
 
+_WORKERS_PROBE = """
+import os, time
+from pyspark import SparkContext
+from mysqlddl import spark_job
+sc = spark_job.context("local[2]")
+pids = set(sc.parallelize(range(4), 2).map(lambda _: (os.getpid(), os.getppid())).collect())
+def gone(pid):
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except OSError:
+        return True
+daemons = {d for _, d in pids}
+assert len(daemons) == 1 and not any(gone(p) for p in daemons | {w for w, _ in pids}), pids
+spark_job._end_python_workers(SparkContext._gateway.proc.pid)
+assert all(gone(d) for d in daemons), pids
+deadline = time.monotonic() + 5
+while not all(gone(w) for w, _ in pids) and time.monotonic() < deadline:
+    time.sleep(0.01)
+assert all(gone(w) for w, _ in pids), pids
+spark_job.stop(sc, exiting=True)
+print("ended")
+"""
+
+
+def test_python_workers_end_before_their_jvm(tmp_path):
+    """Before the context stops, the embedded JVM's worker daemon and its workers are ended (as
+    Spark's SIGTERM ends them): stopping the context first closed the idle workers' sockets, and
+    a worker that saw that first failed to report it over its Unix domain socket (a traceback)."""
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("needs Linux /proc")
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    proc = subprocess.run([sys.executable, "-c", _WORKERS_PROBE], capture_output=True, text=True, cwd=tmp_path,
+                          env=env, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ended"), proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+
+
 _CDS_PROBE = """
 from pyspark import SparkContext
 from mysqlddl import spark_job
