@@ -435,8 +435,8 @@ def _decode_in_process(d: Path, out: Path) -> None:
 
 @pytest.mark.parametrize("limit", [None, 0, 3000])
 def test_rendered_images_and_their_per_change_fallback(lab_binlogs, cli_changes, tmp_path, monkeypatch, limit):
-    """The decode task's Arrow columns of whole rendered rows events (images joined over many
-    events, offsets moved, order numbers computed): the CLI's events. With the images' limit
+    """The decode task's Arrow columns of whole rendered rows events (images one chunk per event,
+    order numbers computed): the CLI's events. With the images' limit
     lowered, events whose images pass it take the per-change path (0: every one; 3000: the
     larger ones, so a batch mixes both): the same events again."""
     from mysqlddl import spark_job
