@@ -962,29 +962,33 @@ def _end_python_workers(jvm_pid: int, timeout: float = 2.0) -> None:
         names = os.listdir("/proc")
     except OSError:
         return
+    parent = str(jvm_pid).encode()
     for name in names:
-        if not name.isdigit():
+        stat = _proc_stat(name) if name.isdigit() else None
+        if stat is None or stat[1] != parent:
             continue
         try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            if int(fields[1]) != jvm_pid:
-                continue
             with open(f"/proc/{name}/cmdline", "rb") as f:
                 if b"pyspark.daemon" not in f.read():
                     continue
             os.kill(int(name), signal.SIGTERM)
-        except (OSError, ValueError, IndexError):
+        except OSError:
             continue
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            try:
-                with open(f"/proc/{name}/stat", "rb") as f:
-                    if f.read().rsplit(b")", 1)[1].split()[0] == b"Z":
-                        break
-            except OSError:
+            stat = _proc_stat(name)
+            if stat is None or stat[0] == b"Z":
                 break
             time.sleep(0.005)
+
+
+def _proc_stat(pid: str) -> list[bytes] | None:
+    """/proc/PID/stat's fields after the command name (state, ppid, ...), or None: no such process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
 
 
 def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "mysqlddl"):
