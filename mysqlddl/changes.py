@@ -1055,8 +1055,6 @@ class ChangeReader:
         yield from self._ddl(ev, opts)
 
     def _ddl(self, ev: QueryEvent, opts: Options) -> Iterator[Change]:
-        from .ddl.api import statement_commands
-
         end = BinlogPosition(Position(ev.file or "", ev.next_pos).file_seq, ev.next_pos,
                              Path(ev.file or "").name, self._gtid)
         if self.baseline_position is not None and end.key <= self.baseline_position:
@@ -1068,6 +1066,10 @@ class ChangeReader:
         if not self.record_ddl:
             yield from self._ddl_recorded(ev, end, db)
             return
+        # (imported here, not above: a reader on a pre-built history, such as a Spark decode
+        # task, never parses DDL, and the parser's import and ATN load cost ~0.3 s a process)
+        from .ddl.api import statement_commands
+
         where = f"{Path(ev.file or '').name}:{ev.pos}"
         try:
             commands = statement_commands(ev.query, opts, source=where)

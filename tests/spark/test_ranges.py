@@ -137,3 +137,30 @@ def test_min_gap_thins_cut_marks_only(scans, lab_binlogs, tmp_path):
     history, _ = ranges.build_history(thin)
     got = Counter(dumps(envelope(c)) for r in ranges.cut_ranges(thin, gap) for c in ranges.read_range(r, history))
     assert got == seq
+
+
+_NO_PARSER_PROBE = """
+import sys
+from mysqlddl import ranges
+from mysqlddl.history import SchemaHistory
+history = SchemaHistory.load(sys.argv[1])
+scans = [ranges.prescan(f) for f in ranges.input_files([sys.argv[2]])]
+kinds = [type(c).__name__ for r in ranges.cut_ranges(scans, 1 << 30) for c in ranges.read_range(r, history)]
+parser = ("mysqlddl.ddl", "antlr4", "generated")
+print(kinds.count("SchemaChange"), sorted(m for m in sys.modules if m.startswith(parser)))
+"""
+
+
+def test_a_range_reader_on_a_built_history_never_loads_the_ddl_parser(scans, lab_binlogs, tmp_path):
+    """A decode task (a fresh Python worker) reads its DDL's effect from the broadcast history:
+    importing the parser and loading its ATN (~0.3 s a worker) for the DDL it meets would be waste."""
+    import subprocess
+    import sys
+
+    d, _ = lab_binlogs
+    history, _ = ranges.build_history(scans)
+    history.save(tmp_path / "h.jsonl")
+    out = subprocess.run([sys.executable, "-c", _NO_PARSER_PROBE, str(tmp_path / "h.jsonl"), str(d)],
+                         capture_output=True, text=True, check=True).stdout.split(" ", 1)
+    assert int(out[0]) > 10, "the set's DDL must be met for this to say anything"
+    assert out[1].strip() == "[]"
