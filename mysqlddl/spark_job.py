@@ -64,7 +64,6 @@ on the executors (``pip install mysqlddl[spark]``): its Cython extension cannot 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import re
@@ -497,14 +496,15 @@ class _Batch:
     def flush(self, key: tuple):
         """The partition's pending rows as an Arrow table without the partition columns (the
         images of rendered rows events one chunk per event)."""
+        import numpy as np
         import pyarrow as pa
 
         p = self.parts.pop(key)
         self.n -= p.n
         # the row -> change index repeating the per-change columns (None: a row per change)
-        expand = None if len(p.reps) == p.n else pa.array(
-            itertools.chain.from_iterable(itertools.repeat(i, k) for i, k in enumerate(p.reps)), pa.int32(),
-            size=p.n)
+        expand = None if len(p.reps) == p.n else _ints(
+            np.repeat(np.arange(len(p.reps), dtype=np.int32), np.fromiter(p.reps, np.int64, len(p.reps))),
+            pa.int32())
         rendered = _rendered_fields(p) if key[2] else {}
         arrays = []
         fields = iter(self._schema)
@@ -543,22 +543,78 @@ def _rendered_fields(p: _Part) -> dict:
                                       for im, n in zip(p.images, p.reps, strict=True)], string)
     k = np.arange(p.n, dtype=np.int64) - starts
     firsts = np.array(p.firsts, np.int64).reshape(-1, 2)
-    out["row"] = pa.array(k.astype(np.int32))
-    out["total_order"] = pa.array(np.repeat(firsts[:, 0], reps) + k + 1)
-    out["data_collection_order"] = pa.array(np.repeat(firsts[:, 1], reps) + k + 1)
+    out["row"] = _ints(k.astype(np.int32), pa.int32())
+    out["total_order"] = _ints(np.repeat(firsts[:, 0], reps) + k + 1, pa.int64())
+    out["data_collection_order"] = _ints(np.repeat(firsts[:, 1], reps) + k + 1, pa.int64())
     return out
 
 
 def _column(values: list, type_, per_row: bool, p: _Part, expand):
-    import pyarrow as pa
-
     if per_row:
-        return pa.array(values, type_)
+        return _array(values, type_)
     first = values[0]
     if values.count(first) == len(values):          # one value for the whole batch
-        return pa.nulls(p.n, type_) if first is None else pa.repeat(pa.scalar(first, type_), p.n)
-    a = pa.array(values, type_)
+        return _repeat(first, type_, p.n)
+    a = _array(values, type_)
     return a if expand is None else a.take(expand)
+
+
+# pyarrow's pa.array and pa.scalar first ask whether their input is a pandas object, and the first
+# such question imports pandas (pyarrow's pandas shim): ~0.3 s in every Python worker here, in a
+# job that never holds a pandas object. The columns are made from their buffers instead
+# (Array.from_buffers over the Arrow columnar format's validity bitmap, offsets and data); only
+# what that cannot hold (text past int32 offsets, integers out of range) goes to pa.array, for
+# its chunking or its error.
+def _ints(a, type_):
+    """An int32 / int64 Arrow array over the numpy array ``a`` of that type (no copy, no nulls)."""
+    import pyarrow as pa
+
+    return pa.Array.from_buffers(type_, len(a), [None, pa.py_buffer(a)])
+
+
+def _array(values: list, type_):
+    """``pa.array(values, type_)`` for a list of str / int / None of the output's types."""
+    import numpy as np
+    import pyarrow as pa
+
+    n = len(values)
+    nulls = None in values
+    valid = None if not nulls else pa.py_buffer(np.packbits(np.fromiter((v is not None for v in values), np.bool_, n),
+                                                            bitorder="little"))
+    if type_ == pa.string():
+        data = [b"" if v is None else v.encode("utf-8") for v in values] if nulls else \
+            [v.encode("utf-8") for v in values]
+        ends = np.cumsum(np.fromiter(map(len, data), np.int64, n))
+        if n and ends[-1] > _IMAGES_LIMIT:
+            return pa.array(values, type_)
+        offsets = np.zeros(n + 1, np.int32)
+        offsets[1:] = ends
+        return pa.Array.from_buffers(type_, n, [valid, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
+    try:
+        a = np.fromiter((0 if v is None else v for v in values), np.int32 if type_ == pa.int32() else np.int64, n)
+    except (OverflowError, TypeError, ValueError):
+        return pa.array(values, type_)
+    return pa.Array.from_buffers(type_, n, [valid, pa.py_buffer(a)])
+
+
+def _repeat(value, type_, n: int):
+    """``value`` (str / int / None) ``n`` times as an Arrow array of ``type_``."""
+    import numpy as np
+    import pyarrow as pa
+
+    if value is None:
+        return pa.nulls(n, type_)
+    if type_ == pa.string():
+        text = value.encode("utf-8")
+        if len(text) * n > _IMAGES_LIMIT:
+            return pa.array([value] * n, type_)
+        offsets = (np.arange(n + 1, dtype=np.int64) * len(text)).astype(np.int32)
+        return pa.Array.from_buffers(type_, n, [None, pa.py_buffer(offsets), pa.py_buffer(text * n)])
+    try:
+        a = np.full(n, value, np.int32 if type_ == pa.int32() else np.int64)
+    except (OverflowError, TypeError, ValueError):
+        return pa.array([value] * n, type_)
+    return _ints(a, type_)
 
 
 # dictionaries for the few columns of a few values only (measured: hashing every value of the

@@ -250,6 +250,25 @@ def test_reused_workers_keep_their_modules_and_history_out_of_the_per_task_colle
         assert frozen > 20_000 and loose < 10_000, states
 
 
+def test_workers_that_ran_the_job_never_imported_pandas(spark, lab_binlogs, tmp_path):
+    """The decode tasks build their Arrow columns from buffers: pyarrow's pa.array would import
+    pandas (its check for pandas input) in every worker, ~0.3 s each, for no pandas object."""
+    from mysqlddl import spark_job
+
+    def modules(_):           # (a closure: pickled by value, the workers cannot import the tests)
+        import sys
+        import time
+
+        time.sleep(0.5)       # both slots busy: each task in its own worker
+        return os.getpid(), "pyarrow.parquet" in sys.modules, "pandas" in sys.modules
+
+    d, _ = lab_binlogs
+    spark_job.run(spark, [str(d)], str(tmp_path / "out"), range_size=SMALL)
+    states = spark.sparkContext.parallelize(range(2), 2).map(modules).collect()
+    assert any(wrote for _, wrote, _ in states), f"no worker of the job was reused: {states}"
+    assert not any(pandas for _, _, pandas in states), states
+
+
 def test_a_replaced_history_is_collected_not_kept_frozen(first_run):
     """A worker that loads another run's history drops the frozen one, reference cycles and all."""
     import gc
