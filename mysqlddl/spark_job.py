@@ -988,7 +988,16 @@ def stop(sc, *, exiting: bool = False) -> str | None:
             return None
     # The gateway JVM exits at EOF on its stdin (Spark's PythonGatewayServer); a later context in
     # this process starts a new one.
+    gateway = SparkContext._gateway
     SparkContext._gateway = SparkContext._jvm = None
+    # py4j's threads blocked in socket calls (its server's accept, a read per Python connection)
+    # are in native code, and HotSpot's exit waits up to 300 ms at its last safepoint for such
+    # threads to stop (VM_Exit::wait_for_threads_in_native_to_block): shutting the gateway down
+    # first ends them, and the JVM's exit took 0.07-0.09 s here instead of 0.38-0.39 s.
+    try:
+        gateway.shutdown()
+    except Exception:                   # (a JVM that is gone already: nothing to end)
+        pass
     proc.stdin.close()
     try:
         rc = proc.wait(timeout=300)
