@@ -10,7 +10,8 @@ its arguments, loads no Spark). The stages (DESIGN, "Key decisions: Spark"; the 
 
 1. **Pre-scan**, one task per file: FDE, QUERY, GTID, XID and XA_PREPARE bodies only (the rest
    skipped by header size) -> the DDL with positions, sql_mode and default database, and the
-   offsets where a transaction starts.
+   offsets where a transaction starts. With an embedded local JVM the CLI's driver pre-scans
+   files itself while the JVM starts (:class:`DriverPrescan`); the tasks take the rest.
 2. **Driver**: the DDL sorted by integer position (file_seq, pos), applied from the baseline
    through ChangeReader's own DDL path -> the schema history, broadcast as its JSON Lines.
 3. **Decode**, one task per byte range (default 64 MiB, cut at transaction boundaries): each task
@@ -899,7 +900,7 @@ def _conf(master: str | None, app: str, *, cds: bool = False):
         # (Under spark-submit a --conf that turns it off is kept.)
         conf.setIfMissing("spark.python.unix.domain.socket.enabled", "true")
     archive = dump = None
-    if (master or "local").startswith("local") and "PYSPARK_GATEWAY_PORT" not in os.environ:
+    if _embedded_local(master):
         # An embedded JVM only schedules Python tasks and moves their summaries: its startup is
         # most of what it costs. The client compiler alone and the serial collector start it
         # ~1.3 s sooner here (-XX:TieredStopAtLevel=1: no C2 compiler threads warming up;
@@ -1069,10 +1070,11 @@ def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "
 def run(spark, inputs, out: str, *, options=None, schema: str | None = None, schema_database: str | None = None,
         schema_position=None, range_size: int = 64 << 20, name: str = "mysqlddl",
         on_mismatch: str = "raise", include_query: bool = False, truncate_events: bool = False,
-        pk_change: str = "update") -> dict:
+        pk_change: str = "update", prescanned: DriverPrescan | None = None) -> dict:
     """Run the job on ``spark`` (a SparkSession or a SparkContext); returns the summary (also written
     to DIR/summary.json). ``options``: default :func:`cli_options`. Raises the typed mysqlddl error
-    of a failed task."""
+    of a failed task. ``prescanned``: the driver's pre-scans made while the JVM started (made
+    with these inputs, options and range size); stage 1 pre-scans the other files."""
     import hashlib
 
     from pyspark import SparkContext
@@ -1085,21 +1087,43 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     files = ranges.input_files(inputs)
     os.makedirs(out, exist_ok=True)
 
-    # stage 1: pre-scan, one task per file
-    try:
-        okw = _options_kw(options)
-        gap = ranges.cut_gap(range_size)
-        scans = sc.parallelize(files, len(files)).map(lambda f: _prescan_task(f, okw, gap)).collect()
-    except Exception as e:
-        raise (typed_error(e) or e) from None
+    # stage 1: pre-scan, one task per file (not pre-scanned by the driver already)
+    okw = _options_kw(options)
+    done = prescanned.take() if prescanned is not None else {}
+    for f in files:
+        if isinstance(done.get(f), Exception):
+            raise done[f]
+    todo = [f for f in files if f not in done]
+    if todo:
+        try:
+            gap = ranges.cut_gap(range_size)
+            scanned = iter(sc.parallelize(todo, len(todo)).map(lambda f: _prescan_task(f, okw, gap)).collect())
+        except Exception as e:
+            raise (typed_error(e) or e) from None
+        scans = [done[f] if f in done else next(scanned) for f in files]
+    else:
+        scans = [done[f] for f in files]
     t1 = time.monotonic()
 
-    # driver: the history from the DDL in integer position order, then the ranges
-    history, hstats = ranges.build_history(scans, options, schema=schema, schema_database=schema_database,
-                                           schema_position=schema_position)
+    # driver: the history from the DDL in integer position order, then the ranges; with no Spark
+    # job run yet, the Python workers start meanwhile (a job of one task per slot): their start
+    # and imports (~0.8 s here) overlap the history's build instead of delaying stage 2
+    cut = ranges.cut_ranges(scans, range_size)
+    warm = None
+    if not todo and cut:
+        import threading
+
+        warm = threading.Thread(target=_warm_workers, args=(sc, min(sc.defaultParallelism, len(cut))),
+                                name="mysqlddl-warm-workers", daemon=True)
+        warm.start()
+    try:
+        history, hstats = ranges.build_history(scans, options, schema=schema, schema_database=schema_database,
+                                               schema_position=schema_position)
+    finally:
+        if warm is not None:
+            warm.join()
     text = "\n".join(history.lines()) + "\n"
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    cut = ranges.cut_ranges(scans, range_size)
     t2 = time.monotonic()
 
     # stage 2: decode the ranges, one task each
@@ -1142,7 +1166,8 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
                 t[op] = t.get(op, 0) + n
     summary = {
         "mysqlddl": __version__, "name": name, "master": sc.master, "inputs": list(inputs), "files": len(files),
-        "bytes": sum(s.size for s in scans), "ranges": len(cut), "range_size": range_size,
+        "bytes": sum(s.size for s in scans), "prescanned_by_driver": len(files) - len(todo),
+        "ranges": len(cut), "range_size": range_size,
         "ddl": hstats.ddl, "ddl_errors": hstats.ddl_errors, "ddl_unknown_tables": hstats.ddl_unknown_tables,
         "history_records": len(history.records), "dml_rows": kinds.get("row", 0),
         "transactions": kinds.get("transaction", 0), "schema_changes": kinds.get("schema", 0),
@@ -1165,6 +1190,74 @@ def cli_options(*, verify_checksums: bool = True, ddl_errors: str = "raise"):
 
     return cli_changes._options(argparse.Namespace(no_verify_checksums=not verify_checksums,
                                                    ddl_errors=ddl_errors))
+
+
+def _embedded_local(master: str | None) -> bool:
+    """The job will start its own local JVM (no spark-submit gateway, a local master)."""
+    return (master or "local").startswith("local") and "PYSPARK_GATEWAY_PORT" not in os.environ
+
+
+class DriverPrescan:
+    """Pre-scans made by the driver while its embedded local JVM starts (:func:`run_args`): the
+    JVM takes ~1.5 s to start, the driver waits for it meanwhile, and with a local master the
+    files are on the driver's own disk. A thread pre-scans them in log order (the same
+    :func:`ranges.prescan` as stage 1's tasks) until :meth:`take`, when the JVM is up; stage 1
+    then pre-scans only the files not done yet, in parallel as before (all of them with a large
+    input: months of archives take longer than a JVM's start). An error is kept and raised by
+    :func:`run`, which names it as stage 1 would."""
+
+    def __init__(self, inputs, options, range_size: int):
+        import threading
+
+        self._stop = threading.Event()
+        self.done: dict = {}
+        self._thread = threading.Thread(target=self._scan, args=(list(inputs), _options_kw(options), range_size),
+                                        name="mysqlddl-prescan", daemon=True)
+        self._thread.start()
+
+    def _scan(self, inputs, okw: dict, range_size: int) -> None:
+        from . import ranges
+
+        try:
+            files = ranges.input_files(inputs)
+        except Exception:               # (run() resolves the inputs again and raises it)
+            return
+        options, gap = _options(okw), ranges.cut_gap(range_size)
+        for f in files:
+            if self._stop.is_set():
+                return
+            try:
+                self.done[f] = ranges.prescan(f, options, min_gap=gap)
+            except Exception as e:
+                self.done[f] = e
+                return
+
+    def take(self) -> dict:
+        """Stops after the file in progress: {path: FileScan, or the error its pre-scan met}."""
+        self._stop.set()
+        self._thread.join()
+        return dict(self.done)
+
+
+def _warm_workers(sc, slots: int) -> None:
+    """One task per slot, all at once (each in a worker of its own): see :func:`run`. A failure
+    here is left for stage 2 to meet and report."""
+    try:
+        sc.parallelize(range(slots), slots).map(_warm_worker).collect()
+    except Exception:
+        pass
+
+
+def _warm_worker(_) -> int:
+    """Starts a Python worker for stage 2 while the driver builds the history: its imports (the
+    decoder, pyarrow) and what it holds then kept out of the per-task collection."""
+    import pyarrow.parquet  # noqa: F401
+
+    from . import ranges  # noqa: F401
+    from .binlog import rows  # noqa: F401
+
+    _freeze_held()
+    return os.getpid()
 
 
 def _preload() -> None:
@@ -1200,13 +1293,14 @@ def run_args(args: argparse.Namespace) -> int:
     except ImportError:
         raise ConfigError("pyspark is not installed: pip install 'mysqlddl[spark]'") from None
     _preload()
+    early = DriverPrescan(args.inputs, options, args.range_size) if _embedded_local(args.master) else None
     sc = context(args.master, log_level=args.log_level, cds=True)
     try:
         summary = run(sc, args.inputs, args.out, options=options, schema=schema,
                       schema_database=args.schema_database, schema_position=args.schema_position,
                       range_size=args.range_size, name=args.name, on_mismatch=args.on_mismatch,
                       include_query=args.include_query, truncate_events=args.truncate_events,
-                      pk_change=args.pk_change)
+                      pk_change=args.pk_change, prescanned=early)
     except SchemaMismatchError as e:
         print(f"mysqlddl spark: {e}", file=sys.stderr)
         print("mysqlddl spark: give the schema in force before the first event with --schema, or "

@@ -199,6 +199,58 @@ def test_failing_decode_task_raises_the_typed_error(spark, lab_binlogs, tmp_path
     assert err.file == str(last) and isinstance(err.log_pos, int) and err.log_pos > 4
 
 
+class _Prescanned:
+    """What the CLI's DriverPrescan hands run(): the files it pre-scanned before the JVM was up."""
+
+    def __init__(self, done: dict):
+        self.done = done
+
+    def take(self) -> dict:
+        return dict(self.done)
+
+
+@pytest.mark.parametrize("driver_files", [1, None])
+def test_files_pre_scanned_by_the_driver_join_stage_1s(spark, lab_binlogs, cli_changes, tmp_path, driver_files):
+    """The driver pre-scans files while its JVM starts; stage 1 pre-scans the rest (1: only the
+    first was done; None: all were, so no stage-1 job runs and the workers start during the
+    history's build): the output is the same."""
+    from mysqlddl import spark_job
+
+    d, _ = lab_binlogs
+    files = ranges.input_files([str(d)])
+    options = spark_job.cli_options()
+    done = {f: ranges.prescan(f, options, min_gap=ranges.cut_gap(SMALL)) for f in files[:driver_files]}
+    summary = spark_job.run(spark, [str(d)], str(tmp_path / "out"), range_size=SMALL, prescanned=_Prescanned(done))
+    assert summary["prescanned_by_driver"] == len(done) and summary["files"] == len(files) > 1
+    _assert_same_as_cli(tmp_path / "out", cli_changes)
+
+
+def test_driver_prescan_scans_in_log_order_and_keeps_its_error(spark, lab_binlogs, tmp_path):
+    """DriverPrescan's thread pre-scans like a stage-1 task; a file it cannot read ends its scan
+    and is raised by run() as the typed, positioned error stage 1 would give."""
+    from mysqlddl import spark_job
+    from mysqlddl.errors import MysqlddlError
+
+    d, _ = lab_binlogs
+    options = spark_job.cli_options()
+    early = spark_job.DriverPrescan([str(d)], options, SMALL)
+    early._thread.join(timeout=60)            # let it finish every file
+    done = early.take()
+    files = ranges.input_files([str(d)])
+    assert list(done) == files
+    assert done == {f: ranges.prescan(f, options, min_gap=ranges.cut_gap(SMALL)) for f in files}
+    bad = tmp_path / "in" / "junk-bin.000001"
+    bad.parent.mkdir()
+    bad.write_bytes(b"\x00not a binlog\x00" * 40)
+    early = spark_job.DriverPrescan([str(bad.parent)], options, SMALL)
+    early._thread.join(timeout=60)
+    (err,) = early.take().values()
+    assert isinstance(err, MysqlddlError) and err.file == str(bad) and "not a binlog" in str(err)
+    with pytest.raises(type(err)) as exc:
+        spark_job.run(spark, [str(bad.parent)], str(tmp_path / "out"), prescanned=early)
+    assert exc.value is err
+
+
 def test_embedded_local_jvm_gets_the_start_up_options(spark):
     """session() starts a local JVM with the client compiler and the serial GC (or what
     $MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS says): the options reached the running JVM."""
