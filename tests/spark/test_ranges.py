@@ -160,7 +160,10 @@ def test_a_range_reader_on_a_built_history_never_loads_the_ddl_parser(scans, lab
     d, _ = lab_binlogs
     history, _ = ranges.build_history(scans)
     history.save(tmp_path / "h.jsonl")
-    out = subprocess.run([sys.executable, "-c", _NO_PARSER_PROBE, str(tmp_path / "h.jsonl"), str(d)],
-                         capture_output=True, text=True, check=True).stdout.split(" ", 1)
+    # (from a neutral directory: the installed package, not the checkout's bare sources)
+    proc = subprocess.run([sys.executable, "-c", _NO_PARSER_PROBE, str(tmp_path / "h.jsonl"), str(d)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout.split(" ", 1)
     assert int(out[0]) > 10, "the set's DDL must be met for this to say anything"
     assert out[1].strip() == "[]"
