@@ -311,9 +311,11 @@ _PER_ROW_FLAGS = tuple(i in _PER_ROW for i in range(len(COLUMNS)))
 _STATUS = [n for n, _ in COLUMNS].index("status")
 
 
+# the most text an Arrow string array holds (int32 offsets)
+_OFFSETS_MAX = 0x7FFFFFFF
 # the most text one side of a rows event's images may render to: each event's images become an
-# Arrow string chunk of their own, with int32 offsets (_rendered_fields)
-_IMAGES_LIMIT = 0x7FFFFFFF
+# Arrow string chunk of their own (_rendered_fields)
+_IMAGES_LIMIT = _OFFSETS_MAX
 
 
 def _fields_renderer(name: str, include_query: bool):
@@ -566,11 +568,20 @@ def _column(values: list, type_, per_row: bool, p: _Part, expand):
 # (Array.from_buffers over the Arrow columnar format's validity bitmap, offsets and data); only
 # what that cannot hold (text past int32 offsets, integers out of range) goes to pa.array, for
 # its chunking or its error.
-def _ints(a, type_):
-    """An int32 / int64 Arrow array over the numpy array ``a`` of that type (no copy, no nulls)."""
+def _ints(a, type_, valid=None):
+    """An int32 / int64 Arrow array over the numpy array ``a`` of that type (no copy); ``valid``:
+    its validity bitmap, None for no nulls."""
     import pyarrow as pa
 
-    return pa.Array.from_buffers(type_, len(a), [None, pa.py_buffer(a)])
+    return pa.Array.from_buffers(type_, len(a), [valid, pa.py_buffer(a)])
+
+
+def _np_int(type_):
+    """The numpy type of the Arrow integer type ``type_`` (int32 or int64: the output's)."""
+    import numpy as np
+    import pyarrow as pa
+
+    return np.int32 if type_ == pa.int32() else np.int64
 
 
 def _array(values: list, type_):
@@ -586,16 +597,16 @@ def _array(values: list, type_):
         data = [b"" if v is None else v.encode("utf-8") for v in values] if nulls else \
             [v.encode("utf-8") for v in values]
         ends = np.cumsum(np.fromiter(map(len, data), np.int64, n))
-        if n and ends[-1] > _IMAGES_LIMIT:
+        if n and ends[-1] > _OFFSETS_MAX:
             return pa.array(values, type_)
         offsets = np.zeros(n + 1, np.int32)
         offsets[1:] = ends
         return pa.Array.from_buffers(type_, n, [valid, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
     try:
-        a = np.fromiter((0 if v is None else v for v in values), np.int32 if type_ == pa.int32() else np.int64, n)
+        a = np.fromiter((0 if v is None else v for v in values), _np_int(type_), n)
     except (OverflowError, TypeError, ValueError):
         return pa.array(values, type_)
-    return pa.Array.from_buffers(type_, n, [valid, pa.py_buffer(a)])
+    return _ints(a, type_, valid)
 
 
 def _repeat(value, type_, n: int):
@@ -607,12 +618,12 @@ def _repeat(value, type_, n: int):
         return pa.nulls(n, type_)
     if type_ == pa.string():
         text = value.encode("utf-8")
-        if len(text) * n > _IMAGES_LIMIT:
+        if len(text) * n > _OFFSETS_MAX:
             return pa.array([value] * n, type_)
         offsets = (np.arange(n + 1, dtype=np.int64) * len(text)).astype(np.int32)
         return pa.Array.from_buffers(type_, n, [None, pa.py_buffer(offsets), pa.py_buffer(text * n)])
     try:
-        a = np.full(n, value, np.int32 if type_ == pa.int32() else np.int64)
+        a = np.full(n, value, _np_int(type_))
     except (OverflowError, TypeError, ValueError):
         return pa.array([value] * n, type_)
     return _ints(a, type_)
@@ -1097,12 +1108,11 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     if todo:
         try:
             gap = ranges.cut_gap(range_size)
-            scanned = iter(sc.parallelize(todo, len(todo)).map(lambda f: _prescan_task(f, okw, gap)).collect())
+            done.update(zip(todo, sc.parallelize(todo, len(todo)).map(lambda f: _prescan_task(f, okw, gap)).collect(),
+                            strict=True))
         except Exception as e:
             raise (typed_error(e) or e) from None
-        scans = [done[f] if f in done else next(scanned) for f in files]
-    else:
-        scans = [done[f] for f in files]
+    scans = [done[f] for f in files]
     t1 = time.monotonic()
 
     # driver: the history from the DDL in integer position order, then the ranges; with no Spark
