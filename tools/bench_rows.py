@@ -13,13 +13,22 @@ binlogs. The server is configured like ../shared/lab/mariadb.sh (ROW, FULL image
 binlog_row_metadata NO_LOG: MariaDB 10.11's default, what the issue's figures were measured on).
 
 Cases, each timed in CPU seconds (time.process_time of this process, or os.wait4 of a child), the
-median of ``--runs``:
+median of ``--runs`` (the cases run in turn, one run each, --runs times):
 
 - ``compiled/lean``: mysqlddl._speedups decode_rows under a minimal framing loop of this tool (file
   mapped once, 19-byte headers, CRC32 verified by the implementation's crc32, TABLE_MAP and
   rows-event headers parsed here): what the row decoder itself costs. It knows v1/v2 rows events
   only (what MySQL 5.6+ and MariaDB write uncompressed);
-- ``compiled/reader``: the same through mysqlddl.binlog.reader (full event decoding);
+- ``compiled/schema``: compiled/lean, with each table's plan built as ChangeReader builds it when
+  its schema history knows the table (``changes.column_spec`` of the table version in force at the
+  TABLE_MAP's position): the values a user of the change events gets. The lab binlogs carry no
+  optional metadata (binlog_row_metadata=NO_LOG, MariaDB 10.11's default), so without a schema an
+  INT UNSIGNED above 2^31 decodes negative and a VARBINARY is text under --charset-fallback; the
+  schema says UNSIGNED and binary. The history is built first from the files' own DDL
+  (``ranges.prescan`` + ``ranges.build_history``, what the Spark driver does), untimed; its CPU is
+  printed. python-mysql-replication likewise reads the schema first (from information_schema);
+- ``compiled/reader``: the same as compiled/lean through mysqlddl.binlog.reader (full event
+  decoding, no schema);
 - ``pure-python/lean``: the twin, on the first ``--twin-rows`` row changes only (its rate is
   reported, not extrapolated to a total);
 - ``mariadb-binlog -v``: ``mariadb-binlog --no-defaults --base64-output=decode-rows -v FILES >
@@ -119,9 +128,47 @@ def _table_map(data, pos, end, id_len):
     return tm
 
 
-def lean_rows(path: str, options: Options, limit: int | None = None):
+class SchemaColumns:
+    """What a schema history built from the files' own DDL tells the row decoder about each
+    table, as ChangeReader asks it (changes.column_spec of the version in force at a TABLE_MAP's
+    position); None for a table the history does not know (its plan then comes from the TABLE_MAP
+    alone, as in ChangeReader)."""
+
+    def __init__(self, paths, options: Options):
+        from mysqlddl import ranges
+
+        t0 = time.process_time()
+        scans = [ranges.prescan(p, options) for p in paths]
+        self.history, _ = ranges.build_history(scans, options)
+        self.cpu = time.process_time() - t0
+        self.seq = {s.path: s.file_seq for s in scans}
+        # Databases whose default charset the history states (a CREATE / ALTER DATABASE in the
+        # files): only there is a column's inherited charset a fact (ChangeReader._db_known).
+        from mysqlddl.commands import AlterDatabase, CreateDatabase
+
+        self.known_dbs = {c.name or r.default_db for r in self.history.records for c in r.commands
+                          if isinstance(c, CreateDatabase) or (isinstance(c, AlterDatabase)
+                                                                and (c.charset or c.collation))}
+
+    def columns(self, tm, path: str, pos: int):
+        from mysqlddl.changes import column_spec
+        from mysqlddl.history import BinlogPosition
+        from mysqlddl.model.ids import TableId
+
+        version = self.history.table_at(TableId(tm.database, tm.table),
+                                        BinlogPosition(self.seq[path], pos, os.path.basename(path)))
+        if version is None:
+            return None
+        has_cs = tm.column_charsets is not None or tm.default_charset is not None
+        known = tm.database in self.known_dbs
+        return [column_spec(c, m, charset_known=known, tm_has_charsets=has_cs)
+                for c, m in zip(version.columns, tm.column_metadata, strict=True)]
+
+
+def lean_rows(path: str, options: Options, limit: int | None = None, schema: SchemaColumns | None = None):
     """Yield (row changes, images) per rows event, decoding with speedups.impl; a minimal framing
-    loop (magic, FDE, v4 headers, CRC32 verified) so the row decoder's own cost shows."""
+    loop (magic, FDE, v4 headers, CRC32 verified) so the row decoder's own cost shows. With
+    ``schema``, each table's plan also takes what the schema knows of its columns."""
     with open(path, "rb") as fh:
         # mmap: the page cache is read in place (a read() into a fresh 64 MB buffer costs more
         # page faults and copying than decoding its rows)
@@ -157,6 +204,7 @@ def lean_rows(path: str, options: Options, limit: int | None = None):
         start, end = pos + header_len, pos + size - crc
         if etype == TABLE_MAP:
             tm = _table_map(data, start, end, id_len)
+            tm.pos = pos
             maps[tm.table_id] = tm
             plans.pop(tm.table_id, None)
         elif etype in ROWS_V1 or etype in ROWS_V2:
@@ -175,7 +223,9 @@ def lean_rows(path: str, options: Options, limit: int | None = None):
                 p += nb
             plan = plans.get(table_id)
             if plan is None:
-                plan = plans[table_id] = rows.build_plan(maps[table_id], options)
+                tm = maps[table_id]
+                plan = plans[table_id] = rows.build_plan(
+                    tm, options, None if schema is None else schema.columns(tm, path, tm.pos))
             out = rows.decode_rows(plan, data, p, end, p1, p2)
             images = len(out) * (2 if p2 is not None else 1)
             yield len(out), images
@@ -185,12 +235,12 @@ def lean_rows(path: str, options: Options, limit: int | None = None):
         pos += size
 
 
-def run_lean(paths, options, impl, limit=None):
+def run_lean(paths, options, impl, limit=None, schema=None):
     speedups.impl = impl
     n = images = 0
     t0 = time.process_time()
     for path in paths:
-        for a, b in lean_rows(path, options, None if limit is None else limit - n):
+        for a, b in lean_rows(path, options, None if limit is None else limit - n, schema):
             n += a
             images += b
         if limit is not None and n >= limit:
@@ -355,44 +405,52 @@ def main(argv=None) -> int:
     nbytes = sum(os.path.getsize(p) for p in files)
     print(f"{len(files)} files, {nbytes / 1e6:.1f} MB; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
           f"options: charset_fallback={a.charset_fallback} decimal_as={a.decimal_as}", flush=True)
-    results = []
     try:
         compiled = speedups.load_compiled()
     except ImportError as e:
         print(f"compiled core unavailable: {e}")
         compiled = None
 
-    def case(name, fn):
-        cpus = []
-        n = images = None
-        for _ in range(a.runs):
-            n, images, cpu = fn()
-            cpus.append(cpu)
-        cpu = statistics.median(cpus)
-        results.append((name, n, images, cpu))
-        extra = f", {images} images ({images / cpu:,.0f} images per CPU-s)" if images is not None else ""
-        print(f"  {name}: {n} row changes{extra}, CPU s median {cpu:.3f} (min {min(cpus):.3f}, max {max(cpus):.3f})"
-              f" -> {n / cpu:,.0f} row changes per CPU-s", flush=True)
-        return n / cpu
+    # The cases run round-robin, one run of each in turn, ``--runs`` times: this VM's speed drifts
+    # by tens of percent within minutes, and a drift that falls on one case's block of runs would
+    # otherwise show as a difference between cases.
+    cases = []
+    if compiled is not None:
+        cases.append(("compiled/lean", lambda: run_lean(files, options, compiled)))
+        schema = SchemaColumns(files, options)
+        print(f"  schema history from the files' DDL: {len(schema.history.records)} records, "
+              f"built in {schema.cpu:.3f} CPU s (not in compiled/schema's time)", flush=True)
+        cases.append(("compiled/schema", lambda: run_lean(files, options, compiled, schema=schema)))
+        if not a.no_reader:
+            cases.append(("compiled/reader", lambda: run_reader(files, options, compiled)))
+    cases.append(("pure-python/lean", lambda: run_lean(files, options, _twin, a.twin_rows)))
+    if not a.no_peer:
+        cases.append(("mariadb-binlog -v", lambda: run_mariadb_binlog(files)))
+    got = {name: [] for name, _ in cases}
+    for _ in range(a.runs):
+        for name, fn in cases:
+            got[name].append(fn())
 
     rate = {}
-    if compiled is not None:
-        rate["compiled/lean"] = case("compiled/lean", lambda: run_lean(files, options, compiled))
-        if not a.no_reader:
-            rate["compiled/reader"] = case("compiled/reader", lambda: run_reader(files, options, compiled))
-    rate["pure-python/lean"] = case("pure-python/lean", lambda: run_lean(files, options, _twin, a.twin_rows))
     peers = {}
-    total = results[0][1]
-    if not a.no_peer:
-        cpus = [c for c in (run_mariadb_binlog(files) for _ in range(a.runs)) if c is not None]
-        if cpus:
-            cpu = statistics.median(cpus)
-            peers["mariadb-binlog -v"] = total / cpu
-            print(f"  mariadb-binlog --base64-output=decode-rows -v: {total} row changes, CPU s median {cpu:.3f} "
-                  f"(min {min(cpus):.3f}, max {max(cpus):.3f}) -> {total / cpu:,.0f} row changes per CPU-s",
-                  flush=True)
+    total = got[cases[0][0]][0][0]
+    for name, _ in cases:
+        runs = got[name]
+        if name == "mariadb-binlog -v":
+            cpus = [c for c in runs if c is not None]
+            if not cpus:
+                print("  mariadb-binlog: not available or failed")
+                continue
+            n, images, label = total, None, "mariadb-binlog --base64-output=decode-rows -v"
         else:
-            print("  mariadb-binlog: not available or failed")
+            n, images = runs[0][0], runs[0][1]
+            cpus = [r[2] for r in runs]
+            label = name
+        cpu = statistics.median(cpus)
+        extra = f", {images} images ({images / cpu:,.0f} images per CPU-s)" if images is not None else ""
+        print(f"  {label}: {n} row changes{extra}, CPU s median {cpu:.3f} (min {min(cpus):.3f}, max {max(cpus):.3f})"
+              f" -> {n / cpu:,.0f} row changes per CPU-s", flush=True)
+        (peers if name == "mariadb-binlog -v" else rate)[name] = n / cpu
     if not a.no_pmr:
         if server is None:
             print("  python-mysql-replication: needs the lab server (run without FILE arguments)")
