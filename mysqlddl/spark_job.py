@@ -1298,6 +1298,11 @@ def run_args(args: argparse.Namespace) -> int:
     # as text, checksums, DDL error policy), so the two outputs agree
     schema = cli_changes._baseline(args)
     options = cli_changes._options(args)
+    # numpy (pyarrow imports it) loads OpenBLAS, which starts a thread per further CPU that
+    # spin-waits for work: 0.06-0.09 s more CPU to import and ~0.04 s spinning after, here, in a
+    # driver that only builds index arrays with numpy. pyspark's workers already run with
+    # OMP_NUM_THREADS set to their task's cores, which OpenBLAS also obeys; the driver has neither.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         import pyspark  # noqa: F401
     except ImportError:
