@@ -278,24 +278,35 @@ def test_python_workers_talk_to_the_jvm_over_unix_domain_sockets(spark):
     assert seen == ["true", "true"]
 
 
+def _probe_workers_after_a_run(spark, lab_binlogs, tmp_path, probe) -> list:
+    """Run the job, then ``probe`` in two tasks at once (so each runs in its own worker: the
+    workers the job's tasks ran in, reused); its results, each led by the worker's pid."""
+    from mysqlddl import spark_job
+
+    def busy(i):              # (a closure: pickled by value, the workers cannot import the tests)
+        import time
+
+        time.sleep(0.5)       # both slots busy: each task in its own worker
+        return (os.getpid(), *probe(i))
+
+    d, _ = lab_binlogs
+    spark_job.run(spark, [str(d)], str(tmp_path / "out"), range_size=SMALL)
+    states = spark.sparkContext.parallelize(range(2), 2).map(busy).collect()
+    assert len({s[0] for s in states}) == 2, states
+    return states
+
+
 def test_reused_workers_keep_their_modules_and_history_out_of_the_per_task_collection(spark, lab_binlogs,
                                                                                      tmp_path):
     """pyspark's daemon fully collects a reused worker after every task: a worker that ran the
     job's tasks has what it holds for good (modules, the history) frozen, so that collection walks
     only a task's own objects (~90k objects, 30-60 ms a task, before)."""
-    from mysqlddl import spark_job
-
-    def gc_state(_):          # (a closure: pickled by value, the workers cannot import the tests)
+    def gc_state(_):
         import gc
-        import time
 
-        time.sleep(0.5)       # both slots busy: each task in its own worker
-        return os.getpid(), gc.get_freeze_count(), len(gc.get_objects())
+        return gc.get_freeze_count(), len(gc.get_objects())
 
-    d, _ = lab_binlogs
-    spark_job.run(spark, [str(d)], str(tmp_path / "out"), range_size=SMALL)
-    states = spark.sparkContext.parallelize(range(2), 2).map(gc_state).collect()
-    assert len({pid for pid, _, _ in states}) == 2, states
+    states = _probe_workers_after_a_run(spark, lab_binlogs, tmp_path, gc_state)
     ran = [(frozen, loose) for _, frozen, loose in states if frozen]
     assert ran, f"no worker of the job was reused: {states}"
     for frozen, loose in ran:
@@ -305,18 +316,12 @@ def test_reused_workers_keep_their_modules_and_history_out_of_the_per_task_colle
 def test_workers_that_ran_the_job_never_imported_pandas(spark, lab_binlogs, tmp_path):
     """The decode tasks build their Arrow columns from buffers: pyarrow's pa.array would import
     pandas (its check for pandas input) in every worker, ~0.3 s each, for no pandas object."""
-    from mysqlddl import spark_job
-
-    def modules(_):           # (a closure: pickled by value, the workers cannot import the tests)
+    def modules(_):
         import sys
-        import time
 
-        time.sleep(0.5)       # both slots busy: each task in its own worker
-        return os.getpid(), "pyarrow.parquet" in sys.modules, "pandas" in sys.modules
+        return "pyarrow.parquet" in sys.modules, "pandas" in sys.modules
 
-    d, _ = lab_binlogs
-    spark_job.run(spark, [str(d)], str(tmp_path / "out"), range_size=SMALL)
-    states = spark.sparkContext.parallelize(range(2), 2).map(modules).collect()
+    states = _probe_workers_after_a_run(spark, lab_binlogs, tmp_path, modules)
     assert any(wrote for _, wrote, _ in states), f"no worker of the job was reused: {states}"
     assert not any(pandas for _, _, pandas in states), states
 
