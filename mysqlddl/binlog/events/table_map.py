@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...errors import BinlogError
+from .. import rows
 from .types import Event, EventType
 
 # Table_map_event::Optional_metadata_field_type (rows_event.h)
@@ -47,18 +48,6 @@ ENUM_AND_SET_DEFAULT_CHARSET = 10
 ENUM_AND_SET_COLUMN_CHARSET = 11
 COLUMN_VISIBILITY = 12
 VECTOR_DIMENSIONALITY = 13
-
-
-def _rows_module():
-    """``mysqlddl.binlog.rows`` (the row engineer's module), or None while it does not exist yet.
-    Only the absence of that very module is tolerated; any other import error propagates."""
-    try:
-        from .. import rows
-    except ModuleNotFoundError as e:
-        if e.name == "mysqlddl.binlog.rows":
-            return None
-        raise
-    return rows
 
 
 def _msb_bits(raw: bytes, n: int) -> tuple[bool, ...]:
@@ -238,16 +227,13 @@ def decode_table_map(header, cur, ctx) -> TableMapEvent:
     null_bitmap = cur.take((ncols + 7) // 8, "null bitmap")
     optional = _optional_metadata(cur, types, mariadb=ctx.fde.is_mariadb)
     cur.expect_end("TABLE_MAP")
-    column_metadata = None
-    rows = _rows_module()
-    if rows is not None:
-        try:
-            column_metadata = tuple(rows.parse_column_metadata(types, meta_raw))
-        except BinlogError as e:
-            # parse_column_metadata sees only the block: its offsets (if any) are block-relative.
-            e.offset = meta_at if e.offset is None else meta_at + e.offset
-            e.with_context(table=f"{db}.{table}")
-            raise
+    try:
+        column_metadata = tuple(rows.parse_column_metadata(types, meta_raw))
+    except BinlogError as e:
+        # parse_column_metadata sees only the block: its offsets (if any) are block-relative.
+        e.offset = meta_at if e.offset is None else meta_at + e.offset
+        e.with_context(table=f"{db}.{table}")
+        raise
     return TableMapEvent(**ctx.base(header), table_id=table_id, flags=flags, database=db, table=table,
                          column_count=ncols, column_types=types, column_metadata_raw=meta_raw,
                          column_metadata=column_metadata, null_bitmap=null_bitmap, **optional)
@@ -273,10 +259,6 @@ class TableMapCache:
     def plan_for(self, tm: TableMapEvent):
         """The decode plan of ``tm``: cached while ``tm`` is the map in force for its table_id,
         built afresh for an older map (a rows event decoded after its table_id was re-mapped)."""
-        rows = _rows_module()
-        if rows is None:
-            from ...errors import UnsupportedError
-            raise UnsupportedError("row decoding is not available: mysqlddl.binlog.rows is missing")
         e = self._maps.get(tm.table_id)
         if e is None or e[0] is not tm:
             return rows.build_plan(tm, self.options)
