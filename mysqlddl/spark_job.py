@@ -53,6 +53,9 @@ second attempt overwrites the first's files with the same content.
   partitioning of two strings).
 - ``history.jsonl``: the schema history (``SchemaHistory.lines``, what ``mysqlddl history``
   prints); ``summary.json``: the run (counts per table and op, ranges, seconds per stage).
+- with ``--typed`` (``run(typed=True)``), ``tables/db=<db>/table=<table>/version=<file_seq>-<pos>/``:
+  per table version, its row changes with one typed column per column (:mod:`mysqlddl.typed`;
+  :class:`_TypedSink`), cleared with ``changes/``; summary.json's ``typed`` counts them.
 
 :func:`envelope_of` turns an output row back into the exact object ``mysqlddl changes`` prints.
 
@@ -131,8 +134,8 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
     sp.add_argument("inputs", nargs="+", metavar="INPUT",
                     help="binlog directory, glob, .index file or files (paths every executor can read)")
-    sp.add_argument("--out", required=True, metavar="DIR", help="output directory (its changes/, history.jsonl and "
-                    "summary.json are replaced on a re-run)")
+    sp.add_argument("--out", required=True, metavar="DIR", help="output directory (its changes/, tables/, "
+                    "history.jsonl and summary.json are replaced on a re-run)")
     sp.add_argument("--master", metavar="URL", help="Spark master (default: local[*], or spark-submit's)")
     cli_changes.add_baseline_and_options(sp)
     sp.add_argument("--range-size", type=_size, default=64 << 20, metavar="SIZE",
@@ -149,6 +152,9 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--pk-change", choices=("update", "split"), default="update",
                     help="an UPDATE that changes the primary key: one \"u\" event, or a \"d\" and a \"c\" "
                     "(as `changes`)")
+    sp.add_argument("--typed", action="store_true",
+                    help="also write tables/db=<db>/table=<table>/version=<file_seq>-<pos>/: per table version, its "
+                    "row changes with one typed column per column (see mysqlddl.typed)")
     sp.add_argument("--log-level", default="FATAL", help="Spark's log level (default FATAL: a failed task "
                     "is reported once, as its typed error; WARN or ERROR show Spark's own logs)")
 
@@ -318,13 +324,14 @@ _OFFSETS_MAX = 0x7FFFFFFF
 _IMAGES_LIMIT = _OFFSETS_MAX
 
 
-def _fields_renderer(name: str, include_query: bool):
+def _fields_renderer(name: str, include_query: bool, typed_sink=None):
     """The CLI's row renderer (``envelope.LineRenderer``: the compiled core renders a whole rows
     event's images in C, byte for byte what ``changes`` prints), giving each event's before and
     after images as two columns of JSON text with their Arrow offsets
     (``rows.render_images``) instead of whole lines: ``((transaction, images, total0, table0),
     rows)``. Rows the CLI renders with extras (naming, mismatches) come per change instead (None),
-    as do the rows of an event whose images pass :data:`_IMAGES_LIMIT`."""
+    as do the rows of an event whose images pass :data:`_IMAGES_LIMIT`. ``typed_sink(ev, mapped,
+    op, src)`` is called for each event it renders (the typed datasets: :class:`_TypedSink`)."""
     from .binlog import rows as rows_mod
     from .changes import Naming
     from .envelope import LineRenderer
@@ -341,6 +348,8 @@ def _fields_renderer(name: str, include_query: bool):
                                                 ev.present2, base=ev.body_offset or 0, op=op, limit=_IMAGES_LIMIT)
             except OverflowError:
                 return None
+            if typed_sink is not None:
+                typed_sink(ev, mapped, op, src)
             return (transaction, images, total0, table0), images.rows
 
     return FieldsRenderer(name=name, include_query=include_query)
@@ -643,11 +652,14 @@ class _PartWriter:
     written under a hidden temporary name in its directory, then published by ``os.replace``
     (atomic): another attempt at the same range overwrites it with the same rows."""
 
-    def __init__(self, root: str, index: int):
+    def __init__(self, root: str, index: int, *, dirname=None):
         import uuid
 
         self.root, self.index = root, index
-        self.schema = _arrow_schema(files=True)
+        # the change events' schema and partitions, or (the typed datasets) each key's own: its
+        # batches' schema, its directory ``dirname(key)``
+        self.schema = _arrow_schema(files=True) if dirname is None else None
+        self.dirname = dirname or (lambda key: partition_dir(*key))
         self.pending: dict[tuple, list] = {}      # key -> [batches, rows]
         self.pending_rows = 0
         self.open: dict[tuple, list] = {}         # key -> [writer, tmp, final, rows], least recently written first
@@ -679,12 +691,16 @@ class _PartWriter:
                 self._finish(next(iter(self.open)))
             chunk = self.chunks.get(key, 0)
             self.chunks[key] = chunk + 1
-            d = os.path.join(self.root, partition_dir(*key))
+            d = os.path.join(self.root, self.dirname(key))
             os.makedirs(d, exist_ok=True)
             name = f"part-{self.index:05d}-{chunk:04d}.parquet"
             tmp = os.path.join(d, f".{name}.{self.token}.tmp")
-            f = [pq.ParquetWriter(tmp, self.schema, compression="snappy", use_dictionary=_DICT_COLUMNS,
-                                  write_statistics=_STATS_COLUMNS), tmp, os.path.join(d, name), 0]
+            if self.schema is None:
+                w = pq.ParquetWriter(tmp, batches[0].schema, compression="snappy")
+            else:
+                w = pq.ParquetWriter(tmp, self.schema, compression="snappy", use_dictionary=_DICT_COLUMNS,
+                                     write_statistics=_STATS_COLUMNS)
+            f = [w, tmp, os.path.join(d, name), 0]
         f[0].write_table(pa.concat_tables(batches), row_group_size=n)
         f[3] += n
         self.open[key] = f
@@ -716,9 +732,83 @@ class _PartWriter:
         self.pending.clear()
 
 
-def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, name, include_query):
+def _typed_dir(key: tuple) -> str:
+    """``db=<db>/table=<table>/version=<file_seq>-<pos>`` of a typed dataset's key."""
+    return os.path.join(partition_dir(key[0], key[1]), f"version={key[2]}")
+
+
+class _TypedSink:
+    """A decode task's typed datasets (:mod:`mysqlddl.typed`): each row change the reader names by
+    a table version of the history (Naming.SCHEMA), keyed by (db, table, version) where version is
+    ``<file_seq>-<pos>``, the position from which the version is in force (``0-0``: the baseline's,
+    the schema given with --schema). Rows named otherwise (no version known: --on-mismatch flag,
+    TABLE_MAP naming) are counted as skipped. The values are ChangeReader's (``ChangeReader._image``
+    of the decoded row): rendered rows events are decoded once more here, for their typed values."""
+
+    def __init__(self, history, writer: _PartWriter):
+        from . import typed
+        from .binlog import rows as rows_mod
+        from .changes import ChangeReader, Naming, RowChange
+        from .model.ids import TableId
+
+        self.history, self.writer = history, writer
+        self.rows = typed.TypedRows()
+        self._decode, self._image = rows_mod.decode_rows, ChangeReader._image
+        self._row_change, self._schema = RowChange, Naming.SCHEMA
+        self._table_id = TableId
+        self._versions: dict[int, tuple] = {}       # id(table version) -> (version, its key)
+        self.skipped: dict[str, int] = {}
+
+    def _version(self, db: str, table: str, version) -> str:
+        got = self._versions.get(id(version))
+        if got is None or got[0] is not version:
+            key = "0-0"
+            for (seq, pos), t in self.history.versions(self._table_id(db, table)):
+                if t is version:
+                    key = f"{seq}-{pos}"
+            got = self._versions[id(version)] = (version, key)
+        return got[1]
+
+    def _add(self, version, src, op: str, row: int, values: dict) -> None:
+        key = (src.db, src.table, self._version(src.db, src.table, version))
+        n = self.rows.add(key, version, op, src.file_seq, src.pos, row, src.ts * 1000, src.gtid, values)
+        if n >= BATCH_ROWS:
+            self.writer.add(key, self.rows.flush(key))
+        elif len(self.rows) >= PENDING_BATCH_ROWS:
+            biggest = max(self.rows.pending, key=lambda k: self.rows.pending[k].n)
+            self.writer.add(biggest, self.rows.flush(biggest))
+
+    def event(self, ev, mapped, op: str, src) -> None:
+        """A rows event the renderer turns into text: its rows decoded to values once more."""
+        decoded = self._decode(mapped.plan, ev.body, ev.rows_start, ev.rows_end, ev.present1, ev.present2,
+                               base=ev.body_offset or 0)
+        for i, row in enumerate(decoded):
+            self._add(mapped.version, src, op, i, self._image(row[1] if op == "u" else row, mapped))
+
+    def change(self, ch) -> None:
+        """A change of the reader's: a row change not rendered as part of a whole event."""
+        if type(ch) is not self._row_change or ch.op not in ("c", "u", "d"):
+            return
+        if ch.naming is not self._schema or ch.table_version is None or ch.mismatch:
+            t = f"{_utf8(ch.source.db)}.{_utf8(ch.source.table)}"
+            self.skipped[t] = self.skipped.get(t, 0) + 1
+            return
+        self._add(ch.table_version, ch.source, ch.op, ch.source.row, ch.before if ch.op == "d" else ch.after)
+
+    def close(self) -> None:
+        for key in self.rows.keys():
+            self.writer.add(key, self.rows.flush(key))
+        self.writer.close()
+
+    def summary(self) -> dict:
+        return {"rows": [[list(k), n] for k, n in self.rows.rows.items()], "skipped": self.skipped,
+                "nulled": self.rows.nulled, "absent": self.rows.absent, "files": self.writer.files}
+
+
+def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, name, include_query, tables=None):
     """mapPartitions body: each element is a byte range (index, files, start, stop, nbytes); its
-    changes are written as Parquet under ``changes``; yields the range's summary."""
+    changes are written as Parquet under ``changes`` (and, with ``tables``, its row changes as
+    typed datasets there); yields the range's summary."""
     from pyspark import TaskContext
 
     from . import ranges
@@ -734,28 +824,42 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
         t0 = time.monotonic()
         rng = ranges.ByteRange(index, tuple(files), start, stop, nbytes)
         out = _Batch(name, include_query)
-        renderer = _fields_renderer(name, include_query)
         writer = _PartWriter(changes, index)
+        typed = None
         try:
             history = _history(history_bc.value, digest, options)
+            if tables is not None:
+                typed = _TypedSink(history, _PartWriter(tables, index, dirname=_typed_dir))
+            renderer = _fields_renderer(name, include_query, None if typed is None else typed.event)
             for ch in ranges.read_range(rng, history, options, name=name, render_rows=renderer.rows_event,
                                         queries=include_query, **reader_kw):
                 key = out.add(ch)
                 if key is not None:
                     writer.add(key[:2], out.flush(key))
+                if typed is not None:
+                    typed.change(ch)
             for key in out.keys():
                 writer.add(key[:2], out.flush(key))
             writer.close()
+            if typed is not None:
+                typed.close()
         except MysqlddlError as e:
             writer.abort()
+            if typed is not None:
+                typed.writer.abort()
             raise _task_error(e) from None
         except BaseException:
             writer.abort()
+            if typed is not None:
+                typed.writer.abort()
             raise
         if fail_first:
             raise RuntimeError(f"{FAIL_FIRST_ATTEMPT}: injected failure")
-        yield {"index": index, "counts": list(out.counts.items()), "files": writer.files,
+        res = {"index": index, "counts": list(out.counts.items()), "files": writer.files,
                "seconds": round(time.monotonic() - t0, 3)}
+        if typed is not None:
+            res["typed"] = typed.summary()
+        yield res
 
 
 # ------------------------------------------------------------------------------------ output
@@ -1081,11 +1185,12 @@ def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "
 def run(spark, inputs, out: str, *, options=None, schema: str | None = None, schema_database: str | None = None,
         schema_position=None, range_size: int = 64 << 20, name: str = "mysqlddl",
         on_mismatch: str = "raise", include_query: bool = False, truncate_events: bool = False,
-        pk_change: str = "update", prescanned: DriverPrescan | None = None) -> dict:
+        pk_change: str = "update", prescanned: DriverPrescan | None = None, typed: bool = False) -> dict:
     """Run the job on ``spark`` (a SparkSession or a SparkContext); returns the summary (also written
     to DIR/summary.json). ``options``: default :func:`cli_options`. Raises the typed mysqlddl error
     of a failed task. ``prescanned``: the driver's pre-scans made while the JVM started (made
-    with these inputs, options and range size); stage 1 pre-scans the other files."""
+    with these inputs, options and range size); stage 1 pre-scans the other files. ``typed``: also
+    write the typed per-table datasets under DIR/tables (:class:`_TypedSink`)."""
     import hashlib
 
     from pyspark import SparkContext
@@ -1146,13 +1251,17 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     rows = [(r.index, list(r.files), r.start, r.stop, r.nbytes)
             for r in sorted(cut, key=lambda r: (-r.nbytes, r.index))]
     # the tasks write their files themselves (no commit protocol): clear the previous run's
-    changes = os.path.join(out, "changes")
+    changes, tables = os.path.join(out, "changes"), os.path.join(out, "tables")
     shutil.rmtree(changes, ignore_errors=True)
+    shutil.rmtree(tables, ignore_errors=True)
     os.makedirs(changes)
+    if typed:
+        os.makedirs(tables)
 
     def decode(it):
         return _decode_ranges(it, changes=changes, history_bc=bc, digest=digest, options=okw,
-                              reader_kw=reader_kw, name=name, include_query=include_query)
+                              reader_kw=reader_kw, name=name, include_query=include_query,
+                              tables=tables if typed else None)
 
     # One pass: each range decoded once, written by its task; only the tasks' summaries come back.
     try:
@@ -1163,6 +1272,8 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
         bc.unpersist()
     t3 = time.monotonic()
     _write_text(os.path.join(changes, "_SUCCESS"), "")
+    if typed:
+        _write_text(os.path.join(tables, "_SUCCESS"), "")
 
     # the summary's counts: the tasks' own, added up (the output is never read back)
     per_table: dict = {}
@@ -1187,10 +1298,31 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
         "seconds": {"prescan": round(t1 - t0, 3), "history": round(t2 - t1, 3), "decode_write": round(t3 - t2, 3),
                     "summary": round(time.monotonic() - t3, 3), "total": round(time.monotonic() - t0, 3)},
     }
+    if typed:
+        summary["typed"] = _typed_summary(results)
     history.save(os.path.join(out, "history.jsonl.tmp"))
     os.replace(os.path.join(out, "history.jsonl.tmp"), os.path.join(out, "history.jsonl"))
     _write_text(os.path.join(out, "summary.json"), json.dumps(summary, indent=1, sort_keys=True) + "\n")
     return summary
+
+
+def _typed_summary(results: list) -> dict:
+    """The tasks' typed-dataset counts added up: rows per table version (db.table@version),
+    skipped rows per table, nulled and absent values per db.table.column, files."""
+    rows: dict = {}
+    out: dict = {"skipped": {}, "nulled": {}, "absent": {}}
+    files = 0
+    for res in results:
+        t = res["typed"]
+        for (db, table, version), n in t["rows"]:
+            k = f"{_utf8(db)}.{_utf8(table)}@{version}"
+            rows[k] = rows.get(k, 0) + n
+        for part in ("skipped", "nulled", "absent"):
+            for k, n in t[part].items():
+                out[part][k] = out[part].get(k, 0) + n
+        files += len(t["files"])
+    return {"rows": dict(sorted(rows.items())), "row_count": sum(rows.values()), "parquet_files": files,
+            **{k: dict(sorted(v.items())) for k, v in out.items()}}
 
 
 def cli_options(*, verify_checksums: bool = True, ddl_errors: str = "raise"):
@@ -1315,7 +1447,7 @@ def run_args(args: argparse.Namespace) -> int:
                       schema_database=args.schema_database, schema_position=args.schema_position,
                       range_size=args.range_size, name=args.name, on_mismatch=args.on_mismatch,
                       include_query=args.include_query, truncate_events=args.truncate_events,
-                      pk_change=args.pk_change, prescanned=early)
+                      pk_change=args.pk_change, prescanned=early, typed=args.typed)
     except SchemaMismatchError as e:
         print(f"mysqlddl spark: {e}", file=sys.stderr)
         print("mysqlddl spark: give the schema in force before the first event with --schema, or "

@@ -484,9 +484,10 @@ def test_jvm_class_data_archive_path_and_options(tmp_path, monkeypatch):
     assert "Archive" not in conf.get("spark.driver.extraJavaOptions", "")
 
 
-def _decode_in_process(d: Path, out: Path) -> None:
+def _decode_in_process(d: Path, out: Path, *, typed: bool = False) -> list[dict]:
     """The job's driver and decode tasks in this process, without Spark (the tasks' function on
-    every range in turn): for checking the task side under patched module settings."""
+    every range in turn): for checking the task side under patched module settings. Returns the
+    tasks' results."""
     import hashlib
     import types
 
@@ -498,13 +499,14 @@ def _decode_in_process(d: Path, out: Path) -> None:
     text = "\n".join(history.lines()) + "\n"
     rows = [(r.index, list(r.files), r.start, r.stop, r.nbytes) for r in ranges.cut_ranges(scans, SMALL)]
     (out / "changes").mkdir(parents=True)
+    if typed:
+        (out / "tables").mkdir()
     try:
-        for _ in spark_job._decode_ranges(rows, changes=str(out / "changes"),
-                                          history_bc=types.SimpleNamespace(value=text),
-                                          digest=hashlib.sha256(text.encode()).hexdigest(),
-                                          options=spark_job._options_kw(options), reader_kw={}, name="mysqlddl",
-                                          include_query=False):
-            pass
+        return list(spark_job._decode_ranges(rows, changes=str(out / "changes"),
+                                             history_bc=types.SimpleNamespace(value=text),
+                                             digest=hashlib.sha256(text.encode()).hexdigest(),
+                                             options=spark_job._options_kw(options), reader_kw={}, name="mysqlddl",
+                                             include_query=False, tables=str(out / "tables") if typed else None))
     finally:
         gc.unfreeze()           # (a task freezes what its worker holds: here, this test process)
 
@@ -537,3 +539,126 @@ def test_rendered_images_and_their_per_change_fallback(lab_binlogs, cli_changes,
     _decode_in_process(d, tmp_path)
     _assert_same_as_cli(tmp_path, cli_changes)
     assert (limit == 0) == (not outcomes["rendered"]) and (limit is None) == (not outcomes["per change"])
+
+
+# ---------------------------------------------------------------------- typed datasets (--typed)
+# The typed per-table datasets against the oracle: one typed row per row change of a table version
+# the history knows, whose every value renders as the CLI renders it (envelope.json_value), except
+# values the column's Arrow type cannot hold (zero and invalid dates, which the CLI prints as text):
+# null there, and counted.
+
+
+def _typed(root: Path) -> dict[tuple, dict]:
+    """(db, table, file_seq, pos, row) -> {"version": ..., "row": {column: value}}."""
+    import pyarrow.parquet as pq
+
+    out = {}
+    for f in sorted(root.rglob("*.parquet")):
+        parts = dict(p.split("=", 1) for p in f.relative_to(root).parts[:-1])
+        for r in pq.read_table(f).to_pylist():
+            key = (parts["db"], parts["table"], r.pop("__file_seq"), r.pop("__pos"), r.pop("__row"))
+            assert key not in out, key
+            out[key] = {"version": parts["version"], "op": r.pop("__op"), "ts_ms": r.pop("__ts_ms"),
+                        "gtid": r.pop("__gtid"), "row": r}
+    return out
+
+
+def _iso_datetime(text: str) -> bool:
+    import datetime
+
+    try:
+        datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def _assert_typed_like_cli(root: Path, cli_changes, summary: dict) -> Counter:
+    """Every CLI row change has its typed row with the same values; returns the nulled counts."""
+    from mysqlddl.envelope import json_value
+
+    typed = _typed(root)
+    rows = [e for e in cli_changes if e.get("op") in ("c", "u", "d")]
+    nulled = Counter()
+    tables = set()
+    for e in rows:
+        s = e["source"]
+        key = (s["db"], s["table"], int(s["file"].rsplit(".", 1)[1]), s["pos"], s["row"])
+        got = typed.pop(key)
+        want = e["before"] if e["op"] == "d" else e["after"]
+        assert got["op"] == e["op"] and got["ts_ms"] == s["ts_ms"] and got["gtid"] == s.get("gtid"), key
+        assert set(got["row"]) == set(want), key            # one column per column of the version
+        for name, v in got["row"].items():
+            if v is None and want[name] is not None:
+                # only text the column's type cannot hold: a zero or invalid date (a valid one, which
+                # the CLI prints as ISO text too, must have its typed value)
+                assert isinstance(want[name], str) and not _iso_datetime(want[name]), (key, name, want[name])
+                nulled[f"{s['db']}.{s['table']}.{name}"] += 1
+            else:
+                assert json_value(v) == want[name], (key, name, v, want[name])
+        tables.add((s["db"], s["table"], got["version"]))
+    assert not typed, f"typed rows the CLI does not print: {list(typed)[:5]}"
+    t = summary["typed"]
+    assert t["row_count"] == len(rows) and not t["skipped"] and not t["absent"]
+    assert t["nulled"] == dict(nulled)
+    assert {k.rsplit("@", 1)[0] for k in t["rows"]} == {f"{db}.{tb}" for db, tb, _ in tables}
+    return nulled
+
+
+def test_typed_datasets_hold_the_cli_values(spark, lab_binlogs, cli_changes, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from mysqlddl import spark_job, typed
+    from mysqlddl.history import SchemaHistory
+    from mysqlddl.model.ids import TableId
+
+    d, _ = lab_binlogs
+    out = tmp_path / "out"
+    summary = spark_job.run(spark, [str(d)], str(out), range_size=SMALL, typed=True)
+    _assert_same_as_cli(out, cli_changes)            # the change events are unchanged by --typed
+    nulled = _assert_typed_like_cli(out / "tables", cli_changes, summary)
+    assert nulled["spark_lab.all_types.c_date"] >= 1       # the lab's zero date row
+    assert json.loads((out / "summary.json").read_text())["typed"] == summary["typed"]
+
+    # a table with several versions (tools/workload.py's `evo`: ALTERs between its rows) gets a
+    # dataset per version, named by the position from which it is in force, with its columns
+    history = SchemaHistory.load(out / "history.jsonl", spark_job.cli_options())
+    versions = {f"version={seq}-{pos}": t for (seq, pos), t in history.versions(TableId("spark_lab", "evo"))}
+    evo = sorted((out / "tables" / "db=spark_lab" / "table=evo").iterdir())
+    assert len(evo) >= 3
+    for p in evo:
+        assert pq.read_schema(next(p.glob("*.parquet"))).remove_metadata() == typed.arrow_schema(versions[p.name])
+    assert len({tuple(c.name for c in versions[p.name].columns) for p in evo}) >= 3
+    all_types = pq.read_schema(next((out / "tables" / "db=spark_lab" / "table=all_types").rglob("*.parquet")))
+    types = {f.name: f.type for f in all_types}
+    assert all_types.names[:6] == ["__op", "__file_seq", "__pos", "__row", "__ts_ms", "__gtid"]
+    assert types["c_d65_30"] == pa.decimal256(65, 30) and types["c_d10_4"] == pa.decimal128(10, 4)
+    assert types["c_date"] == pa.date32() and types["c_biu"] == pa.uint64() and types["c_ti"] == pa.int8()
+    assert types["c_ts6"] == pa.timestamp("us", tz="UTC") and types["c_dt6"] == pa.timestamp("us")
+    assert types["c_time6"] == pa.duration("us") and types["id"] == pa.int32()
+
+
+def test_typed_rows_from_the_per_change_path(lab_binlogs, cli_changes, tmp_path, monkeypatch):
+    """Events the renderer does not take whole (here: none, by its images' limit) reach the typed
+    datasets as the reader's RowChange objects: the same rows and values."""
+    from mysqlddl import spark_job
+
+    monkeypatch.setattr(spark_job, "_IMAGES_LIMIT", 0)
+    d, _ = lab_binlogs
+    results = _decode_in_process(d, tmp_path, typed=True)
+    _assert_typed_like_cli(tmp_path / "tables", cli_changes, {"typed": spark_job._typed_summary(results)})
+
+
+def test_cli_typed_flag(lab_binlogs, run_cli, tmp_path):
+    d, _ = lab_binlogs
+    out = tmp_path / "out"
+    proc = run_cli("spark", d, "--out", out, "--master", "local[1]", "--typed")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["typed"]["row_count"] == summary["dml_rows"] > 0
+    assert (out / "tables" / "_SUCCESS").exists()
+    # a re-run without --typed removes the previous run's typed datasets
+    proc = run_cli("spark", d, "--out", out, "--master", "local[1]")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert not (out / "tables").exists() and "typed" not in json.loads((out / "summary.json").read_text())
