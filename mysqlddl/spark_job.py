@@ -696,7 +696,10 @@ class _PartWriter:
             name = f"part-{self.index:05d}-{chunk:04d}.parquet"
             tmp = os.path.join(d, f".{name}.{self.token}.tmp")
             if self.schema is None:
-                w = pq.ParquetWriter(tmp, batches[0].schema, compression="snappy")
+                from . import typed
+
+                w = pq.ParquetWriter(tmp, batches[0].schema, compression="snappy",
+                                     use_dictionary=typed.dictionary_columns(batches[0].schema))
             else:
                 w = pq.ParquetWriter(tmp, self.schema, compression="snappy", use_dictionary=_DICT_COLUMNS,
                                      write_statistics=_STATS_COLUMNS)
@@ -742,8 +745,9 @@ class _TypedSink:
     a table version of the history (Naming.SCHEMA), keyed by (db, table, version) where version is
     ``<file_seq>-<pos>``, the position from which the version is in force (``0-0``: the baseline's,
     the schema given with --schema). Rows named otherwise (no version known: --on-mismatch flag,
-    TABLE_MAP naming) are counted as skipped. The values are ChangeReader's (``ChangeReader._image``
-    of the decoded row): rendered rows events are decoded once more here, for their typed values."""
+    TABLE_MAP naming) are counted as skipped. The values are ChangeReader's: rendered rows events
+    are decoded once more here, for their typed values (the decoder's tuples as they are, or
+    ``ChangeReader._image`` of them where the version retypes a column)."""
 
     def __init__(self, history, writer: _PartWriter):
         from . import typed
@@ -753,6 +757,7 @@ class _TypedSink:
 
         self.history, self.writer = history, writer
         self.rows = typed.TypedRows()
+        self._values = typed.image_values
         self._decode, self._image = rows_mod.decode_rows, ChangeReader._image
         self._row_change, self._schema = RowChange, Naming.SCHEMA
         self._table_id = TableId
@@ -769,9 +774,9 @@ class _TypedSink:
             got = self._versions[id(version)] = (version, key)
         return got[1]
 
-    def _add(self, version, src, op: str, row: int, values: dict) -> None:
+    def _extend(self, version, src, metas: list, values: list) -> None:
         key = (src.db, src.table, self._version(src.db, src.table, version))
-        n = self.rows.add(key, version, op, src.file_seq, src.pos, row, src.ts * 1000, src.gtid, values)
+        n = self.rows.extend(key, version, metas, values)
         if n >= BATCH_ROWS:
             self.writer.add(key, self.rows.flush(key))
         elif len(self.rows) >= PENDING_BATCH_ROWS:
@@ -782,8 +787,12 @@ class _TypedSink:
         """A rows event the renderer turns into text: its rows decoded to values once more."""
         decoded = self._decode(mapped.plan, ev.body, ev.rows_start, ev.rows_end, ev.present1, ev.present2,
                                base=ev.body_offset or 0)
-        for i, row in enumerate(decoded):
-            self._add(mapped.version, src, op, i, self._image(row[1] if op == "u" else row, mapped))
+        if op == "u":
+            decoded = [after for _, after in decoded]
+        if mapped.retypes:         # values the schema types better (INET, UUID...): as ChangeReader does
+            decoded = [self._values(mapped.version, self._image(row, mapped)) for row in decoded]
+        head, ts = (op, src.file_seq, src.pos), src.ts * 1000
+        self._extend(mapped.version, src, [(*head, i, ts, src.gtid) for i in range(len(decoded))], decoded)
 
     def change(self, ch) -> None:
         """A change of the reader's: a row change not rendered as part of a whole event."""
@@ -793,7 +802,9 @@ class _TypedSink:
             t = f"{_utf8(ch.source.db)}.{_utf8(ch.source.table)}"
             self.skipped[t] = self.skipped.get(t, 0) + 1
             return
-        self._add(ch.table_version, ch.source, ch.op, ch.source.row, ch.before if ch.op == "d" else ch.after)
+        s, image = ch.source, ch.before if ch.op == "d" else ch.after
+        self._extend(ch.table_version, s, [(ch.op, s.file_seq, s.pos, s.row, s.ts * 1000, s.gtid)],
+                     [self._values(ch.table_version, image)])
 
     def close(self) -> None:
         for key in self.rows.keys():

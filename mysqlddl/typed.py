@@ -39,6 +39,7 @@ import datetime
 import decimal
 import json
 
+from .binlog.rows import ABSENT  # a column the row image does not hold (MINIMAL/NOBLOB images)
 from .model.column import Column
 from .model.table import Table
 from .model.types import TypeFamily as F
@@ -53,30 +54,6 @@ _TEXT = frozenset({F.CHAR, F.VARCHAR, F.TEXT, F.ENUM, F.SET, F.JSON, F.INET4, F.
 _BINARY = frozenset({F.BINARY, F.VARBINARY, F.BLOB})
 
 
-def _is_int(v) -> bool:
-    return type(v) is int
-
-
-def _is_date(v) -> bool:
-    return type(v) is datetime.date
-
-
-def _is_naive(v) -> bool:
-    return isinstance(v, datetime.datetime) and v.tzinfo is None
-
-
-def _is_aware(v) -> bool:
-    return isinstance(v, datetime.datetime) and v.tzinfo is not None
-
-
-def _is_geometry(v) -> bool:
-    return isinstance(v, tuple) and hasattr(v, "srid") and hasattr(v, "wkb")
-
-
-def _is_vector(v) -> bool:
-    return isinstance(v, (tuple, list)) and all(type(x) is float for x in v)
-
-
 def _rendered(v) -> str:
     """A value of a column the types above do not cover: the CLI's JSON rendering of it."""
     from .envelope import json_value
@@ -85,47 +62,62 @@ def _rendered(v) -> str:
     return j if isinstance(j, str) else json.dumps(j, ensure_ascii=False, separators=(",", ":"))
 
 
+def _geometry(v) -> dict:
+    return {"srid": v.srid, "wkb": bytes(v.wkb)}
+
+
 def column_type(col: Column):
-    """(Arrow type, accepts(value) -> bool, convert(value) or None) of a column's values."""
+    """(Arrow type, the Python types of the values it holds, convert(value) or None) of a column.
+    The Python types are the decoder's (exact types: a bool is no INTEGER value); None: any value,
+    converted. DATETIME values come naive and TIMESTAMP values in UTC from the decoder
+    (binlog.values.temporal), so a datetime is each one's."""
     import pyarrow as pa
+
+    from .binlog.values.geometry import Geometry
 
     fam = col.family
     if fam is F.INTEGER and col.type_name in _INT_BITS:
         bits = _INT_BITS[col.type_name]
-        return getattr(pa, f"{'u' if col.unsigned else ''}int{bits}")(), _is_int, None
+        return getattr(pa, f"{'u' if col.unsigned else ''}int{bits}")(), _INT, None
     if fam is F.DECIMAL:
         p, s = col.length or 10, col.scale or 0
-        t = pa.decimal128(p, s) if p <= 38 else pa.decimal256(p, s)
-        return t, lambda v: isinstance(v, decimal.Decimal) and v.is_finite(), None
+        return (pa.decimal128(p, s) if p <= 38 else pa.decimal256(p, s)), frozenset({decimal.Decimal}), None
     if fam is F.FLOAT:
-        t = pa.float32() if col.type_name == "float" else pa.float64()
-        return t, lambda v: type(v) is float, None
+        return (pa.float32() if col.type_name == "float" else pa.float64()), frozenset({float}), None
     if fam is F.BIT:
-        return pa.uint64(), _is_int, None
+        return pa.uint64(), _INT, None
     if fam is F.YEAR:
-        return pa.int16(), _is_int, None
+        return pa.int16(), _INT, None
     if fam is F.DATE:
-        return pa.date32(), _is_date, None
+        return pa.date32(), frozenset({datetime.date}), None
     if fam is F.DATETIME:
-        return pa.timestamp("us"), _is_naive, None
+        return pa.timestamp("us"), frozenset({datetime.datetime}), None
     if fam is F.TIMESTAMP:
-        return pa.timestamp("us", tz="UTC"), _is_aware, None
+        return pa.timestamp("us", tz="UTC"), frozenset({datetime.datetime}), None
     if fam is F.TIME:
-        return pa.duration("us"), lambda v: isinstance(v, datetime.timedelta), None
+        return pa.duration("us"), frozenset({datetime.timedelta}), None
     if fam in _TEXT:
-        return pa.string(), lambda v: type(v) is str, None
+        return pa.string(), frozenset({str}), None
     if fam in _BINARY:
-        return pa.binary(), lambda v: type(v) is bytes, None
+        return pa.binary(), frozenset({bytes}), None
     if fam is F.GEOMETRY:
-        t = pa.struct([("srid", pa.uint32()), ("wkb", pa.binary())])
-        return t, _is_geometry, lambda v: {"srid": v.srid, "wkb": bytes(v.wkb)}
+        return pa.struct([("srid", pa.uint32()), ("wkb", pa.binary())]), frozenset({Geometry}), _geometry
     if fam is F.VECTOR:
-        return pa.list_(pa.float32()), _is_vector, list
-    return pa.string(), lambda v: True, _rendered
+        return pa.list_(pa.float32()), frozenset({tuple}), None
+    return pa.string(), None, _rendered
+
+
+_INT = frozenset({int})
+
+
+#: Field metadata key holding a column's MySQL type as information_schema prints it
+#: (``decimal(12,2) unsigned``, ``enum('a','b')``, ``datetime(6)``).
+TYPE_KEY = "mysql_type"
 
 
 def arrow_schema(table: Table):
-    """The Arrow schema of a table version's typed dataset: :data:`META_COLUMNS`, then its columns."""
+    """The Arrow schema of a table version's typed dataset: :data:`META_COLUMNS`, then its columns
+    (each with its MySQL type in the field metadata, :data:`TYPE_KEY`)."""
     import pyarrow as pa
 
     names = {n for n, _ in META_COLUMNS}
@@ -136,8 +128,26 @@ def arrow_schema(table: Table):
 
             raise ConfigError(f"table {str(table.id)!r} has a column named {col.name!r}, which its typed dataset "
                               f"uses for the change's own fields ({', '.join(n for n, _ in META_COLUMNS)})")
-        fields.append(pa.field(col.name, column_type(col)[0]))
+        fields.append(pa.field(col.name, column_type(col)[0], metadata={TYPE_KEY: col.column_type}))
     return pa.schema(fields)
+
+
+def dictionary_columns(schema) -> list[str]:
+    """The columns worth Parquet dictionary encoding: the op, the GTID (one per transaction) and
+    ENUM/SET columns. Hashing the values of the others cost more than it saved (a 64 MiB range of
+    the lab's bulk table: 1.1 s of 4.6 s writing with dictionaries for all)."""
+    out = ["__op", "__gtid"]
+    for f in schema:
+        t = (f.metadata or {}).get(TYPE_KEY.encode(), b"")
+        if t.startswith((b"enum(", b"set(")):
+            out.append(f.name)
+    return out
+
+
+def image_values(table: Table, image: dict) -> tuple:
+    """A row image by column name, as ChangeReader's images hold it (an absent column has no key),
+    as the tuple :meth:`TypedRows.extend` takes."""
+    return tuple(image.get(c.name, ABSENT) for c in table.columns)
 
 
 class _Pending:
@@ -145,8 +155,8 @@ class _Pending:
 
     def __init__(self, table: Table):
         self.table = table
-        self.meta: list[list] = [[] for _ in META_COLUMNS]
-        self.values: list[list] = [[] for _ in table.columns]
+        self.meta: list[tuple] = []           # per row: (op, file_seq, pos, row, ts_ms, gtid)
+        self.values: list[tuple] = []         # per row: its values in the table's column order
         self.n = 0
 
 
@@ -161,6 +171,7 @@ class TypedRows:
         import pyarrow  # noqa: F401  (fail here, not at the first flush)
 
         self.pending: dict[tuple, _Pending] = {}
+        self.n = 0                                # rows pending over all keys
         self.schemas: dict[int, tuple] = {}       # id(table) -> (table, schema, per-column types)
         self.rows: dict[tuple, int] = {}
         self.nulled: dict[str, int] = {}
@@ -172,63 +183,67 @@ class TypedRows:
             got = self.schemas[id(table)] = (table, arrow_schema(table), [column_type(c) for c in table.columns])
         return got
 
-    def add(self, key: tuple, table: Table, op: str, file_seq: int, pos: int, row: int, ts_ms: int,
-            gtid: str | None, values: dict) -> int:
-        """One row change: ``values`` the row's state after it (before it, for a delete) by column
-        name, as ChangeReader gives it (an absent column has no key). Returns the key's pending rows."""
+    def extend(self, key: tuple, table: Table, metas: list, values: list) -> int:
+        """Row changes: per row, ``metas`` (op, file_seq, pos, row, ts_ms, gtid) and ``values``,
+        its state after the change (before it, for a delete) as a tuple in the table's column
+        order, :data:`ABSENT` for a column the row image does not hold. Returns the key's pending
+        rows."""
         p = self.pending.get(key)
         if p is None:
             self._types(table)
             p = self.pending[key] = _Pending(table)
-        for col, v in zip(p.meta, (op, file_seq, pos, row, ts_ms, gtid), strict=True):
-            col.append(v)
-        for c, col in zip(table.columns, p.values, strict=True):
-            col.append(values.get(c.name, _ABSENT))
-        p.n += 1
+        p.meta.extend(metas)
+        p.values.extend(values)
+        p.n += len(metas)
+        self.n += len(metas)
         return p.n
+
+    def add(self, key: tuple, table: Table, meta: tuple, values: tuple) -> int:
+        """One row change (see :meth:`extend`)."""
+        return self.extend(key, table, [meta], [values])
+
+    def add_image(self, key: tuple, table: Table, meta: tuple, image: dict) -> int:
+        """:meth:`add` with the values by column name (:func:`image_values`)."""
+        return self.add(key, table, meta, image_values(table, image))
 
     def keys(self) -> list[tuple]:
         return list(self.pending)
 
     def __len__(self) -> int:
-        return sum(p.n for p in self.pending.values())
+        return self.n
 
     def flush(self, key: tuple):
         """The key's pending rows as an Arrow table of its version's schema."""
         import pyarrow as pa
 
         p = self.pending.pop(key)
+        self.n -= p.n
         table, schema, types = self._types(p.table)
         self.rows[key] = self.rows.get(key, 0) + p.n
         prefix = f"{key[0]}.{key[1]}."
-        arrays = [pa.array(vals, schema.field(i).type) for i, vals in enumerate(p.meta)]
-        for col, (type_, accepts, convert), vals in zip(table.columns, types, p.values, strict=True):
-            bad = absent = 0
-            out = []
-            for v in vals:
-                if v is None:
-                    out.append(None)
-                elif v is _ABSENT:
-                    absent += 1
-                    out.append(None)
-                elif not accepts(v):
-                    bad += 1
-                    out.append(None)
-                else:
-                    out.append(v if convert is None else convert(v))
-            if bad:
-                self.nulled[prefix + col.name] = self.nulled.get(prefix + col.name, 0) + bad
-            if absent:
-                self.absent[prefix + col.name] = self.absent.get(prefix + col.name, 0) + absent
+        arrays = [pa.array(vals, schema.field(i).type) for i, vals in enumerate(zip(*p.meta, strict=True))]
+        for col, (type_, kinds, convert), vals in zip(table.columns, types, zip(*p.values, strict=True),
+                                                      strict=True):
+            seen = set(map(type, vals))
+            seen.discard(type(None))
+            if kinds is not None and seen <= kinds:       # every value fits (the rule): no loop
+                out = vals if convert is None else [None if v is None else convert(v) for v in vals]
+            else:
+                out, bad, absent = [], 0, 0
+                for v in vals:
+                    if v is None:
+                        out.append(None)
+                    elif v is ABSENT:
+                        absent += 1
+                        out.append(None)
+                    elif kinds is not None and type(v) not in kinds:
+                        bad += 1
+                        out.append(None)
+                    else:
+                        out.append(v if convert is None else convert(v))
+                if bad:
+                    self.nulled[prefix + col.name] = self.nulled.get(prefix + col.name, 0) + bad
+                if absent:
+                    self.absent[prefix + col.name] = self.absent.get(prefix + col.name, 0) + absent
             arrays.append(pa.array(out, type_))
         return pa.Table.from_arrays(arrays, schema=schema)
-
-
-class _Absent:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<absent>"
-
-
-_ABSENT = _Absent()

@@ -11,6 +11,7 @@ import pytest
 
 from mysqlddl import typed
 from mysqlddl.binlog.values.geometry import Geometry
+from mysqlddl.binlog.values.jsonb import JsonPartialUpdate
 from mysqlddl.envelope import json_value
 from mysqlddl.errors import ConfigError
 from mysqlddl.model.column import Column
@@ -85,8 +86,8 @@ def test_rows_become_an_arrow_table_with_the_cli_values():
            "vec": (0.5, -2.0)}
     rows = typed.TypedRows()
     key = ("db", "t", "3-400")
-    assert rows.add(key, t, "c", 3, 500, 0, 1_700_000_000_000, "0-1-9", row) == 1
-    assert rows.add(key, t, "d", 3, 600, 1, 1_700_000_000_000, None, dict.fromkeys(row)) == 2
+    assert rows.add_image(key, t, ("c", 3, 500, 0, 1_700_000_000_000, "0-1-9"), row) == 1
+    assert rows.add(key, t, ("d", 3, 600, 1, 1_700_000_000_000, None), (None,) * len(row)) == 2
     out = rows.flush(key)
     assert out.schema == typed.arrow_schema(t)
     first, second = out.to_pylist()
@@ -103,10 +104,10 @@ def test_values_the_type_cannot_hold_are_null_and_counted():
     t = _table(Column("day", "date"), Column("ts", "timestamp"), Column("n", "int"), Column("j", "json"))
     rows = typed.TypedRows()
     key = ("db", "t", "0-0")
-    rows.add(key, t, "c", 1, 4, 0, 0, None, {"day": "0000-00-00", "ts": "0000-00-00 00:00:00", "n": 1, "j": "{}"})
-    rows.add(key, t, "u", 1, 9, 0, 0, None, {"day": datetime.date(2000, 1, 1),
-                                            "ts": datetime.datetime(2000, 1, 1),        # naive: not a TIMESTAMP's
-                                            "j": ("a diff",)})
+    rows.add_image(key, t, ("c", 1, 4, 0, 0, None),
+                   {"day": "0000-00-00", "ts": "0000-00-00 00:00:00", "n": 1, "j": "{}"})
+    rows.add_image(key, t, ("u", 1, 9, 0, 0, None), {"day": datetime.date(2000, 1, 1), "ts": True,
+                                                     "j": JsonPartialUpdate(())})
     out = rows.flush(key).to_pylist()
     assert [r["day"] for r in out] == [None, datetime.date(2000, 1, 1)]
     assert [r["ts"] for r in out] == [None, None] and [r["n"] for r in out] == [1, None]
@@ -118,5 +119,13 @@ def test_values_the_type_cannot_hold_are_null_and_counted():
 def test_a_column_of_no_known_type_holds_the_cli_rendering():
     t = _table(Column("x", "unknown"))
     rows = typed.TypedRows()
-    rows.add(("db", "t", "0-0"), t, "c", 1, 4, 0, 0, None, {"x": {"k": b"\x01"}})
+    rows.add(("db", "t", "0-0"), t, ("c", 1, 4, 0, 0, None), ({"k": b"\x01"},))
     assert rows.flush(("db", "t", "0-0")).to_pylist()[0]["x"] == '{"k":"AQ=="}'
+
+
+def test_fields_carry_their_mysql_type_and_enum_set_columns_are_dictionary_encoded():
+    schema = typed.arrow_schema(_table(Column("id", "int", unsigned=True), Column("e", "enum", values=("a", "b")),
+                                       Column("s", "set", values=("x",)), Column("v", "varchar", length=9)))
+    assert schema.field("id").metadata == {b"mysql_type": b"int unsigned"}
+    assert schema.field("e").metadata == {b"mysql_type": b"enum('a','b')"}
+    assert typed.dictionary_columns(schema) == ["__op", "__gtid", "e", "s"]
