@@ -644,6 +644,10 @@ _DICT_COLUMNS = ["kind", "op", "file", "connector", "status", "position_file"]
 _STATS_COLUMNS = ["file_seq", "pos", "ts_ms"]
 
 
+def _changes_parquet_options(schema) -> dict:
+    return {"use_dictionary": _DICT_COLUMNS, "write_statistics": _STATS_COLUMNS}
+
+
 class _PartWriter:
     """One decode task's Parquet files under ``changes/``: per (db, table), batches kept until
     :data:`GROUP_ROWS` rows, then written as a row group to the partition's open file; a file is
@@ -652,14 +656,14 @@ class _PartWriter:
     written under a hidden temporary name in its directory, then published by ``os.replace``
     (atomic): another attempt at the same range overwrites it with the same rows."""
 
-    def __init__(self, root: str, index: int, *, dirname=None):
+    def __init__(self, root: str, index: int, *, dirname=None, parquet_options=None):
         import uuid
 
         self.root, self.index = root, index
-        # the change events' schema and partitions, or (the typed datasets) each key's own: its
-        # batches' schema, its directory ``dirname(key)``
-        self.schema = _arrow_schema(files=True) if dirname is None else None
+        # a key's directory under root, and the ParquetWriter keywords of a file of a schema: the
+        # change events' (db=/table= partitions) unless given (the typed datasets)
         self.dirname = dirname or (lambda key: partition_dir(*key))
+        self.parquet_options = parquet_options or _changes_parquet_options
         self.pending: dict[tuple, list] = {}      # key -> [batches, rows]
         self.pending_rows = 0
         self.open: dict[tuple, list] = {}         # key -> [writer, tmp, final, rows], least recently written first
@@ -695,15 +699,9 @@ class _PartWriter:
             os.makedirs(d, exist_ok=True)
             name = f"part-{self.index:05d}-{chunk:04d}.parquet"
             tmp = os.path.join(d, f".{name}.{self.token}.tmp")
-            if self.schema is None:
-                from . import typed
-
-                w = pq.ParquetWriter(tmp, batches[0].schema, compression="snappy",
-                                     use_dictionary=typed.dictionary_columns(batches[0].schema))
-            else:
-                w = pq.ParquetWriter(tmp, self.schema, compression="snappy", use_dictionary=_DICT_COLUMNS,
-                                     write_statistics=_STATS_COLUMNS)
-            f = [w, tmp, os.path.join(d, name), 0]
+            schema = batches[0].schema
+            f = [pq.ParquetWriter(tmp, schema, compression="snappy", **self.parquet_options(schema)), tmp,
+                 os.path.join(d, name), 0]
         f[0].write_table(pa.concat_tables(batches), row_group_size=n)
         f[3] += n
         self.open[key] = f
@@ -749,13 +747,15 @@ class _TypedSink:
     are decoded once more here, for their typed values (the decoder's tuples as they are, or
     ``ChangeReader._image`` of them where the version retypes a column)."""
 
-    def __init__(self, history, writer: _PartWriter):
+    def __init__(self, history, root: str, index: int):
         from . import typed
         from .binlog import rows as rows_mod
         from .changes import ChangeReader, Naming, RowChange
         from .model.ids import TableId
 
-        self.history, self.writer = history, writer
+        self.history = history
+        self.writer = _PartWriter(root, index, dirname=_typed_dir,
+                                  parquet_options=lambda schema: {"use_dictionary": typed.dictionary_columns(schema)})
         self.rows = typed.TypedRows()
         self._values = typed.image_values
         self._decode, self._image = rows_mod.decode_rows, ChangeReader._image
@@ -799,7 +799,7 @@ class _TypedSink:
         if type(ch) is not self._row_change or ch.op not in ("c", "u", "d"):
             return
         if ch.naming is not self._schema or ch.table_version is None or ch.mismatch:
-            t = f"{_utf8(ch.source.db)}.{_utf8(ch.source.table)}"
+            t = f"{ch.source.db}.{ch.source.table}"     # (made UTF-8 text in _typed_summary)
             self.skipped[t] = self.skipped.get(t, 0) + 1
             return
         s, image = ch.source, ch.before if ch.op == "d" else ch.after
@@ -840,7 +840,7 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
         try:
             history = _history(history_bc.value, digest, options)
             if tables is not None:
-                typed = _TypedSink(history, _PartWriter(tables, index, dirname=_typed_dir))
+                typed = _TypedSink(history, tables, index)
             renderer = _fields_renderer(name, include_query, None if typed is None else typed.event)
             for ch in ranges.read_range(rng, history, options, name=name, render_rows=renderer.rows_event,
                                         queries=include_query, **reader_kw):
@@ -1330,6 +1330,7 @@ def _typed_summary(results: list) -> dict:
             rows[k] = rows.get(k, 0) + n
         for part in ("skipped", "nulled", "absent"):
             for k, n in t[part].items():
+                k = _utf8(k)
                 out[part][k] = out[part].get(k, 0) + n
         files += len(t["files"])
     return {"rows": dict(sorted(rows.items())), "row_count": sum(rows.values()), "parquet_files": files,
