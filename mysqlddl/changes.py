@@ -1147,15 +1147,8 @@ class ChangeReader:
         return key in self._known_dbs
 
     def _note_databases(self, rec: HistoryRecord) -> None:
-        from .commands import AlterDatabase, CreateDatabase
-
-        for cmd in rec.commands:
-            if isinstance(cmd, CreateDatabase) or (isinstance(cmd, AlterDatabase)
-                                                   and (cmd.charset or cmd.collation)):
-                name = cmd.name or rec.default_db
-                if name:
-                    self._known_dbs.add(name.lower() if self.history.catalog.lower_case_table_names
-                                        else name)
+        lower = self.history.catalog.lower_case_table_names
+        self._known_dbs.update(name.lower() if lower else name for name in charset_stating_databases(rec))
 
     def _never_seen(self, tid: TableId | None, db: str | None) -> bool:
         """The history knows nothing of this table: not in the baseline, never created, and not
@@ -1381,6 +1374,19 @@ class ChangeReader:
                 v = mariadb_uuid_text(v, m.uuid_swap_all) if fam is F.UUID else typed_value(fam, v)
             out[name] = v
         return out
+
+
+def charset_stating_databases(rec: HistoryRecord) -> Iterator[str]:
+    """The databases whose default charset a recorded DDL states: CREATE DATABASE, and ALTER
+    DATABASE with a charset or collation (what makes a column's inherited charset a fact; see
+    ChangeReader._db_known)."""
+    from .commands import AlterDatabase, CreateDatabase
+
+    for cmd in rec.commands:
+        if isinstance(cmd, CreateDatabase) or (isinstance(cmd, AlterDatabase) and (cmd.charset or cmd.collation)):
+            name = cmd.name or rec.default_db
+            if name:
+                yield name
 
 
 def _value_family(col: Column, table: Table) -> TypeFamily:

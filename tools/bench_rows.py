@@ -144,11 +144,11 @@ class SchemaColumns:
         self.seq = {s.path: s.file_seq for s in scans}
         # Databases whose default charset the history states (a CREATE / ALTER DATABASE in the
         # files): only there is a column's inherited charset a fact (ChangeReader._db_known).
-        from mysqlddl.commands import AlterDatabase, CreateDatabase
+        from mysqlddl.changes import charset_stating_databases
 
-        self.known_dbs = {c.name or r.default_db for r in self.history.records for c in r.commands
-                          if isinstance(c, CreateDatabase) or (isinstance(c, AlterDatabase)
-                                                                and (c.charset or c.collation))}
+        self.lower = self.history.catalog.lower_case_table_names
+        self.known_dbs = {n.lower() if self.lower else n for r in self.history.records
+                          for n in charset_stating_databases(r)}
 
     def columns(self, tm, path: str, pos: int):
         from mysqlddl.changes import column_spec
@@ -160,7 +160,7 @@ class SchemaColumns:
         if version is None:
             return None
         has_cs = tm.column_charsets is not None or tm.default_charset is not None
-        known = tm.database in self.known_dbs
+        known = (tm.database.lower() if self.lower else tm.database) in self.known_dbs
         return [column_spec(c, m, charset_known=known, tm_has_charsets=has_cs)
                 for c, m in zip(version.columns, tm.column_metadata, strict=True)]
 
