@@ -10,10 +10,10 @@
 
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING
 from cpython.unicode cimport PyUnicode_DecodeUTF8, PyUnicode_DecodeASCII
-from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.datetime cimport import_datetime, date_new, datetime_new, timedelta_new
 
@@ -55,6 +55,10 @@ DEF K_ENUM = 15
 DEF K_SET = 16
 DEF K_BIT = 17
 
+# Step.width for values that are not of a fixed size
+DEF W_PREFIXED = -1
+DEF W_OPAQUE = -2
+
 # text modes of K_STR
 DEF S_BYTES = 0
 DEF S_UTF8 = 1
@@ -70,6 +74,8 @@ cdef struct Step:
     const char *enc
     const char *errors
     bint escape    # text errors="surrogateescape" (decoded in _utf8 itself)
+    int width      # bytes of a value: >= 0 fixed; W_PREFIXED: an `a`-byte length, then that many;
+                   # W_OPAQUE: known only to its decoder (see _span)
 
 
 cdef class CompiledPlan:
@@ -188,6 +194,7 @@ def compile_plan(columns):
             s.a = m.length
         if s.kind == K_PY:
             p.has_py = True
+        s.width = _step_width(s)
     return p
 
 
@@ -271,6 +278,36 @@ cdef int _FRAC_BYTES[7]
 _FRAC_BYTES[:] = [0, 1, 1, 2, 2, 3, 3]
 cdef int _FRAC_MULT[7]
 _FRAC_MULT[:] = [1, 10000, 10000, 100, 100, 1, 1]
+
+
+cdef int _step_width(Step *s):
+    """Step.width: the size of a value of this step in the row image (the layouts of _value)."""
+    cdef int kind = s.kind
+    if kind == K_STR:
+        return W_PREFIXED
+    if kind == K_INT:
+        return s.a
+    if kind == K_NEWDEC:
+        return s.c
+    if kind == K_ENUM or kind == K_SET or kind == K_BIT:
+        return s.a
+    if kind == K_FLOAT or kind == K_TIMESTAMP:
+        return 4
+    if kind == K_DOUBLE or kind == K_DATETIME:
+        return 8
+    if kind == K_DATE or kind == K_TIME:
+        return 3
+    if kind == K_YEAR:
+        return 1
+    if kind == K_TIME2:
+        return 3 + _FRAC_BYTES[s.a]
+    if kind == K_TIMESTAMP2:
+        return 4 + _FRAC_BYTES[s.a]
+    if kind == K_DATETIME2:
+        return 5 + _FRAC_BYTES[s.a]
+    return W_OPAQUE   # K_PY (JSON values are mutable: never shared), K_NULL
+
+
 cdef int _DIG2BYTES[10]
 _DIG2BYTES[:] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4]
 cdef uint32_t _POW10[10]
@@ -722,12 +759,37 @@ cdef struct ErrAt:
     Py_ssize_t value_start
 
 
+cdef struct Span:
+    const uint8_t *p    # a before-image value's bytes
+    Py_ssize_t n        # their count; -1: the value is NULL, absent or never shared
+
+
+cdef inline Py_ssize_t _span(Step *s, Cursor *c) noexcept:
+    """Bytes of the value of step ``s`` at the cursor, without decoding it; -1 if only its decoder
+    can tell or the image ends first (the decoder then reports that)."""
+    if s.width >= 0:
+        return s.width
+    if s.width == W_PREFIXED and c.end - c.p >= s.a:
+        return s.a + <Py_ssize_t>_le(c.p, s.a)
+    return -1
+
+
 cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object fenced, ErrAt *at,
-                  const char *partial):
-    cdef Py_ssize_t nb = (n + 7) >> 3, j, i
+                  const char *partial, Span *spans, tuple before):
+    """One row image as a tuple of ncols values.
+
+    ``spans`` links an update's two images. Decoding the before image (``before`` is None) records
+    where each value's bytes lie. Decoding the after image, a value whose bytes are the same as the
+    before image's is that same object: the values are immutable (JSON, whose values are not, is
+    never shared), so this only saves building an equal object. In a FULL-image UPDATE most
+    columns are unchanged, and their values are most of the objects an update costs."""
+    cdef Py_ssize_t nb = (n + 7) >> 3, j, i, w
     cdef const uint8_t *nulls
+    cdef const uint8_t *start
     cdef tuple row = PyTuple_New(plan.ncols)   # slots start NULL; a tuple frees NULL slots safely
     cdef object v
+    cdef bint record = spans != NULL and before is None
+    cdef bint share = spans != NULL and before is not None
     at.column = cols[0] if n else -1
     at.value_start = c.p - c.base
     if n != plan.ncols:
@@ -735,6 +797,9 @@ cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object 
         for i in range(plan.ncols):
             Py_INCREF(_ABSENT)
             PyTuple_SET_ITEM(row, i, _ABSENT)
+    if record:
+        for i in range(plan.ncols):
+            spans[i].n = -1
     cur_need(c, nb, "null bitmap")
     nulls = c.p
     c.p += nb
@@ -744,11 +809,19 @@ cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object 
             v = None
         else:
             at.column = i
-            at.value_start = c.p - c.base
+            start = c.p
+            at.value_start = start - c.base
             if partial != NULL and partial[i]:
                 v = _py_call(_decode_json_diff, plan, i, c, fenced)
+            elif share and spans[i].n >= 0 and _span(&plan.steps[i], c) == spans[i].n \
+                    and c.end - start >= spans[i].n and memcmp(start, spans[i].p, spans[i].n) == 0:
+                v = <object>PyTuple_GET_ITEM(before, i)
+                c.p += spans[i].n
             else:
                 v = _value(plan, i, c, fenced)
+                if record and plan.steps[i].width != W_OPAQUE:
+                    spans[i].p = start
+                    spans[i].n = c.p - start
         Py_INCREF(v)
         _put_item(row, i, v)
     return row
@@ -835,6 +908,7 @@ cdef list _decode(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, pres
     cdef ErrAt at
     cdef int *cols1 = NULL
     cdef int *cols2 = NULL
+    cdef Span *spans = NULL
     cdef int n1, n2 = 0
     cdef bint update = present2 is not None
     cdef char *partial = NULL
@@ -865,12 +939,15 @@ cdef list _decode(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, pres
     at.value_start = start
     cols1 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
     cols2 = <int *>malloc(sizeof(int) * (plan.ncols + 1))
+    if update:
+        spans = <Span *>malloc(sizeof(Span) * (plan.ncols + 1))
     if partial_update:
         partial = <char *>malloc(plan.ncols + 1)
         json_cols = <int *>malloc(sizeof(int) * (plan.ncols + 1))
-    if cols1 == NULL or cols2 == NULL or (partial_update and (partial == NULL or json_cols == NULL)):
+    if cols1 == NULL or cols2 == NULL or (update and spans == NULL) or (partial_update and (partial == NULL or json_cols == NULL)):
         free(cols1)
         free(cols2)
+        free(spans)
         free(partial)
         free(json_cols)
         raise MemoryError()
@@ -889,12 +966,12 @@ cdef list _decode(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, pres
                                     offset=base + start)
         try:
             while c.p < c.end:
-                before = _image(plan, &c, cols1, n1, fenced, &at, NULL)
+                before = _image(plan, &c, cols1, n1, fenced, &at, NULL, spans, None)
                 if partial_update:
                     _value_options(&c, partial, plan.ncols, json_cols, njson, &at)
-                    rows.append((before, _image(plan, &c, cols2, n2, fenced, &at, partial)))
+                    rows.append((before, _image(plan, &c, cols2, n2, fenced, &at, partial, spans, before)))
                 elif update:
-                    rows.append((before, _image(plan, &c, cols2, n2, fenced, &at, NULL)))
+                    rows.append((before, _image(plan, &c, cols2, n2, fenced, &at, NULL, spans, before)))
                 else:
                     rows.append(before)
         except TruncatedError as e:
@@ -910,6 +987,7 @@ cdef list _decode(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, pres
     finally:
         free(cols1)
         free(cols2)
+        free(spans)
         free(partial)
         free(json_cols)
     return rows

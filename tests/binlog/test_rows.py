@@ -144,6 +144,58 @@ def test_update_pairs_and_minimal_images(twin):
     assert got[0][1][0] is A and got[0][1][2] is None
 
 
+def test_update_after_image_shares_unchanged_values(twin):
+    """The compiled decoder gives an after-image value whose bytes equal the before image's as the
+    before image's (immutable) object instead of building an equal one; the values are the twin's."""
+    import datetime as dt
+
+    plan = rows.build_plan(FOUR, Options())
+    V_STR2 = bytes.fromhex("02686f")                   # 'ho': same length as 'hi', other bytes
+    V_STR3 = bytes.fromhex("03686921")                 # 'hi!': a longer value
+    V_DT2 = bytes.fromhex("99b2bb7efa")                # 2024-02-29 23:59:58
+    pairs = [(b"\x00" + V_INT + V_STR + V_DEC + V_DT, b"\x00" + V_INT + V_STR2 + V_DEC + V_DT2),
+             (b"\x02" + V_INT + V_DEC + V_DT, b"\x00" + V_INT + V_STR + V_DEC + V_DT),   # 1 was NULL
+             (b"\x00" + V_INT + V_STR + V_DEC + V_DT, b"\x00" + V_INT + V_STR3 + V_DEC + V_DT)]
+    body = b"".join(b + a for b, a in pairs)
+    got = rows.decode_rows(plan, body, 0, len(body), b"\x0f", b"\x0f")
+    t1, t2 = dt.datetime(2024, 2, 29, 23, 59, 59), dt.datetime(2024, 2, 29, 23, 59, 58)
+    d = Decimal("-0.01")
+    assert got == [((42, "hi", d, t1), (42, "ho", d, t2)), ((42, None, d, t1), (42, "hi", d, t1)),
+                   ((42, "hi", d, t1), (42, "hi!", d, t1))]
+    if twin.IMPLEMENTATION == "compiled":
+        shared = [[a is b for a, b in zip(*pair, strict=True)] for pair in got]
+        assert shared == [[True, False, True, False], [True, False, True, True], [True, False, True, True]]
+
+
+def test_update_sharing_spans_minimal_images_and_stops_at_the_image_end(twin):
+    import datetime as dt
+
+    plan = rows.build_plan(FOUR, Options())
+    before = b"\x00" + V_INT + V_DEC                    # MINIMAL before image: columns 0 and 2
+    after = b"\x00" + V_INT + V_STR + V_DEC + V_DT       # all four
+    got = rows.decode_rows(plan, before + after, 0, len(before + after), b"\x05", b"\x0f")
+    A = rows.ABSENT
+    d = Decimal("-0.01")
+    assert got == [((42, A, d, A), (42, "hi", d, dt.datetime(2024, 2, 29, 23, 59, 59)))]
+    full = b"\x00" + V_INT + V_STR + V_DEC + V_DT
+    for cut in range(1, len(full)):   # an after image cut anywhere, the unchanged values included
+        body = full + full[:cut]
+        with pytest.raises(RowImageOverrunError):
+            rows.decode_rows(plan, body, 0, len(body), b"\x0f", b"\x0f")
+
+
+def test_update_json_values_are_never_shared(twin):
+    """A JSON value is a dict or list, which a consumer may change: equal bytes still give the after
+    image an object of its own."""
+    plan = rows.build_plan(tm((T.LONG, T.JSON), (0, 4)), Options())
+    doc = bytes.fromhex("00" "0100" "0c00" "0b00" "0100" "050100" "61")          # {"a": 1}
+    image = b"\x00" + V_INT + len(doc).to_bytes(4, "little") + doc
+    (before, after), = rows.decode_rows(plan, image * 2, 0, 2 * len(image), b"\x03", b"\x03")
+    assert before == after == (42, {"a": 1}) and after[1] is not before[1]
+    after[1]["a"] = 2
+    assert before[1] == {"a": 1}
+
+
 def test_rows_inside_a_larger_buffer_use_absolute_offsets(twin):
     plan = rows.build_plan(FOUR, Options())
     row = b"\x00" + V_INT + V_STR + V_DEC + V_DT
