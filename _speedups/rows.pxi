@@ -610,6 +610,16 @@ cdef object _text(Step *s, const uint8_t *p, Py_ssize_t n):
         raise CorruptEventError(f"text not valid in {name}: {e.reason} at byte {e.start}") from None
 
 
+cdef inline object _int(Step *s, Cursor *c):
+    """K_INT: a little-endian integer of s.a bytes, unsigned when s.b."""
+    cdef uint64_t u = cur_uint_le(c, s.a, "integer")
+    if s.b:
+        return u
+    if s.a < 8 and (u >> (8 * s.a - 1)) & 1:
+        return <int64_t>u - (<int64_t>1 << (8 * s.a))
+    return <int64_t>u
+
+
 cdef object _value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
     cdef Step *s = &plan.steps[i]
     cdef const uint8_t *p
@@ -622,12 +632,7 @@ cdef object _value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
     cdef double dbl
     cdef int kind = s.kind
     if kind == K_INT:
-        u = cur_uint_le(c, s.a, "integer")
-        if s.b:
-            return u
-        if s.a < 8 and (u >> (8 * s.a - 1)) & 1:
-            return <int64_t>u - (<int64_t>1 << (8 * s.a))
-        return <int64_t>u
+        return _int(s, c)
     if kind == K_STR:
         n = <Py_ssize_t>cur_uint_le(c, s.a, "string length")
         if s.b >= 0 and n > s.b:
@@ -818,7 +823,8 @@ cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object 
                 v = <object>PyTuple_GET_ITEM(before, i)
                 c.p += spans[i].n
             else:
-                v = _value(plan, i, c, fenced)
+                # integers are the commonest values: decoded here, not through _value's dispatch
+                v = _int(&plan.steps[i], c) if plan.steps[i].kind == K_INT else _value(plan, i, c, fenced)
                 if record and plan.steps[i].width != W_OPAQUE:
                     spans[i].p = start
                     spans[i].n = c.p - start
