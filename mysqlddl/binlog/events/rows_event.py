@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import BinlogError, CorruptEventError
+from .. import rows as rows_mod
 from ._compress import mariadb_uncompress
 from .types import Event, EventType
 
@@ -129,8 +130,6 @@ class RowsEvent(Event):
     def rows(self) -> list:
         """Decoded row images: tuples, or (before, after) pairs for updates (absent columns are
         ``rows.ABSENT``). Errors carry the absolute file offset of the failing value."""
-        from .. import rows as rows_mod
-
         plan = self.plan()
         # PARTIAL_UPDATE_ROWS after images start with value_options and may hold Json_diff_vectors
         # (sql/rpl_record.cc pack_row): only the decoder that knows that layout may read them.
