@@ -788,7 +788,7 @@ cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object 
     before image's is that same object: the values are immutable (JSON, whose values are not, is
     never shared), so this only saves building an equal object. In a FULL-image UPDATE most
     columns are unchanged, and their values are most of the objects an update costs."""
-    cdef Py_ssize_t nb = (n + 7) >> 3, j, i, w
+    cdef Py_ssize_t nb = (n + 7) >> 3, j, i
     cdef const uint8_t *nulls
     cdef const uint8_t *start
     cdef tuple row = PyTuple_New(plan.ncols)   # slots start NULL; a tuple frees NULL slots safely

@@ -371,7 +371,7 @@ class PmrCase:
         if self.limit:
             n, cpus = runs[0][0], [r[1] for r in runs]
             cpu = statistics.median(cpus)
-            print(f"  {label}: the first {n} of {total} row changes (an INSERT-only subset: see --help), "
+            print(f"  {label}: the first {n} of {total} row changes (a leading subset: see --help), "
                   f"CPU s median {cpu:.3f} (min {min(cpus):.3f}, max {max(cpus):.3f}) -> {n / cpu:,.0f} row "
                   "changes per CPU-s", flush=True)
         else:
