@@ -627,6 +627,13 @@ def cross_check(tm: TableMapEvent, table: Table, *, charset_known: bool = True,
 _CHARSET_BY_WIDTH = {1: "latin1", 3: "utf8mb3", 4: "utf8mb4"}
 
 
+def plan_columns(tm: TableMapEvent, version: Table, *, charset_known: bool = True) -> list[dict]:
+    """:func:`column_spec` of each column of the table version ``version`` against the TABLE_MAP
+    ``tm`` that maps it (rows.build_plan ``columns=``)."""
+    has_cs = tm.column_charsets is not None or tm.default_charset is not None
+    return [column_spec(c, m, charset_known=charset_known, tm_has_charsets=has_cs)
+            for c, m in zip(version.columns, tm.column_metadata, strict=True)]
+
 def column_spec(col: Column, tm_meta: int | None = None, *, charset_known: bool = True,
                 tm_has_charsets: bool = False) -> dict:
     """What the schema tells the row decoder about a column (rows.build_plan ``columns=``).
@@ -1231,10 +1238,7 @@ class ChangeReader:
                    tm.default_charset, opts, charset_known)
             hit = self._plans.get(key)
             if hit is None:
-                has_cs = tm.column_charsets is not None or tm.default_charset is not None
-                plan = rows_mod.build_plan(tm, opts, columns=[
-                    column_spec(c, m, charset_known=charset_known, tm_has_charsets=has_cs)
-                    for c, m in zip(version.columns, tm.column_metadata, strict=True)])
+                plan = rows_mod.build_plan(tm, opts, columns=plan_columns(tm, version, charset_known=charset_known))
                 hit = self._plans[key] = (version, plan)
                 if len(self._plans) > 4096:
                     self._plans.clear()
@@ -1446,5 +1450,5 @@ def read_changes(source, **kw) -> Iterator[Change]:
 
 __all__ = ["Change", "ChangeReader", "ChangeStats", "Filters", "GtidSet", "Naming", "QueryKind",
            "RenderedRows", "RowChange", "SchemaChange", "Source", "TransactionMark", "check_column", "classify_query",
-           "column_spec", "cross_check", "mariadb_uuid_text", "parse_xid", "read_changes", "sql_mode_names",
-           "typed_value"]
+           "column_spec", "cross_check", "mariadb_uuid_text", "parse_xid", "plan_columns", "read_changes",
+           "sql_mode_names", "typed_value"]

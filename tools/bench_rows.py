@@ -20,7 +20,7 @@ median of ``--runs`` (the cases run in turn, one run each, --runs times):
   rows-event headers parsed here): what the row decoder itself costs. It knows v1/v2 rows events
   only (what MySQL 5.6+ and MariaDB write uncompressed);
 - ``compiled/schema``: compiled/lean, with each table's plan built as ChangeReader builds it when
-  its schema history knows the table (``changes.column_spec`` of the table version in force at the
+  its schema history knows the table (``changes.plan_columns`` of the table version in force at the
   TABLE_MAP's position): the values a user of the change events gets. The lab binlogs carry no
   optional metadata (binlog_row_metadata=NO_LOG, MariaDB 10.11's default), so without a schema an
   INT UNSIGNED above 2^31 decodes negative and a VARBINARY is text under --charset-fallback; the
@@ -134,7 +134,7 @@ def _table_map(data, pos, end, id_len):
 
 class SchemaColumns:
     """What a schema history built from the files' own DDL tells the row decoder about each
-    table, as ChangeReader asks it (changes.column_spec of the version in force at a TABLE_MAP's
+    table, as ChangeReader asks it (changes.plan_columns of the version in force at a TABLE_MAP's
     position); None for a table the history does not know (its plan then comes from the TABLE_MAP
     alone, as in ChangeReader)."""
 
@@ -155,7 +155,7 @@ class SchemaColumns:
                           for n in charset_stating_databases(r)}
 
     def columns(self, tm, path: str, pos: int):
-        from mysqlddl.changes import column_spec
+        from mysqlddl.changes import plan_columns
         from mysqlddl.history import BinlogPosition
         from mysqlddl.model.ids import TableId
 
@@ -163,10 +163,8 @@ class SchemaColumns:
                                         BinlogPosition(self.seq[path], pos, os.path.basename(path)))
         if version is None:
             return None
-        has_cs = tm.column_charsets is not None or tm.default_charset is not None
         known = (tm.database.lower() if self.lower else tm.database) in self.known_dbs
-        return [column_spec(c, m, charset_known=known, tm_has_charsets=has_cs)
-                for c, m in zip(version.columns, tm.column_metadata, strict=True)]
+        return plan_columns(tm, version, charset_known=known)
 
 
 def lean_rows(path: str, options: Options, limit: int | None = None, schema: SchemaColumns | None = None):
