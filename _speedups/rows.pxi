@@ -645,7 +645,7 @@ cdef object _value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
         return _newdecimal(s, c)
     if kind == K_DATETIME2:
         fsp = s.a
-        n = 5 + _FRAC_BYTES[fsp]
+        n = s.width              # (_step_width: the integer part, then the fraction)
         cur_need(c, n, "DATETIME2")
         u = _be(c.p, 5)
         if not (u & 0x8000000000):
@@ -667,7 +667,7 @@ cdef object _value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
         return <double>f
     if kind == K_TIMESTAMP2:
         fsp = s.a
-        n = 4 + _FRAC_BYTES[fsp]
+        n = s.width              # (_step_width: the integer part, then the fraction)
         cur_need(c, n, "TIMESTAMP2")
         u = _be(c.p, 4)
         frac = <int64_t>_be(c.p + 4, _FRAC_BYTES[fsp]) * _FRAC_MULT[fsp]
@@ -675,7 +675,7 @@ cdef object _value(CompiledPlan plan, Py_ssize_t i, Cursor *c, object fenced):
         return _timestamp(plan.metas[i], u, frac)
     if kind == K_TIME2:
         fsp = s.a
-        n = 3 + _FRAC_BYTES[fsp]
+        n = s.width              # (_step_width: the integer part, then the fraction)
         cur_need(c, n, "TIME2")
         if fsp >= 5:
             packed = <int64_t>_be(c.p, 6) - <int64_t>0x800000000000
