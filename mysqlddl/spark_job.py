@@ -811,6 +811,9 @@ class _TypedSink:
             self.writer.add(key, self.rows.flush(key))
         self.writer.close()
 
+    def abort(self) -> None:
+        self.writer.abort()
+
     def summary(self) -> dict:
         return {"rows": [[list(k), n] for k, n in self.rows.rows.items()], "skipped": self.skipped,
                 "nulled": self.rows.nulled, "absent": self.rows.absent, "files": self.writer.files}
@@ -854,15 +857,12 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
             writer.close()
             if typed is not None:
                 typed.close()
-        except MysqlddlError as e:
+        except BaseException as e:
             writer.abort()
             if typed is not None:
-                typed.writer.abort()
-            raise _task_error(e) from None
-        except BaseException:
-            writer.abort()
-            if typed is not None:
-                typed.writer.abort()
+                typed.abort()
+            if isinstance(e, MysqlddlError):
+                raise _task_error(e) from None
             raise
         if fail_first:
             raise RuntimeError(f"{FAIL_FIRST_ATTEMPT}: injected failure")
