@@ -52,6 +52,7 @@ META_COLUMNS = (("__op", "string"), ("__file_seq", "int64"), ("__pos", "int64"),
 _INT_BITS = {"tinyint": 8, "smallint": 16, "mediumint": 32, "int": 32, "bigint": 64}
 _TEXT = frozenset({F.CHAR, F.VARCHAR, F.TEXT, F.ENUM, F.SET, F.JSON, F.INET4, F.INET6, F.UUID})
 _BINARY = frozenset({F.BINARY, F.VARBINARY, F.BLOB})
+_INT = frozenset({int})
 
 
 def _rendered(v) -> str:
@@ -105,9 +106,6 @@ def column_type(col: Column):
     if fam is F.VECTOR:
         return pa.list_(pa.float32()), frozenset({tuple}), None
     return pa.string(), None, _rendered
-
-
-_INT = frozenset({int})
 
 
 #: Field metadata key holding a column's MySQL type as information_schema prints it
