@@ -2,9 +2,20 @@
 """mysqlddl._speedups: the compiled core. Only mysqlddl.binlog imports it.
 
 One compilation unit: per-topic .pxi files are included here so `cdef inline` helpers inline
-across them (cursor.pxi: the bounded read cursor; rows.pxi: compile_plan / decode_rows, the row
-image decoder; decimal.pxi: Decimal objects built from digit groups; floatrepr.pxi: float repr by Ryu;
-jsonl.pxi: rows events rendered straight to JSON Lines; crc32.pxi: event checksums). mysqlddl/binlog/_twin.py is the pure-Python twin; both must give identical results
+across them:
+
+- cursor.pxi: the bounded read cursor;
+- plan.pxi: compile_plan, the decode plan in C (a Step per column, with the size of its values);
+- values/numeric.pxi, values/temporal.pxi, values/strings.pxi: one reader per column type, which
+  reads a value through the cursor into its raw parts (an integer's bits, a NEWDECIMAL's digit
+  groups, a temporal's calendar fields, a string's bytes), shared by the two consumers below;
+- decimal.pxi: Decimal objects built from digit groups;
+- rows.pxi: decode_rows, the row images as Python objects (consumer 1);
+- floatrepr.pxi: float repr by Ryu; jsontext.pxi: JSON text of the readers' parts;
+- jsonl.pxi: render_rows, rows events straight to JSON Lines (consumer 2);
+- crc32.pxi: event checksums.
+
+mysqlddl/binlog/_twin.py is the pure-Python twin; both must give identical results
 (tests/binlog/test_twin_parity.py, test_twin_fuzz.py, and the `twin` fixture everywhere).
 """
 
@@ -41,8 +52,13 @@ def read_lenenc_int(const unsigned char[::1] buf, Py_ssize_t offset):
         return cur_uint_le(&c, 8, "length-encoded integer (8 bytes)"), c.p - c.base
     raise CorruptEventError("length-encoded integer with first byte 0xff", offset=offset)
 
-include "rows.pxi"
+include "plan.pxi"
+include "values/numeric.pxi"
+include "values/temporal.pxi"
+include "values/strings.pxi"
 include "decimal.pxi"
+include "rows.pxi"
 include "floatrepr.pxi"
+include "jsontext.pxi"
 include "jsonl.pxi"
 include "crc32.pxi"

@@ -84,6 +84,7 @@ cdef extern from *:
     object _dec_new "__mysqlddl_dec_new"(object type, int negative, const uint64_t *w, int n, int64_t exp)
 
 import decimal as _decimal_mod
+from decimal import Decimal as _Decimal
 
 cdef object _DecimalType = _Decimal   # a C-level reference: no module-dict lookup per value
 

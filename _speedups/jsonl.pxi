@@ -2,408 +2,18 @@
 #
 # The `changes` CLI writes every row change as one JSON line (mysqlddl/envelope.py LineRenderer).
 # Building a Python value per column, a dict per image and an encoder pass per line costs ~15 us a
-# row; here the row images are read through the same bounded cursor and decode plan as
-# decode_rows (rows.pxi) and each value's JSON text is written into one growing C buffer, together
-# with the line's pre-encoded parts (a template with five holes, see render_rows).
-#
-# Every native rendering below must give the bytes the reference gives:
-#   json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode(envelope value)
-# with the envelope's value choices (envelope.py json_value): int as decimal digits, float as
-# float.__repr__, Decimal as str(Decimal), datetime/date isoformat (UTC TIMESTAMP + "Z"), TIME as
-# [-]HH:MM:SS[.ffffff], bytes as base64, str escaped as json's ensure_ascii encoder does
-# (RFC 8259 section 7; CPython Modules/_json.c ``ascii_escape_unichar``: '"' '\\' and \b \f \n \r
-# \t get their short escapes, every other code point outside ' '..'~' becomes \u00XX with lowercase
-# hex, and one outside the BMP a \uXXXX\uXXXX surrogate pair). Values the native code does not
+# row; here the row images are walked through the same bounded cursor and decode plan as
+# decode_rows (rows.pxi), each value is read by the same reader of its type (values/*.pxi), and its
+# JSON text is written (jsontext.pxi) into one growing C buffer, together with the line's
+# pre-encoded parts (a template with five holes, see render_rows). Values the native code does not
 # render (JSON, GEOMETRY, SET names, invalid temporals, non-finite floats, retyped columns) are
 # decoded to their Python value as decode_rows would and handed to the format's Python callables.
 # tests/binlog/test_render_rows.py and tests/test_changes_render.py hold the two paths to equal bytes.
 
 from libc.stdint cimport int32_t
-from libc.stdlib cimport realloc
-from libc.string cimport strlen
+from libc.stdlib cimport malloc, free
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
-
-cdef extern from "Python.h":
-    int PyUnicode_KIND(object o)
-    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index)
-    Py_ssize_t PyUnicode_GET_LENGTH(object o)
-    char *PyOS_double_to_string(double val, char format_code, int precision, int flags, int *ptype) except NULL
-    void PyMem_Free(void *p)
-    int Py_DTSF_ADD_DOT_0
-    int Py_IS_FINITE(double x)
-
-
-cdef struct JBuf:
-    char *data
-    Py_ssize_t n
-    Py_ssize_t cap
-
-
-cdef int _jb_grow(JBuf *b, Py_ssize_t extra) except -1:
-    cdef Py_ssize_t cap = b.cap * 2
-    cdef char *q
-    if cap < b.n + extra + 4096:
-        cap = b.n + extra + 4096
-    q = <char *>realloc(b.data, cap)
-    if q == NULL:
-        raise MemoryError()
-    b.data = q
-    b.cap = cap
-    return 0
-
-
-cdef inline int jb_reserve(JBuf *b, Py_ssize_t extra) except -1:
-    if b.n + extra > b.cap:
-        _jb_grow(b, extra)
-    return 0
-
-
-cdef inline int jb_put(JBuf *b, const char *s, Py_ssize_t n) except -1:
-    jb_reserve(b, n)
-    memcpy(b.data + b.n, s, n)
-    b.n += n
-    return 0
-
-
-cdef inline int jb_putc(JBuf *b, char ch) except -1:
-    jb_reserve(b, 1)
-    b.data[b.n] = ch
-    b.n += 1
-    return 0
-
-
-cdef int jb_put_str(JBuf *b, str s) except -1:
-    """An ASCII str (already JSON text) as its bytes."""
-    cdef Py_ssize_t n
-    cdef const char *p = PyUnicode_AsUTF8AndSize(s, &n)
-    return jb_put(b, p, n)
-
-
-cdef char *_PAIRS = (b"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                     b"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                     b"8081828384858687888990919293949596979899")
-
-
-cdef inline int jb_put_u64(JBuf *b, uint64_t v) except -1:
-    """Decimal digits of v (int.__repr__), two at a time."""
-    cdef char tmp[24]
-    cdef int k = 24
-    cdef uint64_t r
-    while v >= 100:
-        r = v % 100
-        v //= 100
-        k -= 2
-        tmp[k] = _PAIRS[2 * r]
-        tmp[k + 1] = _PAIRS[2 * r + 1]
-    if v >= 10:
-        k -= 2
-        tmp[k] = _PAIRS[2 * v]
-        tmp[k + 1] = _PAIRS[2 * v + 1]
-    else:
-        k -= 1
-        tmp[k] = <char>(48 + v)
-    return jb_put(b, tmp + k, 24 - k)
-
-
-cdef inline int jb_put_i64(JBuf *b, int64_t v) except -1:
-    if v < 0:
-        jb_putc(b, 45)   # '-'
-        return jb_put_u64(b, <uint64_t>0 - <uint64_t>v)
-    return jb_put_u64(b, <uint64_t>v)
-
-
-cdef inline void _two(char *o, int v):
-    o[0] = <char>(48 + v // 10)
-    o[1] = <char>(48 + v % 10)
-
-
-cdef int jb_put_date(JBuf *b, int y, int mo, int d) except -1:
-    """YYYY-MM-DD (date.isoformat: the year zero-padded to 4 digits; 1..9999 here)."""
-    jb_reserve(b, 10)
-    cdef char *o = b.data + b.n
-    _digits(o, <uint32_t>y, 4)
-    o[4] = 45
-    _two(o + 5, mo)
-    o[7] = 45
-    _two(o + 8, d)
-    b.n += 10
-    return 0
-
-
-cdef int jb_put_hms_frac(JBuf *b, int h, int mi, int s, int us) except -1:
-    """HH:MM:SS[.ffffff] (time part of datetime.isoformat: the fraction only when not zero)."""
-    jb_reserve(b, 15)
-    cdef char *o = b.data + b.n
-    _two(o, h)
-    o[2] = 58
-    _two(o + 3, mi)
-    o[5] = 58
-    _two(o + 6, s)
-    b.n += 8
-    if us:
-        o[8] = 46
-        _digits(o + 9, <uint32_t>us, 6)
-        b.n += 7
-    return 0
-
-
-cdef char *_HEX = b"0123456789abcdef"
-
-
-cdef inline int _put_u_escape(JBuf *b, uint32_t cp) except -1:
-    jb_reserve(b, 6)
-    cdef char *o = b.data + b.n
-    o[0] = 92
-    o[1] = 117
-    o[2] = _HEX[(cp >> 12) & 15]
-    o[3] = _HEX[(cp >> 8) & 15]
-    o[4] = _HEX[(cp >> 4) & 15]
-    o[5] = _HEX[cp & 15]
-    b.n += 6
-    return 0
-
-
-cdef inline int _put_cp(JBuf *b, uint32_t cp) except -1:
-    """One code point as json's ensure_ascii encoder writes it (Modules/_json.c ascii_escape_unichar)."""
-    if 32 <= cp <= 126:
-        if cp == 34 or cp == 92:
-            jb_reserve(b, 2)
-            b.data[b.n] = 92
-            b.data[b.n + 1] = <char>cp
-            b.n += 2
-        else:
-            jb_putc(b, <char>cp)
-        return 0
-    if cp == 8:
-        return jb_put(b, b"\\b", 2)
-    if cp == 12:
-        return jb_put(b, b"\\f", 2)
-    if cp == 10:
-        return jb_put(b, b"\\n", 2)
-    if cp == 13:
-        return jb_put(b, b"\\r", 2)
-    if cp == 9:
-        return jb_put(b, b"\\t", 2)
-    if cp >= 0x10000:
-        cp -= 0x10000
-        _put_u_escape(b, 0xD800 | ((cp >> 10) & 0x3FF))
-        return _put_u_escape(b, 0xDC00 | (cp & 0x3FF))
-    return _put_u_escape(b, cp)
-
-
-cdef int jb_put_json_str(JBuf *b, str s) except -1:
-    """A str as a JSON string literal (quotes included), escaped as above; lone surrogates (text
-    decoded with surrogateescape) come out as their own \\udcXX escape, as json writes them."""
-    cdef int kind = PyUnicode_KIND(s)
-    cdef void *data = PyUnicode_DATA(s)
-    cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(s)
-    jb_putc(b, 34)
-    for i in range(n):
-        _put_cp(b, PyUnicode_READ(kind, data, i))
-    return jb_putc(b, 34)
-
-
-cdef inline bint _plain8(const uint8_t *p):
-    """The 8 bytes at p are ASCII and none is below ' ', '"', '\\' or DEL (the bytes json escapes):
-    word-at-a-time tests (a byte x < n sets bit 7 of x - n when x and n are below 0x80; a byte
-    equal to c is a zero byte of x ^ c), exact as a whole-word yes/no."""
-    cdef uint64_t w, ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL
-    memcpy(&w, p, 8)
-    if w & high:
-        return False
-    if ((w - ones * 0x20) | ((w ^ (ones * 0x22)) - ones) | ((w ^ (ones * 0x5C)) - ones)
-            | ((w ^ (ones * 0x7F)) - ones)) & high:
-        return False
-    return True
-
-
-cdef bint _utf8_json(JBuf *b, const uint8_t *p, Py_ssize_t n) except -1:
-    """Well-formed UTF-8 bytes written as a JSON string literal in one pass (decode and escape);
-    False, with nothing written, when they are not well-formed (then the caller decodes them with
-    the column's error handler as decode_rows does). Well-formedness is the test of ``_utf8`` in
-    rows.pxi (Unicode 15 table 3-7)."""
-    cdef Py_ssize_t i = 0, mark = b.n, k
-    cdef uint8_t b0, b1
-    cdef uint32_t cp
-    cdef char *o
-    jb_reserve(b, n + 2)
-    b.data[b.n] = 34
-    b.n += 1
-    while i < n:
-        if i + 8 <= n and _plain8(p + i):
-            # 8 ASCII bytes none of which needs an escape (the common case): copied as they are
-            jb_reserve(b, 8)
-            memcpy(b.data + b.n, p + i, 8)
-            b.n += 8
-            i += 8
-            continue
-        b0 = p[i]
-        if b0 < 0x80:
-            _put_cp(b, b0)
-            i += 1
-            continue
-        if 0xC2 <= b0 <= 0xDF:
-            if i + 1 >= n or (p[i + 1] & 0xC0) != 0x80:
-                b.n = mark
-                return False
-            cp = ((b0 & 0x1F) << 6) | (p[i + 1] & 0x3F)
-            i += 2
-        elif 0xE0 <= b0 <= 0xEF:
-            if i + 2 >= n:
-                b.n = mark
-                return False
-            b1 = p[i + 1]
-            if (b1 & 0xC0) != 0x80 or (p[i + 2] & 0xC0) != 0x80 or (b0 == 0xE0 and b1 < 0xA0) \
-                    or (b0 == 0xED and b1 > 0x9F):
-                b.n = mark
-                return False
-            cp = ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (p[i + 2] & 0x3F)
-            i += 3
-        elif 0xF0 <= b0 <= 0xF4:
-            if i + 3 >= n:
-                b.n = mark
-                return False
-            b1 = p[i + 1]
-            if (b1 & 0xC0) != 0x80 or (p[i + 2] & 0xC0) != 0x80 or (p[i + 3] & 0xC0) != 0x80 \
-                    or (b0 == 0xF0 and b1 < 0x90) or (b0 == 0xF4 and b1 > 0x8F):
-                b.n = mark
-                return False
-            cp = ((b0 & 0x07) << 18) | ((b1 & 0x3F) << 12) | ((p[i + 2] & 0x3F) << 6) | (p[i + 3] & 0x3F)
-            i += 4
-        else:
-            b.n = mark
-            return False
-        _put_cp(b, cp)
-    jb_putc(b, 34)
-    return True
-
-
-cdef char *_B64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-cdef int jb_put_base64(JBuf *b, const uint8_t *p, Py_ssize_t n, Py_ssize_t padded) except -1:
-    """The JSON string of base64.b64encode (RFC 4648 section 4, '=' padding) of p[:n] followed by
-    padded - n zero bytes (BINARY(N) values the server stored without their trailing 0x00)."""
-    cdef Py_ssize_t total = padded if padded > n else n, i = 0, k
-    cdef uint32_t v
-    cdef uint8_t t[3]
-    cdef char *o
-    jb_reserve(b, (total + 2) // 3 * 4 + 2)
-    o = b.data + b.n
-    o[0] = 34
-    k = 1
-    while i + 3 <= n:
-        v = (<uint32_t>p[i] << 16) | (<uint32_t>p[i + 1] << 8) | p[i + 2]
-        o[k] = _B64[v >> 18]
-        o[k + 1] = _B64[(v >> 12) & 63]
-        o[k + 2] = _B64[(v >> 6) & 63]
-        o[k + 3] = _B64[v & 63]
-        k += 4
-        i += 3
-    while i < total:
-        # the last (partial) groups, reading zero pad bytes past n
-        t[0] = p[i] if i < n else 0
-        t[1] = (p[i + 1] if i + 1 < n else 0) if i + 1 < total else 0
-        t[2] = (p[i + 2] if i + 2 < n else 0) if i + 2 < total else 0
-        v = (<uint32_t>t[0] << 16) | (<uint32_t>t[1] << 8) | t[2]
-        o[k] = _B64[v >> 18]
-        o[k + 1] = _B64[(v >> 12) & 63]
-        o[k + 2] = _B64[(v >> 6) & 63] if i + 1 < total else 61   # '='
-        o[k + 3] = _B64[v & 63] if i + 2 < total else 61
-        k += 4
-        i += 3
-    o[k] = 34
-    b.n += k + 1
-    return 0
-
-
-cdef int jb_put_double(JBuf *b, double d) except -1:
-    """float.__repr__ (Objects/floatobject.c float_repr: PyOS_double_to_string 'r' with
-    Py_DTSF_ADD_DOT_0), which is what json writes for a finite float: Ryu when its self-check
-    passed (floatrepr.pxi), else CPython's own conversion."""
-    if RYU_OK:
-        jb_reserve(b, 40)
-        b.n += _repr_double(d, b.data + b.n)
-        return 0
-    cdef char *s = PyOS_double_to_string(d, 114, 0, Py_DTSF_ADD_DOT_0, NULL)   # 'r'
-    try:
-        jb_put(b, s, strlen(s))
-    finally:
-        PyMem_Free(s)
-    return 0
-
-
-cdef int jb_put_decimal(JBuf *b, Step *s, bint negative, const uint32_t *groups, const int *widths,
-                        int ng) except -1:
-    """The JSON string of str(Decimal) for a NEWDECIMAL (or the exact text with decimal_as="str").
-
-    str(Decimal) is the General Decimal Arithmetic to-scientific-string conversion: with the
-    coefficient's digits c (no leading zeros, "0" for zero) and exponent e = -scale,
-    adjusted = e + len(c) - 1; plain notation when e <= 0 and adjusted >= -6 (the exact text
-    _decimal_chars writes), else c[0] ["." c[1:]] "E" adjusted (e.g. DECIMAL(10,8) zero is "0E-8")."""
-    cdef char text[160]
-    cdef int scale = s.b, intg = s.a - s.b
-    cdef int t = _decimal_chars(text, negative, groups, widths, ng, intg // 9 + (1 if intg % 9 else 0), scale)
-    cdef int first = 1 if negative else 0, k, nd, adjusted
-    cdef char *digits
-    jb_putc(b, 34)
-    if not s.d and scale > 0:
-        # coefficient digits: the text without sign and '.', leading zeros dropped
-        k = first
-        nd = 0
-        digits = text + 80      # scratch after the text (at most 67 characters long)
-        for k in range(first, t):
-            if text[k] == 46:
-                continue
-            if nd == 0 and text[k] == 48:
-                continue
-            digits[nd] = text[k]
-            nd += 1
-        if nd == 0:
-            digits[0] = 48
-            nd = 1
-        adjusted = -scale + nd - 1
-        if adjusted < -6:
-            if negative:
-                jb_putc(b, 45)
-            jb_putc(b, digits[0])
-            if nd > 1:
-                jb_putc(b, 46)
-                jb_put(b, digits + 1, nd - 1)
-            jb_put(b, b"E-", 2)
-            jb_put_u64(b, <uint64_t>(-adjusted))
-            return jb_putc(b, 34)
-    jb_put(b, text, t)
-    return jb_putc(b, 34)
-
-
-cdef int jb_put_timedelta(JBuf *b, bint negative, int64_t secs, int64_t us) except -1:
-    """envelope._td_text of timedelta(seconds=+-secs, microseconds=+-us): [-]H:MM:SS[.ffffff] with
-    at least two hour digits, from the total microseconds (so out-of-range minute/second fields
-    normalise exactly as timedelta does)."""
-    cdef int64_t total = secs * 1000000 + us, s, frac, h, m, sec
-    if negative and total:
-        jb_putc(b, 45)
-    s = total // 1000000
-    frac = total % 1000000
-    h = s // 3600
-    m = (s % 3600) // 60
-    sec = s % 60
-    if h < 10:
-        jb_putc(b, 48)
-    jb_put_u64(b, <uint64_t>h)
-    jb_reserve(b, 6)
-    b.data[b.n] = 58
-    _two(b.data + b.n + 1, <int>m)
-    b.data[b.n + 3] = 58
-    _two(b.data + b.n + 4, <int>sec)
-    b.n += 6
-    if frac:
-        jb_reserve(b, 7)
-        b.data[b.n] = 46
-        _digits(b.data + b.n + 1, <uint32_t>frac, 6)
-        b.n += 7
-    return 0
 
 
 # ------------------------------------------------------------------------------------ the format
@@ -504,194 +114,108 @@ cdef int _put_obj(JsonFormat f, Py_ssize_t i, object v, JBuf *b) except -1:
 
 
 cdef int _render_value(JsonFormat f, Py_ssize_t i, Cursor *c, object fenced, JBuf *b) except -1:
-    """The JSON text of column i's value at the cursor; the reads and checks mirror rows.pxi
-    ``_value`` kind by kind (same cursor steps, same errors)."""
+    """The JSON text of column i's value at the cursor: its type's reader (values/*.pxi, the ones
+    rows.pxi ``_value`` calls: same cursor steps, same errors), then its JSON text."""
     cdef CompiledPlan plan = f.plan
     cdef Step *s = &plan.steps[i]
     cdef const uint8_t *p
     cdef uint64_t u
-    cdef int64_t v, intpart, frac, packed, a, hms, y, mo, d, z, era, doe, yoe, doy, mp, rem
+    cdef int64_t y, us
     cdef Py_ssize_t n
-    cdef int k, fsp, ng = 0
-    cdef uint32_t u32
-    cdef float fl
     cdef double dbl
-    cdef uint32_t groups[10]
-    cdef int widths[10]
-    cdef bint negative = False
+    cdef Civil t
+    cdef Duration td
+    cdef Digits g
     cdef int kind = s.kind
     if f.mode[i] != R_NATIVE:
         return _put_obj(f, i, _value(plan, i, c, fenced), b)
     if kind == K_INT:
-        u = cur_uint_le(c, s.a, "integer")
+        read_int(s, c, &u)
         if s.b:
             return jb_put_u64(b, u)
-        if s.a < 8 and (u >> (8 * s.a - 1)) & 1:
-            return jb_put_i64(b, <int64_t>u - (<int64_t>1 << (8 * s.a)))
         return jb_put_i64(b, <int64_t>u)
     if kind == K_STR:
-        n = <Py_ssize_t>cur_uint_le(c, s.a, "string length")
-        if s.b >= 0 and n > s.b:
-            raise CorruptEventError(f"string of {n} bytes exceeds the column maximum of {s.b}")
-        cur_need(c, n, "string")
-        p = c.p
-        c.p += n
+        read_str(s, c, &p, &n)
         if s.c == S_BYTES:
             return jb_put_base64(b, p, n, s.d)
         if s.c == S_UTF8 and _utf8_json(b, p, n):
             return 0
         return jb_put_json_str(b, _text(s, p, n))
     if kind == K_NEWDEC:
-        _newdecimal_groups(s, c, groups, widths, &ng, &negative)
-        return jb_put_decimal(b, s, negative, groups, widths, ng)
+        read_newdecimal(s, c, &g)
+        return jb_put_decimal(b, s, &g)
     if kind == K_DATETIME2:
-        fsp = s.a
-        n = 5 + _FRAC_BYTES[fsp]
-        cur_need(c, n, "DATETIME2")
-        u = _be(c.p, 5)
-        if not (u & 0x8000000000):
-            raise CorruptEventError("DATETIME2 with the sign bit cleared (negative datetime)")
-        frac = <int64_t>_be(c.p + 5, _FRAC_BYTES[fsp]) * _FRAC_MULT[fsp]
-        c.p += n
-        a = <int64_t>((u >> 17) & 0x3FFFFF)    # year*13+month << 5 | day
-        hms = <int64_t>(u & 0x1FFFF)
-        y = (a >> 5) // 13
-        mo = (a >> 5) % 13
-        return _put_datetime(f, i, y, mo, a & 31, hms >> 12, (hms >> 6) & 63, hms & 63, frac, b)
+        read_datetime2(s, c, &t)
+        return _put_datetime(f, i, &t, b)
     if kind == K_DOUBLE:
-        u = cur_uint_le(c, 8, "DOUBLE")
-        memcpy(&dbl, &u, 8)
-        if not Py_IS_FINITE(dbl):
-            return _put_obj(f, i, dbl, b)
-        return jb_put_double(b, dbl)
+        read_double(c, &dbl)
+        return _put_double(f, i, dbl, b)
     if kind == K_FLOAT:
-        u32 = <uint32_t>cur_uint_le(c, 4, "FLOAT")
-        memcpy(&fl, &u32, 4)
-        dbl = <double>fl
-        if not Py_IS_FINITE(dbl):
-            return _put_obj(f, i, dbl, b)
-        return jb_put_double(b, dbl)
-    if kind == K_TIMESTAMP2 or kind == K_TIMESTAMP:
-        if kind == K_TIMESTAMP2:
-            fsp = s.a
-            n = 4 + _FRAC_BYTES[fsp]
-            cur_need(c, n, "TIMESTAMP2")
-            u = _be(c.p, 4)
-            frac = <int64_t>_be(c.p + 4, _FRAC_BYTES[fsp]) * _FRAC_MULT[fsp]
-            c.p += n
-        else:
-            u = cur_uint_le(c, 4, "TIMESTAMP")
-            frac = 0
-        if u == 0 or frac >= 1000000:
-            # the zero TIMESTAMP (text) or a corrupt fraction (the decoder's error)
-            return _put_obj(f, i, _timestamp(plan.metas[i], u, frac), b)
-        # civil date of a day count since 1970-01-01, as rows.pxi _timestamp (32-bit seconds: the
-        # year is at most 2106, so the datetime it builds is always in range)
-        z = <int64_t>(u // 86400)
-        rem = <int64_t>(u % 86400)
-        z += 719468
-        era = z // 146097
-        doe = z - era * 146097
-        yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-        y = yoe + era * 400
-        doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-        mp = (5 * doy + 2) // 153
-        d = doy - (153 * mp + 2) // 5 + 1
-        mo = mp + 3 if mp < 10 else mp - 9
-        if mo <= 2:
-            y += 1
-        if y > 9999:
-            return _put_obj(f, i, _timestamp(plan.metas[i], u, frac), b)
-        jb_putc(b, 34)
-        jb_put_date(b, <int>y, <int>mo, <int>d)
-        jb_putc(b, 84)   # 'T'
-        jb_put_hms_frac(b, <int>(rem // 3600), <int>(rem // 60 % 60), <int>(rem % 60), <int>frac)
-        return jb_put(b, b"Z\"", 2)
+        read_float(c, &dbl)
+        return _put_double(f, i, dbl, b)
+    if kind == K_TIMESTAMP2:
+        read_timestamp2(s, c, &u, &us)
+        return _put_timestamp(f, i, u, us, b)
     if kind == K_TIME2:
-        fsp = s.a
-        n = 3 + _FRAC_BYTES[fsp]
-        cur_need(c, n, "TIME2")
-        if fsp >= 5:
-            packed = <int64_t>_be(c.p, 6) - <int64_t>0x800000000000
-        else:
-            intpart = <int64_t>_be(c.p, 3) - 0x800000
-            frac = 0
-            if fsp:
-                k = _FRAC_BYTES[fsp]
-                frac = <int64_t>_be(c.p + 3, k)
-                if intpart < 0 and frac:
-                    intpart += 1
-                    frac -= (<int64_t>1) << (8 * k)
-                frac *= _FRAC_MULT[fsp]
-            packed = intpart * (<int64_t>1 << 24) + frac
-        c.p += n
-        a = -packed if packed < 0 else packed
-        hms = a >> 24
-        jb_putc(b, 34)
-        jb_put_timedelta(b, packed < 0, (((hms >> 12) & 1023) * 60 + ((hms >> 6) & 63)) * 60 + (hms & 63),
-                         a & 0xFFFFFF)
-        return jb_putc(b, 34)
+        read_time2(s, c, &td)
+        return jb_put_duration_str(b, &td)
     if kind == K_DATE:
-        u = cur_uint_le(c, 3, "DATE")
-        y = <int64_t>(u >> 9)
-        mo = <int64_t>((u >> 5) & 15)
-        d = <int64_t>(u & 31)
-        if _valid_date(y, mo, d):
-            jb_putc(b, 34)
-            jb_put_date(b, <int>y, <int>mo, <int>d)
-            return jb_putc(b, 34)
-        return _put_obj(f, i, _invalid_text(plan.metas[i], y, mo, d), b)
+        read_date(c, &t)
+        if _valid_date(t.y, t.mo, t.d):
+            return jb_put_date_str(b, &t)
+        return _put_obj(f, i, _invalid_text(plan.metas[i], t.y, t.mo, t.d), b)
     if kind == K_YEAR:
-        u = cur_uint_le(c, 1, "YEAR")
-        return jb_put_u64(b, 1900 + u if u else 0)
+        read_year(c, &y)
+        return jb_put_i64(b, y)
     if kind == K_ENUM:
-        u = cur_uint_le(c, s.a, "ENUM")
+        read_enum(s, c, &u)
         names = f.enum_json[i]
         if names is None:
             return jb_put_u64(b, u)
         if u == 0:
             return jb_put(b, b'""', 2)
-        if u > <uint64_t>len(<list>names):
-            raise CorruptEventError(f"ENUM index {u} beyond its {len(names)} members")
-        enc = (<list>names)[u - 1]
+        enc = (<list>names)[_enum_member(u, len(<list>names))]
         return jb_put(b, PyBytes_AS_STRING(enc), len(<bytes>enc))
     if kind == K_SET:
-        return jb_put_u64(b, cur_uint_le(c, s.a, "SET"))
+        read_set(s, c, &u)
+        return jb_put_u64(b, u)
     if kind == K_BIT:
-        cur_need(c, s.a, "BIT")
-        u = _be(c.p, s.a)
-        c.p += s.a
+        read_bit(s, c, &u)
         return jb_put_u64(b, u)
     if kind == K_NULL:
         return jb_put(b, b"null", 4)
+    if kind == K_TIMESTAMP:
+        read_timestamp(c, &u, &us)
+        return _put_timestamp(f, i, u, us, b)
     if kind == K_DATETIME:
-        u = cur_uint_le(c, 8, "DATETIME")
-        a = <int64_t>(u // 1000000)
-        v = <int64_t>(u % 1000000)
-        return _put_datetime(f, i, a // 10000, (a // 100) % 100, a % 100, v // 10000, (v // 100) % 100, v % 100,
-                             0, b)
+        read_datetime(c, &t)
+        return _put_datetime(f, i, &t, b)
     if kind == K_TIME:
-        u = cur_uint_le(c, 3, "TIME")
-        v = <int64_t>u
-        if v & 0x800000:
-            v -= 0x1000000
-        a = -v if v < 0 else v
-        jb_putc(b, 34)
-        jb_put_timedelta(b, v < 0, (a // 10000) * 3600 + ((a // 100) % 100) * 60 + a % 100, 0)
-        return jb_putc(b, 34)
+        read_time(c, &td)
+        return jb_put_duration_str(b, &td)
     return _put_obj(f, i, _py_value(plan, i, c, fenced), b)
 
 
-cdef int _put_datetime(JsonFormat f, Py_ssize_t i, int64_t y, int64_t mo, int64_t d, int64_t h, int64_t mi,
-                       int64_t s, int64_t us, JBuf *b) except -1:
+cdef inline int _put_double(JsonFormat f, Py_ssize_t i, double d, JBuf *b) except -1:
+    """float.__repr__; a NaN or an infinity (not JSON) through the format's callable."""
+    if not Py_IS_FINITE(d):
+        return _put_obj(f, i, d, b)
+    return jb_put_double(b, d)
+
+
+cdef int _put_datetime(JsonFormat f, Py_ssize_t i, const Civil *t, JBuf *b) except -1:
     """datetime.isoformat() of a valid naive DATETIME, else the decoder's invalid-date value."""
-    if _valid_date(y, mo, d) and _valid_time(h, mi, s, us):
-        jb_putc(b, 34)
-        jb_put_date(b, <int>y, <int>mo, <int>d)
-        jb_putc(b, 84)   # 'T'
-        jb_put_hms_frac(b, <int>h, <int>mi, <int>s, <int>us)
-        return jb_putc(b, 34)
-    return _put_obj(f, i, _invalid_text(f.plan.metas[i], y, mo, d, h, mi, s, us), b)
+    if _valid_civil(t):
+        return jb_put_datetime_str(b, t, False)
+    return _put_obj(f, i, _invalid_text(f.plan.metas[i], t.y, t.mo, t.d, t.h, t.mi, t.s, t.us), b)
+
+
+cdef int _put_timestamp(JsonFormat f, Py_ssize_t i, uint64_t secs, int64_t us, JBuf *b) except -1:
+    """The UTC ISO text of a TIMESTAMP; the zero one (text) through the format's callable."""
+    cdef Civil t
+    if _epoch_civil(secs, us, &t) == TS_CIVIL:
+        return jb_put_datetime_str(b, &t, True)
+    return _put_obj(f, i, _timestamp_obj(f.plan.metas[i], secs, us), b)
 
 
 cdef int _render_image(JsonFormat f, Cursor *c, int *cols, Py_ssize_t n, object fenced, ErrAt *at,
