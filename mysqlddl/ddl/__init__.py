@@ -24,8 +24,8 @@ from pathlib import Path
 
 from ..errors import ConfigError, ScriptError
 from ..options import DEFAULT, Dialect, ErrorPolicy, Options
-from .engine import Engine, ParseResult
-from .script import Statement, split_script
+from .mysql.engine import Engine, ParseResult
+from .mysql.script import Statement, split_script
 
 __all__ = [
     "Engine", "ParseResult", "ParsedStatement", "Statement", "check_inputs", "default_engine", "format_rejection",
@@ -92,7 +92,7 @@ def iter_statements(script: str, options: Options = DEFAULT, *, source: str | No
     issues a warning; SKIP leaves it out. ``lenient=True`` parses only the statements that can
     change the schema (:mod:`mysqlddl.ddl.classify`) and yields the others unparsed
     (``skimmed``); the default, strict, syntax-checks every statement."""
-    from .classify import StatementClass, classify
+    from .mysql.classify import StatementClass, classify
 
     eng = engine or default_engine(options)
     policy = options.error_policy

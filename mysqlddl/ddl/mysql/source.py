@@ -20,7 +20,7 @@ from antlr4.tree.Tree import TerminalNode
 
 from ...errors import DdlError, DdlSemanticError
 from ...options import DEFAULT, Options
-from ..lexing import BACKSLASH_PLACEHOLDER, prepare_text
+from .lexing import BACKSLASH_PLACEHOLDER, prepare_text
 
 
 @dataclasses.dataclass(slots=True)

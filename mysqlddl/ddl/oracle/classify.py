@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..._generated.oracle.OracleLexer import OracleLexer as L
 from ...options import Options
-from ..classify import StatementClass
+from ..mysql.classify import StatementClass
 
 _TABLE_KINDS = frozenset({L.GLOBAL, L.TEMPORARY, L.PRIVATE, L.SHARDED, L.DUPLICATED, L.IMMUTABLE, L.BLOCKCHAIN})
 _VERBS = frozenset({L.ALTER, L.DROP, L.TRUNCATE})

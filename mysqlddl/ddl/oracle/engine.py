@@ -15,7 +15,7 @@ from antlr4.Token import Token
 from ..._generated.oracle.OracleLexer import OracleLexer
 from ..._generated.oracle.OracleParser import OracleParser
 from ...options import Options
-from ..engine import ParseEngine, TokenNames, _DenseTokenStream
+from ..mysql.engine import ParseEngine, TokenNames, _DenseTokenStream
 
 
 def _rule_tokens(rule_index: int) -> frozenset[int]:

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 
 from ...options import DEFAULT, Options
-from ..script import Statement
+from ..mysql.script import Statement
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)

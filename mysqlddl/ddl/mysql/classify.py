@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import enum
 
-from .._generated.mysql.MySqlLexer import MySqlLexer as L
-from ..options import DEFAULT, Options
+from ..._generated.mysql.MySqlLexer import MySqlLexer as L
+from ...options import DEFAULT, Options
 from . import lexing
 
 
@@ -45,7 +45,7 @@ _TOKENIZER: lexing.FastTokenizer | None = None
 def _tokenizer() -> lexing.FastTokenizer:
     global _TOKENIZER
     if _TOKENIZER is None:
-        from .._generated.mysql.MySqlParser import MySqlParser
+        from ..._generated.mysql.MySqlParser import MySqlParser
 
         _TOKENIZER = lexing.FastTokenizer(L, MySqlParser)
     return _TOKENIZER

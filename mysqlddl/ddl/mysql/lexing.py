@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from ..options import DEFAULT, Dialect, Options
+from ...options import DEFAULT, Dialect, Options
 
 # What a statement needs scanned for: quoted runs, comments, versioned-comment markers. Only the
 # string alternatives depend on NO_BACKSLASH_ESCAPES (whether a backslash escapes the next

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mysqlddl.ddl.classify import StatementClass, classify
+from mysqlddl.ddl.mysql.classify import StatementClass, classify
 from mysqlddl.options import Options
 
 S, OTH, E = StatementClass.SCHEMA, StatementClass.OTHER, StatementClass.EMPTY

@@ -12,9 +12,9 @@ from mysqlddl._generated.mysql.MySqlLexer import MySqlLexer
 from mysqlddl._generated.mysql.MySqlParser import MySqlParser
 
 from mysqlddl.ddl import Engine
-from mysqlddl.ddl.engine import _KEYWORD_IDENT_TYPES, _KEYWORD_TYPES
+from mysqlddl.ddl.mysql.engine import _KEYWORD_IDENT_TYPES, _KEYWORD_TYPES
 
-README = Path(__file__).resolve().parents[2] / "grammars" / "mysql" / "README.md"
+README = Path(__file__).resolve().parents[3] / "grammars" / "mysql" / "README.md"
 
 
 def _reserved_from_readme() -> set[str]:
@@ -58,7 +58,7 @@ def test_reserved_words_need_backticks(word):
 
 def test_keyword_rule_is_a_flat_token_set():
     """ANTLR-NOTES lesson 5: single-token alternatives only, so prediction stays one-token."""
-    src = (Path(__file__).resolve().parents[2] / "grammars" / "mysql" / "MySqlParser.g4").read_text()
+    src = (Path(__file__).resolve().parents[3] / "grammars" / "mysql" / "MySqlParser.g4").read_text()
     body = src.split("keywordAsIdentifier\n", 1)[1].split(";", 1)[0]
     alts = [a.strip() for a in body.replace(":", "|", 1).split("|") if a.strip()]
     assert all(re.fullmatch(r"[A-Z][A-Z0-9_]*", a) for a in alts)

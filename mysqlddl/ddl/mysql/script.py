@@ -28,8 +28,8 @@ import dataclasses
 import re
 from collections.abc import Iterator
 
-from ..errors import ScriptError
-from ..options import DEFAULT, Options
+from ...errors import ScriptError
+from ...options import DEFAULT, Options
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -33,8 +33,8 @@ from ..model import literals
 from ..model.catalog import Catalog
 from ..options import DEFAULT, Dialect, ErrorPolicy, Options
 from . import default_engine, script_splitter
-from .engine import Engine
-from .script import Statement
+from .mysql.engine import Engine
+from .mysql.script import Statement
 
 __all__ = ["StatementCommands", "apply_script", "iter_commands", "parse_ddl", "run_script",
            "statement_commands"]

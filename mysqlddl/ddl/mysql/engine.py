@@ -29,10 +29,10 @@ from antlr4.error.Errors import IllegalStateException, ParseCancellationExceptio
 from antlr4.error.ErrorStrategy import BailErrorStrategy, DefaultErrorStrategy
 from antlr4.Token import Token
 
-from .._generated.mysql.MySqlLexer import MySqlLexer
-from .._generated.mysql.MySqlParser import MySqlParser
-from ..errors import DdlSyntaxError
-from ..options import DEFAULT, Options
+from ..._generated.mysql.MySqlLexer import MySqlLexer
+from ..._generated.mysql.MySqlParser import MySqlParser
+from ...errors import DdlSyntaxError
+from ...options import DEFAULT, Options
 from . import lexing
 
 # Token types that make up the parser's `identifier` rule, folded into one word in "expected".

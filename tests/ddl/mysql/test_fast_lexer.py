@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl.ddl import Engine, lexing
+from mysqlddl.ddl import Engine
+from mysqlddl.ddl.mysql import lexing
 from mysqlddl.options import DEFAULT, Options
 
 FAST = Engine()
 ANTLR = Engine(fast_lexer=False)
-GRAMMAR = Path(__file__).resolve().parents[2] / "grammars" / "mysql" / "MySqlLexer.g4"
+GRAMMAR = Path(__file__).resolve().parents[3] / "grammars" / "mysql" / "MySqlLexer.g4"
 
 
 def signature(engine: Engine, text: str, options: Options = DEFAULT):
