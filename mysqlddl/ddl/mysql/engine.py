@@ -1,17 +1,11 @@
-"""The parse engine: one statement in, a parse tree or positioned syntax errors out.
+"""The MySQL/MariaDB parse engine: :class:`~mysqlddl.ddl.parse_engine.ParseEngine` (one lexer and
+one parser reused, two-stage SLL-then-LL prediction, every syntax error collected) on the
+generated ``MySqlLexer``/``MySqlParser``.
 
-Speed measures (shared/ANTLR-NOTES.md):
-
-- one lexer and one parser per engine, reused for every statement; the prediction DFA lives on
-  the generated classes, so it stays warm across statements and engines;
-- two-stage prediction: first SLL with :class:`BailErrorStrategy` (fast, stops at the first
-  problem); only when that fails, the statement is parsed again with full LL and the normal
-  recovering strategy, so every syntax error of the statement is collected with its position.
-  The number of SLL->LL fallbacks is counted (``Engine.fallbacks``); on valid input it should be 0;
-- the console error listeners are removed; ours collects :class:`DdlSyntaxError` objects;
-- tokens come from :class:`lexing.FastTokenizer` (MySqlLexer's exact tokens from C regular
-  expressions; the generated lexer when it declines or with ``fast_lexer=False``), and the parser
-  reads them through a dense stream without whitespace and comment tokens.
+Tokens come from :class:`lexing.FastTokenizer` (MySqlLexer's exact tokens from C regular
+expressions; the generated lexer when it declines or with ``fast_lexer=False``), after
+:mod:`.lexing` has prepared the text for the server version and sql_mode; the parser reads them
+through a dense stream without whitespace and comment tokens.
 
 Measured with tools/bench_ddl.py on the 1,173 MariaDB-accepted oracle statements (2 shared cores,
 CPython 3.11): about 2,700 statements/s per core warm, 0.12 s cold (import + first statement).
@@ -19,20 +13,12 @@ CPython 3.11): about 2,700 statements/s per core warm, 0.12 s cold (import + fir
 
 from __future__ import annotations
 
-import dataclasses
-from typing import ClassVar
-
 from antlr4 import CommonTokenStream, InputStream
-from antlr4.atn.PredictionMode import PredictionMode
-from antlr4.error.ErrorListener import ErrorListener
-from antlr4.error.Errors import IllegalStateException, ParseCancellationException
-from antlr4.error.ErrorStrategy import BailErrorStrategy, DefaultErrorStrategy
-from antlr4.Token import Token
 
 from ..._generated.mysql.MySqlLexer import MySqlLexer
 from ..._generated.mysql.MySqlParser import MySqlParser
-from ...errors import DdlSyntaxError
 from ...options import DEFAULT, Options
+from ..parse_engine import DenseTokenStream, ParseEngine, TokenNames
 from . import lexing
 
 # Token types that make up the parser's `identifier` rule, folded into one word in "expected".
@@ -52,7 +38,7 @@ def _keyword_identifier_types() -> frozenset[int]:
     return frozenset(types)
 
 
-_KEYWORD_IDENT_TYPES = _keyword_identifier_types()
+KEYWORD_IDENT_TYPES = _keyword_identifier_types()
 
 
 def _keyword_types() -> frozenset[int]:
@@ -64,239 +50,22 @@ def _keyword_types() -> frozenset[int]:
     return frozenset(out)
 
 
-_KEYWORD_TYPES = _keyword_types()
+KEYWORD_TYPES = _keyword_types()
 
-
-class TokenNames:
-    """How one generated parser's token types read in an "expected ..." list: keywords and
-    symbols by their literal, every token that can be an identifier folded into one word
-    ``identifier`` (a list of 300 keywords would bury the useful alternatives)."""
-
-    __slots__ = ("parser_class", "ident_types")
-
-    def __init__(self, parser_class, ident_types: frozenset[int]):
-        self.parser_class = parser_class
-        self.ident_types = ident_types
-
-    def describe(self, types, limit: int | None = None) -> str:
-        """A readable summary of ``types``; at most ``limit`` names."""
-        lits, syms = self.parser_class.literalNames, self.parser_class.symbolicNames
-        names: list[str] = []
-        has_ident = False
-        for t in sorted(types):
-            if t in self.ident_types:
-                has_ident = True
-                continue
-            if t == Token.EOF:
-                names.append("<EOF>")
-                continue
-            lit = lits[t] if t < len(lits) else "<INVALID>"
-            if lit != "<INVALID>":
-                names.append(lit)
-            elif t < len(syms):
-                names.append(syms[t])
-        if has_ident:
-            names.insert(0, "identifier")
-        if limit is not None and len(names) > limit:
-            names = names[:limit] + [f"... ({len(names) - limit} more)"]
-        return ", ".join(names)
-
-
-MYSQL_TOKEN_NAMES = TokenNames(MySqlParser, _IDENT_TYPES | _KEYWORD_IDENT_TYPES)
+MYSQL_TOKEN_NAMES = TokenNames(MySqlParser, _IDENT_TYPES | KEYWORD_IDENT_TYPES)
 describe_expected = MYSQL_TOKEN_NAMES.describe
-
-
-def token_display(token) -> str:
-    if token is None:
-        return "<unknown>"
-    if token.type == Token.EOF:
-        return "<EOF>"
-    text = token.text
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-class _CollectingErrorListener(ErrorListener):
-    def __init__(self, names: TokenNames):
-        self.names = names
-        self.errors: list[DdlSyntaxError] = []
-        self.statement: str | None = None
-        self.statement_index: int | None = None
-        self.source: str | None = None
-
-    def reset(self, statement: str, statement_index: int | None, source: str | None) -> None:
-        self.errors = []
-        self.statement = statement
-        self.statement_index = statement_index
-        self.source = source
-
-    def syntaxError(self, recognizer, offendingSymbol, line, column, msg, e):
-        expected = short = None
-        try:
-            if e is not None and e.getExpectedTokens() is not None:
-                types = _interval_types(e.getExpectedTokens())
-            else:
-                types = _interval_types(recognizer.getExpectedTokens())
-            expected, short = self.names.describe(types), self.names.describe(types, 15)
-        except Exception:  # noqa: BLE001 - expected tokens are a courtesy, the error stands
-            expected = short = None
-        tok = token_display(offendingSymbol)
-        offset = offendingSymbol.start if offendingSymbol is not None and offendingSymbol.start >= 0 else None
-        if offendingSymbol is not None and offendingSymbol.type == Token.EOF:
-            message = "unexpected end of statement"
-        else:
-            message = f"unexpected {tok!r}"
-        if short:
-            message += f", expected {short}"
-        self.errors.append(DdlSyntaxError(
-            message, line=line, column=column, offset=offset, statement=self.statement,
-            statement_index=self.statement_index, source=self.source, token=tok, expected=expected,
-        ))
-
-
-def _interval_types(intervals) -> list[int]:
-    out: list[int] = []
-    if intervals is None or intervals.intervals is None:
-        return out
-    for r in intervals.intervals:
-        out.extend(r)
-    return out
-
-
-@dataclasses.dataclass(slots=True)
-class ParseResult:
-    """The outcome of parsing one statement.
-
-    ``tree`` is the ``singleStatement`` context (``None`` when there were syntax errors);
-    ``errors`` every syntax error found (empty when the statement is valid); ``fallback`` whether
-    the statement needed the second, full-LL stage; ``tokens`` the parser's token stream
-    (default channel only: no whitespace or comments; token character offsets refer to ``text``,
-    the original statement, whose length the lexer's prepared copy keeps).
-    """
-
-    text: str
-    tree: MySqlParser.SingleStatementContext | None
-    errors: list[DdlSyntaxError]
-    fallback: bool
-    tokens: CommonTokenStream | None = None
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def error(self) -> DdlSyntaxError:
-        """One error carrying all of them (``.errors``); only valid when not ``ok``."""
-        first = self.errors[0]
-        if len(self.errors) > 1:
-            first.errors = list(self.errors)
-        return first
-
-
-class _DenseTokenStream(CommonTokenStream):
-    """The parser's token stream when every token is on the default channel and fetched (EOF
-    last): LT/LA/consume/seek index the list directly instead of skipping hidden tokens."""
-
-    def __init__(self, source, tokens: list):
-        super().__init__(source)
-        self.tokens = tokens
-        self.fetchedEOF = True
-        self.index = 0
-
-    def LT(self, k: int):
-        if k == 1:  # by far the most frequent call; index never passes EOF (see consume)
-            return self.tokens[self.index]
-        if k > 0:
-            i = self.index + k - 1
-            toks = self.tokens
-            return toks[i] if i < len(toks) else toks[-1]
-        if k == 0:
-            return None
-        i = self.index + k
-        return self.tokens[i] if i >= 0 else None
-
-    def LA(self, i: int) -> int:
-        if i == 1:
-            return self.tokens[self.index].type
-        return self.LT(i).type
-
-    def LB(self, k: int):
-        return self.LT(-k)
-
-    def consume(self) -> None:
-        if self.index >= len(self.tokens) - 1:
-            raise IllegalStateException("cannot consume EOF")
-        self.index += 1
-
-    def seek(self, index: int) -> None:
-        self.index = index
 
 
 _FAST_TOKENIZER: lexing.FastTokenizer | None = None
 
 
-def _fast_tokenizer() -> lexing.FastTokenizer:
+def fast_tokenizer() -> lexing.FastTokenizer:
+    """The one regex tokenizer of MySqlLexer's tokens (built on first use; it holds no state
+    between statements, so the engines and the classifier share it)."""
     global _FAST_TOKENIZER
     if _FAST_TOKENIZER is None:
         _FAST_TOKENIZER = lexing.FastTokenizer(MySqlLexer, MySqlParser)
     return _FAST_TOKENIZER
-
-
-class ParseEngine:
-    """What every dialect's engine shares: one lexer and one parser reused for every statement,
-    and :meth:`parse`, the two-stage (SLL, then LL with every error collected) prediction above.
-    A dialect names its generated classes and token names and says how text becomes tokens
-    (:meth:`tokenize`). Not thread-safe: use one engine per thread (the DFA cache is shared
-    between them anyway)."""
-
-    dialect: ClassVar[str]
-    lexer_class: ClassVar[type]
-    parser_class: ClassVar[type]
-    token_names: ClassVar[TokenNames]
-
-    def __init__(self, options: Options = DEFAULT):
-        self.options = options
-        self.lexer = self.lexer_class(InputStream(""))
-        self.lexer.removeErrorListeners()
-        self.parser = self.parser_class(CommonTokenStream(self.lexer))
-        self.parser.removeErrorListeners()
-        self._listener = _CollectingErrorListener(self.token_names)
-        self._bail = BailErrorStrategy()
-        self._recover = DefaultErrorStrategy()
-        self.statements = 0
-        self.fallbacks = 0
-
-    def tokenize(self, sql: str, options: Options | None = None, *, hidden: bool = True) -> CommonTokenStream:
-        raise NotImplementedError
-
-    def parse(self, sql: str, options: Options | None = None, *, statement_index: int | None = None,
-              source: str | None = None) -> ParseResult:
-        """Parse one statement (an optional trailing ``;`` is allowed). Never raises on bad SQL:
-        the errors are in the result."""
-        stream = self.tokenize(sql, options, hidden=False)
-        parser = self.parser
-        self.statements += 1
-        # Stage 1: SLL, bail out at the first error.
-        parser.setTokenStream(stream)
-        parser._errHandler = self._bail
-        parser._interp.predictionMode = PredictionMode.SLL
-        try:
-            tree = parser.singleStatement()
-            return ParseResult(sql, tree, [], False, stream)
-        except ParseCancellationException:
-            pass
-        # Stage 2: full LL with recovery, collecting every error.
-        self.fallbacks += 1
-        stream.seek(0)
-        parser.setTokenStream(stream)
-        parser._errHandler = self._recover
-        parser._interp.predictionMode = PredictionMode.LL
-        self._listener.reset(sql, statement_index, source)
-        parser.addErrorListener(self._listener)
-        try:
-            tree = parser.singleStatement()
-        finally:
-            parser.removeErrorListener(self._listener)
-        errors = self._listener.errors
-        return ParseResult(sql, None if errors else tree, errors, True, stream)
 
 
 class Engine(ParseEngine):
@@ -311,7 +80,7 @@ class Engine(ParseEngine):
         super().__init__(options)
         # The regex tokenizer produces MySqlLexer's exact tokens at a fraction of the cost
         # (lexing.FastTokenizer); fast_lexer=False always runs the generated ANTLR lexer.
-        self._fast = _fast_tokenizer() if fast_lexer else None
+        self._fast = fast_tokenizer() if fast_lexer else None
 
     def tokenize(self, sql: str, options: Options | None = None, *, hidden: bool = True) -> CommonTokenStream:
         """The filtered token stream of ``sql``, positions in ``sql``; ``hidden=False`` leaves out
@@ -332,9 +101,9 @@ class Engine(ParseEngine):
         lexing.retype_tokens(toks, options, MySqlLexer.DQ_STRING, MySqlLexer.DQ_IDENT)
         lexing.restore_texts(toks, sql, prepared)
         if "." in sql:
-            lexing.retype_qualified_keywords(toks, MySqlLexer.DOT, MySqlLexer.ID, _KEYWORD_TYPES)
+            lexing.retype_qualified_keywords(toks, MySqlLexer.DOT, MySqlLexer.ID, KEYWORD_TYPES)
         if not hidden:
-            return _DenseTokenStream(self.lexer, toks)
+            return DenseTokenStream(self.lexer, toks)
         stream = CommonTokenStream(self.lexer)
         stream.tokens = toks
         stream.fetchedEOF = True
