@@ -226,7 +226,9 @@ class ParseEngine:
     def for_this_thread(cls, options: Options = DEFAULT) -> ParseEngine:
         """This thread's engine of this class, made with ``options`` on first use (later calls
         return it as it is: :meth:`parse` takes the options of each statement)."""
-        engines = _THREAD.__dict__.setdefault("engines", {})
+        engines = getattr(_THREAD, "engines", None)
+        if engines is None:
+            engines = _THREAD.engines = {}
         eng = engines.get(cls)
         if eng is None:
             eng = engines[cls] = cls(options)
