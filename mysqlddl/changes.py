@@ -851,7 +851,7 @@ class ChangeReader:
 
     def _baseline(self, schema: str, database: str | None) -> Catalog:
         from .commands import UseDatabase
-        from .ddl.api import run_script
+        from .ddl import run_script
 
         cat = Catalog.empty(self.options)
         if database:
@@ -1075,7 +1075,7 @@ class ChangeReader:
             return
         # (imported here, not above: a reader on a pre-built history, such as a Spark decode
         # task, never parses DDL, and the parser's import and ATN load cost ~0.3 s a process)
-        from .ddl.api import statement_commands
+        from .ddl import statement_commands
 
         where = f"{Path(ev.file or '').name}:{ev.pos}"
         try:

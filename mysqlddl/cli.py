@@ -59,7 +59,7 @@ def _cmd_events(args: argparse.Namespace) -> int:
 
 def _cmd_schema(args: argparse.Namespace) -> int:
     from .commands import UseDatabase
-    from .ddl.api import run_script
+    from .ddl import run_script
     from .model import Catalog, render
     from .options import Options
 

@@ -105,7 +105,7 @@ DdlParser = Callable[[str, Options, str], Sequence]
 
 
 def _oracle_commands(sql: str, options: Options, source: str):
-    from ..ddl.api import parse_ddl
+    from ..ddl import parse_ddl
 
     return parse_ddl(sql, options=options, source=source)
 

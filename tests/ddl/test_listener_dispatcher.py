@@ -2,8 +2,7 @@
 
 import pytest
 
-from mysqlddl.ddl import parse_statement
-from mysqlddl.ddl.api import parse_ddl, run_script
+from mysqlddl.ddl import parse_ddl, parse_statement, run_script
 from mysqlddl.ddl.mysql import FAMILIES, StatementSource, build_commands, dispatcher
 from mysqlddl.errors import DdlError, DdlSemanticError, DdlSyntaxError
 from mysqlddl.model import Catalog
@@ -64,8 +63,8 @@ def test_skip_policy_collects_and_goes_on():
 
 def test_public_api_is_exported_lazily():
     import mysqlddl
-    from mysqlddl.ddl import api
+    from mysqlddl import ddl
 
-    assert mysqlddl.parse_ddl is api.parse_ddl and mysqlddl.apply_script is api.apply_script
+    assert mysqlddl.parse_ddl is ddl.parse_ddl and mysqlddl.apply_script is ddl.apply_script
     assert [type(c).__name__ for c in mysqlddl.parse_ddl("USE d; CREATE TABLE t (a INT)")] == \
         ["UseDatabase", "CreateTable"]

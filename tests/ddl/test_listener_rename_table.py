@@ -1,7 +1,7 @@
 """renameTable listener."""
 
 from mysqlddl.commands import RenameTable, TableId
-from mysqlddl.ddl.api import apply_script, parse_ddl
+from mysqlddl.ddl import apply_script, parse_ddl
 from mysqlddl.model import Catalog
 
 

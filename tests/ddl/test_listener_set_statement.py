@@ -2,7 +2,7 @@
 restore system variables, as mysqldump does); SET TRANSACTION produces nothing."""
 
 from mysqlddl.commands import Assignment, CreateTable, SetVariable
-from mysqlddl.ddl.api import apply_script, parse_ddl
+from mysqlddl.ddl import apply_script, parse_ddl
 from mysqlddl.model import Catalog
 from mysqlddl.options import Options
 

@@ -3,7 +3,7 @@
 import pytest
 
 from mysqlddl.commands import TableId, TruncateTable
-from mysqlddl.ddl.api import apply_script, parse_ddl
+from mysqlddl.ddl import apply_script, parse_ddl
 from mysqlddl.errors import DdlError
 from mysqlddl.model import Catalog
 

@@ -1,7 +1,7 @@
 """useStatement listener."""
 
 from mysqlddl.commands import UseDatabase
-from mysqlddl.ddl.api import apply_script, parse_ddl
+from mysqlddl.ddl import apply_script, parse_ddl
 from mysqlddl.model import Catalog
 
 

@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from mysqlddl.ddl.api import apply_script
+from mysqlddl.ddl import apply_script
 from mysqlddl.model import Catalog, render
 from mysqlddl.options import Options
 

@@ -377,7 +377,7 @@ class Lab:
         clauses ``to_sql`` cannot render: sequences, periods, system versioning...)."""
         import pymysql
 
-        from mysqlddl.ddl.api import parse_ddl
+        from mysqlddl.ddl import parse_ddl
 
         server_err = model_err = None
         try:
@@ -547,7 +547,7 @@ class Lab:
 
     def _compare_fed_back(self, d: str, show: str, t, after: str) -> None:
         """SHOW CREATE TABLE parsed by our parser and applied must give the same table JSON."""
-        from mysqlddl.ddl.api import parse_ddl
+        from mysqlddl.ddl import parse_ddl
 
         db = self.catalog.database(d)
         cat = Catalog.empty(FED_BACK)

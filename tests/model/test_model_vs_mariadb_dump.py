@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl.ddl.api import run_script
+from mysqlddl.ddl import run_script
 from mysqlddl.model import Catalog
 
 _spec = importlib.util.spec_from_file_location("_model_vs_mariadb",

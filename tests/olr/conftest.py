@@ -10,7 +10,7 @@ def oracle_ddl():
     """The Oracle DDL parser (``parse_ddl(..., dialect="oracle")``). The grammar half of issue #8
     has landed, so a basic CREATE TABLE with Oracle types must parse: a failure here is an error
     of every test that uses the fixture, never a skip (they must not silently stop running)."""
-    from mysqlddl.ddl.api import parse_ddl
+    from mysqlddl.ddl import parse_ddl
     from mysqlddl.errors import MysqlddlError
 
     try:

@@ -161,7 +161,7 @@ def test_ddl_message_alters_the_table(shared_path, oracle_ddl, tmp_path):
 def test_history_plumbing_with_a_stand_in_parser(tmp_path):
     """The history mechanics whatever the grammar's state: the MySQL grammar stands in for the Oracle
     parser (``ddl_parser``), on types both dialects know (the model applies Oracle's rules)."""
-    from mysqlddl.ddl.api import parse_ddl
+    from mysqlddl.ddl import parse_ddl
 
     def mysql(sql, options, source):
         return parse_ddl(sql, dialect="mysql", source=source)

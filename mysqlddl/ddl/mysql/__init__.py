@@ -1,4 +1,10 @@
-"""MySQL/MariaDB listeners: parse trees of :mod:`mysqlddl.ddl` in, schema-change commands out.
+"""The MySQL/MariaDB front end: :mod:`.engine` parses (after :mod:`.lexing` has prepared the text
+for the server version and sql_mode), :mod:`.script` splits scripts as the ``mysql`` client does,
+:mod:`.classify` tells which statements may change the schema, and the listeners turn parse
+trees into schema-change commands. :mod:`.frontend` names these pieces for the dialect table of
+:mod:`mysqlddl.ddl.frontend`; callers use the facade :mod:`mysqlddl.ddl`.
+
+Listeners: parse trees in, schema-change commands out.
 
 One module per statement family, named after the grammar rule it handles (``create_table`` for
 ``createTable``, ``alter_table`` for ``alterTable``...); shared sub-rules have their own modules

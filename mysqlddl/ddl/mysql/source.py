@@ -4,8 +4,8 @@ Expression text (DEFAULT (expr), generated columns, CHECK, key parts, view bodie
 statement by token character offsets, never rebuilt with ``getText()`` (which drops the whitespace
 between tokens: ``a + b`` would become ``a+b`` and ``NOT NULL`` ``NOTNULL``).
 
-The lexer sees a *prepared* copy of the statement (:func:`mysqlddl.ddl.lexing.prepare_text`), the
-same length as the original: opened versioned-comment markers are blanked to spaces and, under
+The lexer sees a *prepared* copy of the statement (:func:`.lexing.prepare_text`), the same length
+as the original: opened versioned-comment markers are blanked to spaces and, under
 NO_BACKSLASH_ESCAPES, backslashes inside strings are replaced by a placeholder. :meth:`text` cuts
 the prepared copy (so ``/*!50100 ... */`` markers do not leak into expressions) and puts the
 original backslashes back.
@@ -20,7 +20,7 @@ from antlr4.tree.Tree import TerminalNode
 
 from ...errors import DdlError, DdlSemanticError
 from ...options import DEFAULT, Options
-from ..lexing import BACKSLASH_PLACEHOLDER, prepare_text
+from .lexing import BACKSLASH_PLACEHOLDER, prepare_text
 
 
 @dataclasses.dataclass(slots=True)

@@ -5,7 +5,9 @@ One module per statement family, named after the grammar rule it handles (``crea
 ``alter_table``, ``drop_table``, ``truncate_table``, ``comment_on``); shared sub-rules have their
 own modules (``column_definition``, ``constraint``, ``data_type``, ``table_properties``,
 ``identifiers``). :mod:`.dispatcher` maps a statement's rule to its builder; :mod:`.engine`
-parses; :mod:`.script` splits SQL*Plus-style scripts.
+parses; :mod:`.script` splits SQL*Plus-style scripts; :mod:`.classify` tells which statements may
+change the schema; :mod:`.frontend` names these pieces for the dialect table of
+:mod:`mysqlddl.ddl.frontend`.
 """
 
 from .dispatcher import FAMILIES, build_commands

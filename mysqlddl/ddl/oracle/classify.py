@@ -12,17 +12,19 @@ from __future__ import annotations
 
 from ..._generated.oracle.OracleLexer import OracleLexer as L
 from ...options import Options
-from ..classify import StatementClass
+from ..statement import StatementClass
+from .engine import OracleEngine
 
 _TABLE_KINDS = frozenset({L.GLOBAL, L.TEMPORARY, L.PRIVATE, L.SHARDED, L.DUPLICATED, L.IMMUTABLE, L.BLOCKCHAIN})
 _VERBS = frozenset({L.ALTER, L.DROP, L.TRUNCATE})
 
 
-def _engine(engine):
-    if engine is None or isinstance(engine, Options):
-        from .. import default_engine
+_ORACLE = Options(dialect="oracle")
 
-        return default_engine(Options(dialect="oracle"))
+
+def _engine(engine) -> OracleEngine:
+    if engine is None or isinstance(engine, Options):
+        return OracleEngine.for_this_thread(_ORACLE)
     return engine
 
 

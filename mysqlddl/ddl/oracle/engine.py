@@ -1,7 +1,7 @@
 """The Oracle parse engine: one statement in, a parse tree or positioned syntax errors out.
 
 The contract, the reuse of one lexer and parser and the two-stage prediction come from
-:class:`mysqlddl.ddl.engine.ParseEngine` (shared/ANTLR-NOTES.md); this module names Oracle's
+:class:`mysqlddl.ddl.parse_engine.ParseEngine` (shared/ANTLR-NOTES.md); this module names Oracle's
 generated classes and says how its text becomes the parser's dense token stream. Oracle
 text needs no preparation (no versioned comments, no sql_mode), so token offsets are offsets in
 the statement as given.
@@ -15,7 +15,7 @@ from antlr4.Token import Token
 from ..._generated.oracle.OracleLexer import OracleLexer
 from ..._generated.oracle.OracleParser import OracleParser
 from ...options import Options
-from ..engine import ParseEngine, TokenNames, _DenseTokenStream
+from ..parse_engine import DenseTokenStream, ParseEngine, TokenNames
 
 
 def _rule_tokens(rule_index: int) -> frozenset[int]:
@@ -50,4 +50,4 @@ class OracleEngine(ParseEngine):
         dense = [t for t in toks if t.channel == Token.DEFAULT_CHANNEL]
         for i, t in enumerate(dense):
             t.tokenIndex = i
-        return _DenseTokenStream(self.lexer, dense)
+        return DenseTokenStream(self.lexer, dense)

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 
 from ...options import DEFAULT, Options
-from ..script import Statement
+from ..statement import LineIndex, Statement
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
@@ -52,17 +52,6 @@ _SQLPLUS = {"REM", "REMARK", "PROMPT", "SPOOL", "EXIT", "QUIT", "WHENEVER", "DEF
 _SQL_SET = {"TRANSACTION", "ROLE", "CONSTRAINT", "CONSTRAINTS"}
 
 
-def _line_col(text: str, offset: int, line_starts: list[int]) -> tuple[int, int]:
-    lo, hi = 0, len(line_starts) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if line_starts[mid] <= offset:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo + 1, offset - line_starts[lo]
-
-
 def _at_line_start(text: str, pos: int) -> bool:
     i = pos - 1
     while i >= 0 and text[i] in " \t":
@@ -74,7 +63,7 @@ def split_script(script: str, options: Options = DEFAULT, *, source: str | None 
                  compound_bodies: bool = False) -> Iterator[Statement]:
     """The statements of ``script`` in order (``options``, ``source`` and ``compound_bodies`` are
     accepted for the MySQL splitter's signature; Oracle splitting needs none of them)."""
-    line_starts = [0] + [m.end() for m in re.finditer(r"\n", script)]
+    lines = LineIndex(script)
     n = len(script)
     pos = 0
     index = 0
@@ -133,7 +122,7 @@ def split_script(script: str, options: Options = DEFAULT, *, source: str | None 
         text = script[start:end].rstrip()
         pos = stop
         if text.strip():
-            line, col = _line_col(script, start, line_starts)
+            line, col = lines.position(start)
             delim = script[end:end + 1] if end < n else ""
             yield Statement(index, text, line, col, start, delim)
             index += 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mysqlddl.commands import UseDatabase
-from mysqlddl.ddl.api import parse_ddl, run_script
+from mysqlddl.ddl import parse_ddl, run_script
 from mysqlddl.model import Catalog
 from mysqlddl.options import Options
 

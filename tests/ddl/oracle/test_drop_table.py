@@ -49,7 +49,7 @@ def test_dropping_a_referenced_table_without_cascade_is_ora_02449():
     # policy decides (strict: the run stops; skip/warn: the statement is skipped and counted)
     with pytest.raises(DdlSemanticError, match="ORA-02449.*APP.C.C_P"):
         apply(PARENT_CHILD + ";\nDROP TABLE p")
-    from mysqlddl.ddl.api import run_script
+    from mysqlddl.ddl import run_script
     from mysqlddl.options import Options
 
     lenient = Options(dialect="oracle", error_policy="skip")

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 import mysqlddl
-from mysqlddl.ddl import check_inputs, default_engine
-from mysqlddl.ddl.api import run_script
+from mysqlddl.ddl import check_inputs, default_engine, run_script
 from mysqlddl.ddl.oracle import OracleEngine
 from mysqlddl.errors import DdlSyntaxError
 from mysqlddl.options import ErrorPolicy, Options

@@ -26,8 +26,7 @@ def test_other_statements_are_recognised_and_produce_nothing(sql):
 
 
 def test_classifier_and_lenient_runs():
-    from mysqlddl.ddl import iter_statements
-    from mysqlddl.ddl.classify import StatementClass
+    from mysqlddl.ddl import StatementClass, iter_statements
     from mysqlddl.ddl.oracle.classify import classify
 
     from .conftest import ORACLE

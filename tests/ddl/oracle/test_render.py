@@ -117,7 +117,7 @@ def test_rendered_text_reads_back_to_the_same_model():
     # render -> our Oracle grammar -> apply -> the same tables (compared as their JSON, which
     # holds every modelled field but the declared type text)
     from mysqlddl.commands import UseDatabase
-    from mysqlddl.ddl.api import run_script
+    from mysqlddl.ddl import run_script
     from mysqlddl.model import Catalog
 
     from .conftest import ORACLE

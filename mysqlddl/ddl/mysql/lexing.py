@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from ..options import DEFAULT, Dialect, Options
+from ...options import DEFAULT, Dialect, Options
 
 # What a statement needs scanned for: quoted runs, comments, versioned-comment markers. Only the
 # string alternatives depend on NO_BACKSLASH_ESCAPES (whether a backslash escapes the next
@@ -247,7 +247,7 @@ class FastTokenizer:
         # alternatives of NE ('<>' | '!=') have no single literal name
         self.ops.setdefault("<>", t.NE)
         self.ops.setdefault("!=", t.NE)
-        self.charsets = _CHARSETS
+        self.charsets = UNDERSCORE_CHARSETS
 
     def tokens(self, text: str, source, hidden: bool = True) -> list | None:
         """The token list (EOF last), or None when declining. ``hidden=False`` leaves out the
@@ -333,7 +333,7 @@ class TextSource:
 
 
 # The names of MySqlLexer's UNDERSCORE_CHARSET rule (a test checks they match the grammar).
-_CHARSETS = frozenset("""
+UNDERSCORE_CHARSETS = frozenset("""
     armscii8 ascii big5 binary cp1250 cp1251 cp1256 cp1257 cp850 cp852 cp866 cp932 dec8 eucjpms
     euckr filename gb18030 gb2312 gbk geostd8 greek hebrew hp8 keybcs2 koi8r koi8u latin1 latin2
     latin5 latin7 macce macroman sjis swe7 tis620 ucs2 ujis utf16 utf16le utf32 utf8 utf8mb3 utf8mb4

@@ -1,4 +1,5 @@
-"""The parse engine: one statement in, a parse tree or positioned syntax errors out.
+"""What every dialect's parse engine shares: one statement in, a parse tree or positioned syntax
+errors out.
 
 Speed measures (shared/ANTLR-NOTES.md):
 
@@ -7,64 +8,31 @@ Speed measures (shared/ANTLR-NOTES.md):
 - two-stage prediction: first SLL with :class:`BailErrorStrategy` (fast, stops at the first
   problem); only when that fails, the statement is parsed again with full LL and the normal
   recovering strategy, so every syntax error of the statement is collected with its position.
-  The number of SLL->LL fallbacks is counted (``Engine.fallbacks``); on valid input it should be 0;
+  The number of SLL->LL fallbacks is counted (``ParseEngine.fallbacks``); on valid input it
+  should be 0;
 - the console error listeners are removed; ours collects :class:`DdlSyntaxError` objects;
-- tokens come from :class:`lexing.FastTokenizer` (MySqlLexer's exact tokens from C regular
-  expressions; the generated lexer when it declines or with ``fast_lexer=False``), and the parser
-  reads them through a dense stream without whitespace and comment tokens.
+- the parser reads a :class:`DenseTokenStream`: every token on the default channel, fetched.
 
-Measured with tools/bench_ddl.py on the 1,173 MariaDB-accepted oracle statements (2 shared cores,
-CPython 3.11): about 2,700 statements/s per core warm, 0.12 s cold (import + first statement).
+A dialect's engine (:class:`mysqlddl.ddl.mysql.engine.Engine`,
+:class:`mysqlddl.ddl.oracle.engine.OracleEngine`) names its generated classes and token names and
+says how its text becomes tokens.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import threading
 from typing import ClassVar
 
-from antlr4 import CommonTokenStream, InputStream
+from antlr4 import CommonTokenStream, InputStream, ParserRuleContext
 from antlr4.atn.PredictionMode import PredictionMode
 from antlr4.error.ErrorListener import ErrorListener
 from antlr4.error.Errors import IllegalStateException, ParseCancellationException
 from antlr4.error.ErrorStrategy import BailErrorStrategy, DefaultErrorStrategy
 from antlr4.Token import Token
 
-from .._generated.mysql.MySqlLexer import MySqlLexer
-from .._generated.mysql.MySqlParser import MySqlParser
 from ..errors import DdlSyntaxError
 from ..options import DEFAULT, Options
-from . import lexing
-
-# Token types that make up the parser's `identifier` rule, folded into one word in "expected".
-_IDENT_TYPES = frozenset(
-    t for t in range(1, len(MySqlParser.symbolicNames))
-    if MySqlParser.symbolicNames[t] in ("ID", "BACKTICK_ID", "DQ_IDENT")
-)
-
-
-def _keyword_identifier_types() -> frozenset[int]:
-    # The alternatives of keywordAsIdentifier, read from the ATN so grammar and code cannot drift.
-    atn = MySqlParser.atn
-    start = atn.ruleToStartState[MySqlParser.RULE_keywordAsIdentifier]
-    types: set[int] = set()
-    for t in atn.nextTokens(start):
-        types.add(t)
-    return frozenset(types)
-
-
-_KEYWORD_IDENT_TYPES = _keyword_identifier_types()
-
-
-def _keyword_types() -> frozenset[int]:
-    # Every token whose literal is a word ('SELECT', 'INT1', ...): the lexer's keyword rules.
-    out = set()
-    for t, lit in enumerate(MySqlParser.literalNames):  # the lexer's list is not indexed by type
-        if len(lit) > 2 and lit[0] == "'" and lit[1:-1].replace("_", "").isalnum() and lit[1].isalpha():
-            out.add(t)
-    return frozenset(out)
-
-
-_KEYWORD_TYPES = _keyword_types()
 
 
 class TokenNames:
@@ -100,10 +68,6 @@ class TokenNames:
         if limit is not None and len(names) > limit:
             names = names[:limit] + [f"... ({len(names) - limit} more)"]
         return ", ".join(names)
-
-
-MYSQL_TOKEN_NAMES = TokenNames(MySqlParser, _IDENT_TYPES | _KEYWORD_IDENT_TYPES)
-describe_expected = MYSQL_TOKEN_NAMES.describe
 
 
 def token_display(token) -> str:
@@ -174,7 +138,7 @@ class ParseResult:
     """
 
     text: str
-    tree: MySqlParser.SingleStatementContext | None
+    tree: ParserRuleContext | None
     errors: list[DdlSyntaxError]
     fallback: bool
     tokens: CommonTokenStream | None = None
@@ -191,7 +155,7 @@ class ParseResult:
         return first
 
 
-class _DenseTokenStream(CommonTokenStream):
+class DenseTokenStream(CommonTokenStream):
     """The parser's token stream when every token is on the default channel and fetched (EOF
     last): LT/LA/consume/seek index the list directly instead of skipping hidden tokens."""
 
@@ -230,14 +194,8 @@ class _DenseTokenStream(CommonTokenStream):
         self.index = index
 
 
-_FAST_TOKENIZER: lexing.FastTokenizer | None = None
-
-
-def _fast_tokenizer() -> lexing.FastTokenizer:
-    global _FAST_TOKENIZER
-    if _FAST_TOKENIZER is None:
-        _FAST_TOKENIZER = lexing.FastTokenizer(MySqlLexer, MySqlParser)
-    return _FAST_TOKENIZER
+# Each thread's engines, one per engine class (ParseEngine.for_this_thread).
+_THREAD = threading.local()
 
 
 class ParseEngine:
@@ -263,6 +221,18 @@ class ParseEngine:
         self._recover = DefaultErrorStrategy()
         self.statements = 0
         self.fallbacks = 0
+
+    @classmethod
+    def for_this_thread(cls, options: Options = DEFAULT) -> ParseEngine:
+        """This thread's engine of this class, made with ``options`` on first use (later calls
+        return it as it is: :meth:`parse` takes the options of each statement)."""
+        engines = getattr(_THREAD, "engines", None)
+        if engines is None:
+            engines = _THREAD.engines = {}
+        eng = engines.get(cls)
+        if eng is None:
+            eng = engines[cls] = cls(options)
+        return eng
 
     def tokenize(self, sql: str, options: Options | None = None, *, hidden: bool = True) -> CommonTokenStream:
         raise NotImplementedError
@@ -297,45 +267,3 @@ class ParseEngine:
             parser.removeErrorListener(self._listener)
         errors = self._listener.errors
         return ParseResult(sql, None if errors else tree, errors, True, stream)
-
-
-class Engine(ParseEngine):
-    """The MySQL/MariaDB engine."""
-
-    dialect = "mysql"
-    lexer_class = MySqlLexer
-    parser_class = MySqlParser
-    token_names = MYSQL_TOKEN_NAMES
-
-    def __init__(self, options: Options = DEFAULT, *, fast_lexer: bool = True):
-        super().__init__(options)
-        # The regex tokenizer produces MySqlLexer's exact tokens at a fraction of the cost
-        # (lexing.FastTokenizer); fast_lexer=False always runs the generated ANTLR lexer.
-        self._fast = _fast_tokenizer() if fast_lexer else None
-
-    def tokenize(self, sql: str, options: Options | None = None, *, hidden: bool = True) -> CommonTokenStream:
-        """The filtered token stream of ``sql``, positions in ``sql``; ``hidden=False`` leaves out
-        whitespace and comments (the parser's view)."""
-        options = options or self.options
-        prepared = lexing.prepare_text(sql, options)
-        source = (self.lexer, lexing.TextSource(prepared))
-        toks = self._fast.tokens(prepared, source, hidden) if self._fast else None
-        if toks is None:
-            self.lexer.inputStream = InputStream(prepared)
-            full = CommonTokenStream(self.lexer)
-            full.fill()
-            toks = full.tokens
-            if not hidden:
-                toks = [t for t in toks if t.channel == 0]
-                for i, t in enumerate(toks):
-                    t.tokenIndex = i
-        lexing.retype_tokens(toks, options, MySqlLexer.DQ_STRING, MySqlLexer.DQ_IDENT)
-        lexing.restore_texts(toks, sql, prepared)
-        if "." in sql:
-            lexing.retype_qualified_keywords(toks, MySqlLexer.DOT, MySqlLexer.ID, _KEYWORD_TYPES)
-        if not hidden:
-            return _DenseTokenStream(self.lexer, toks)
-        stream = CommonTokenStream(self.lexer)
-        stream.tokens = toks
-        stream.fetchedEOF = True
-        return stream

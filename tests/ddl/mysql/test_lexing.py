@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from mysqlddl._generated.mysql.MySqlLexer import MySqlLexer
 
-from mysqlddl.ddl import Engine, lexing
+from mysqlddl.ddl import Engine
+from mysqlddl.ddl.mysql import lexing
 from mysqlddl.options import DEFAULT, Dialect, Options
 
 ENGINE = Engine()

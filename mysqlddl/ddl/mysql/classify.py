@@ -15,18 +15,13 @@ EMPTY: only whitespace and comments (or versioned comments that do not apply).
 
 from __future__ import annotations
 
-import enum
+from antlr4 import CommonTokenStream, InputStream
 
-from .._generated.mysql.MySqlLexer import MySqlLexer as L
-from ..options import DEFAULT, Options
+from ..._generated.mysql.MySqlLexer import MySqlLexer as L
+from ...options import DEFAULT, Options
+from ..statement import StatementClass
 from . import lexing
-
-
-class StatementClass(str, enum.Enum):
-    SCHEMA = "schema"
-    OTHER = "other"
-    EMPTY = "empty"
-
+from .engine import fast_tokenizer
 
 # Object words that decide what a CREATE/ALTER/DROP is about (the first one found wins).
 _SCHEMA_OBJECTS = frozenset({L.TABLE, L.TABLES, L.DATABASE, L.SCHEMA, L.INDEX, L.VIEW, L.SEQUENCE})
@@ -39,24 +34,11 @@ _DDL_VERBS = frozenset({L.CREATE, L.ALTER, L.DROP})
 # `u`@`h` SQL SECURITY INVOKER VIEW is the longest prefix the grammar allows.
 _LOOKAHEAD = 16
 
-_TOKENIZER: lexing.FastTokenizer | None = None
-
-
-def _tokenizer() -> lexing.FastTokenizer:
-    global _TOKENIZER
-    if _TOKENIZER is None:
-        from .._generated.mysql.MySqlParser import MySqlParser
-
-        _TOKENIZER = lexing.FastTokenizer(L, MySqlParser)
-    return _TOKENIZER
-
 
 def _leading_types(sql: str, options: Options) -> list[int]:
     prepared = lexing.prepare_text(sql, options)
-    toks = _tokenizer().tokens(prepared, (None, lexing.TextSource(prepared)), hidden=False)
+    toks = fast_tokenizer().tokens(prepared, (None, lexing.TextSource(prepared)), hidden=False)
     if toks is None:  # text the fast tokenizer declines: the generated lexer decides
-        from antlr4 import CommonTokenStream, InputStream
-
         stream = CommonTokenStream(L(InputStream(prepared)))
         stream.fill()
         toks = [t for t in stream.tokens if t.channel == 0]

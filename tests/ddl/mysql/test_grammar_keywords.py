@@ -12,9 +12,9 @@ from mysqlddl._generated.mysql.MySqlLexer import MySqlLexer
 from mysqlddl._generated.mysql.MySqlParser import MySqlParser
 
 from mysqlddl.ddl import Engine
-from mysqlddl.ddl.engine import _KEYWORD_IDENT_TYPES, _KEYWORD_TYPES
+from mysqlddl.ddl.mysql.engine import KEYWORD_IDENT_TYPES, KEYWORD_TYPES
 
-README = Path(__file__).resolve().parents[2] / "grammars" / "mysql" / "README.md"
+README = Path(__file__).resolve().parents[3] / "grammars" / "mysql" / "README.md"
 
 
 def _reserved_from_readme() -> set[str]:
@@ -29,14 +29,14 @@ def _name(t: int) -> str:
 
 def test_every_keyword_is_reserved_or_an_identifier():
     reserved = _reserved_from_readme()
-    keywords = {_name(t) for t in _KEYWORD_TYPES}
-    as_identifier = {_name(t) for t in _KEYWORD_IDENT_TYPES}
+    keywords = {_name(t) for t in KEYWORD_TYPES}
+    as_identifier = {_name(t) for t in KEYWORD_IDENT_TYPES}
     assert keywords - reserved - as_identifier == set(), "keyword neither reserved nor in keywordAsIdentifier"
     assert reserved & as_identifier == set(), "a reserved word is in keywordAsIdentifier"
     assert reserved <= keywords, "README lists a reserved word the lexer does not have"
 
 
-NON_RESERVED = sorted(_name(t) for t in _KEYWORD_IDENT_TYPES)
+NON_RESERVED = sorted(_name(t) for t in KEYWORD_IDENT_TYPES)
 
 
 @pytest.mark.parametrize("word", NON_RESERVED)
@@ -58,9 +58,9 @@ def test_reserved_words_need_backticks(word):
 
 def test_keyword_rule_is_a_flat_token_set():
     """ANTLR-NOTES lesson 5: single-token alternatives only, so prediction stays one-token."""
-    src = (Path(__file__).resolve().parents[2] / "grammars" / "mysql" / "MySqlParser.g4").read_text()
+    src = (Path(__file__).resolve().parents[3] / "grammars" / "mysql" / "MySqlParser.g4").read_text()
     body = src.split("keywordAsIdentifier\n", 1)[1].split(";", 1)[0]
     alts = [a.strip() for a in body.replace(":", "|", 1).split("|") if a.strip()]
     assert all(re.fullmatch(r"[A-Z][A-Z0-9_]*", a) for a in alts)
-    assert len(alts) == len(_KEYWORD_IDENT_TYPES)
+    assert len(alts) == len(KEYWORD_IDENT_TYPES)
     assert MySqlParser.RULE_keywordAsIdentifier >= 0

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mysqlddl.ddl.classify import StatementClass, classify
+from mysqlddl.ddl import StatementClass
+from mysqlddl.ddl.mysql.classify import classify
 from mysqlddl.options import Options
 
 S, OTH, E = StatementClass.SCHEMA, StatementClass.OTHER, StatementClass.EMPTY

@@ -24,25 +24,12 @@ character ``offset`` of its first character.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterator
 
-from ..errors import ScriptError
-from ..options import DEFAULT, Options
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Statement:
-    """One statement of a script: its text (without the delimiter) and where it starts."""
-
-    index: int
-    text: str
-    line: int
-    column: int
-    offset: int
-    delimiter: str = ";"
-
+from ...errors import ScriptError
+from ...options import DEFAULT, Options
+from ..statement import LineIndex, Statement
 
 _WS = re.compile(r"\s*")
 _DELIMITER_CMD = re.compile(r"delimiter[ \t]+(\S+)[^\n]*(?:\n|\Z)", re.I)
@@ -85,18 +72,11 @@ def _scanner(delimiter: str, nobs: bool, blocks: bool = False) -> re.Pattern:
     return pat
 
 
-def _line_col(text: str, offset: int, line_starts: list[int]) -> tuple[int, int]:
-    import bisect
-
-    i = bisect.bisect_right(line_starts, offset) - 1
-    return i + 1, offset - line_starts[i]
-
-
 def split_script(script: str, options: Options = DEFAULT, *, source: str | None = None,
                  compound_bodies: bool = False) -> Iterator[Statement]:
     """Yield the statements of ``script`` in order. Raises :class:`ScriptError` for an unterminated
     quote or comment (with its position) and for a DELIMITER command without a delimiter."""
-    line_starts = [0] + [m.end() for m in re.finditer(r"\n", script)]
+    lines = LineIndex(script)
     n = len(script)
     pos = 0
     delimiter = ";"
@@ -113,7 +93,7 @@ def split_script(script: str, options: Options = DEFAULT, *, source: str | None 
             continue
         if script.startswith(("delimiter", "DELIMITER", "Delimiter"), pos) and \
                 script[pos + 9:pos + 10] in ("", "\n", "\r"):
-            line, col = _line_col(script, pos, line_starts)
+            line, col = lines.position(pos)
             raise ScriptError("DELIMITER command without a delimiter", line=line, column=col,
                               offset=pos, source=source)
         m = _LEADING_COMMENT.match(script, pos)
@@ -146,7 +126,7 @@ def split_script(script: str, options: Options = DEFAULT, *, source: str | None 
                 pos = m.end()
                 break
             if m.group("open") is not None:
-                line, col = _line_col(script, m.start(), line_starts)
+                line, col = lines.position(m.start())
                 what = "comment" if m.group("open") == "/*" else f"quote {m.group('open')}"
                 raise ScriptError(f"unterminated {what}", line=line, column=col, offset=m.start(),
                                   statement=script[start:], statement_index=index, source=source)
@@ -156,6 +136,6 @@ def split_script(script: str, options: Options = DEFAULT, *, source: str | None 
             pos = n
         text = script[start:end].rstrip()
         if text:
-            line, col = _line_col(script, start, line_starts)
+            line, col = lines.position(start)
             yield Statement(index, text, line, col, start, delimiter)
             index += 1

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl.ddl import Engine, lexing
+from mysqlddl.ddl import Engine
+from mysqlddl.ddl.mysql import lexing
 from mysqlddl.options import DEFAULT, Options
 
 FAST = Engine()
 ANTLR = Engine(fast_lexer=False)
-GRAMMAR = Path(__file__).resolve().parents[2] / "grammars" / "mysql" / "MySqlLexer.g4"
+GRAMMAR = Path(__file__).resolve().parents[3] / "grammars" / "mysql" / "MySqlLexer.g4"
 
 
 def signature(engine: Engine, text: str, options: Options = DEFAULT):
@@ -72,5 +73,5 @@ def test_same_tokens_on_every_corpus_file(shared_path):
 
 def test_charset_introducers_match_the_grammar():
     rule = GRAMMAR.read_text().split("UNDERSCORE_CHARSET", 1)[1].split(";", 1)[0]
-    assert set(re.findall(r"'([a-z0-9]+)'", rule)) == set(lexing._CHARSETS)
+    assert set(re.findall(r"'([a-z0-9]+)'", rule)) == set(lexing.UNDERSCORE_CHARSETS)
 

@@ -1,4 +1,4 @@
-"""The DDL API: SQL text in, schema-change commands (and catalogs) out.
+"""Phase 2: SQL text in, schema-change commands (and catalogs) out, in any dialect.
 
 ::
 
@@ -9,8 +9,9 @@
     apply_script(catalog, sql, options) -> Catalog
 
 Scripts are split with :func:`mysqlddl.ddl.split_script`; every statement is parsed on its own
-(phase 1: all its syntax errors, positioned) and, when clean, walked by the listeners of
-:mod:`mysqlddl.ddl.mysql` (phase 2). ``options.error_policy`` decides what a failing statement
+(phase 1: all its syntax errors, positioned) and, when clean, walked by the listeners of its
+dialect (phase 2: :mod:`mysqlddl.ddl.mysql`, :mod:`mysqlddl.ddl.oracle`, found through
+:data:`~mysqlddl.ddl.frontend.FRONTENDS`). ``options.error_policy`` decides what a failing statement
 does: RAISE (default) stops with its positioned error; COLLECT, WARN (one warning each) and SKIP
 leave it out and go on (:func:`run_script` returns the errors).
 
@@ -32,9 +33,9 @@ from ..errors import DdlError
 from ..model import literals
 from ..model.catalog import Catalog
 from ..options import DEFAULT, Dialect, ErrorPolicy, Options
-from . import default_engine, script_splitter
-from .engine import Engine
-from .script import Statement
+from .frontend import frontend_for
+from .parse_engine import ParseEngine
+from .statement import Statement
 
 __all__ = ["StatementCommands", "apply_script", "iter_commands", "parse_ddl", "run_script",
            "statement_commands"]
@@ -51,19 +52,14 @@ class StatementCommands:
 
 
 def statement_commands(sql: str, options: Options = DEFAULT, *, statement_index: int | None = None,
-                       source: str | None = None, engine: Engine | None = None) -> list[Command]:
+                       source: str | None = None, engine: ParseEngine | None = None) -> list[Command]:
     """The commands of one statement; raises :class:`~mysqlddl.errors.DdlSyntaxError` or a
     positioned :class:`~mysqlddl.errors.DdlError` from the listeners."""
-    if options.dialect is Dialect.ORACLE:
-        from .oracle import StatementSource, build_commands
-    else:
-        from .mysql import StatementSource, build_commands
-
-    eng = engine or default_engine(options)
-    result = eng.parse(sql, options, statement_index=statement_index, source=source)
+    fe = frontend_for(options)
+    result = (engine or fe.engine(options)).parse(sql, options, statement_index=statement_index, source=source)
     if result.errors:
         raise result.error()
-    return build_commands(result.tree, StatementSource(sql, options, statement_index, source))
+    return fe.commands(result, options, statement_index, source)
 
 
 def _follow_sql_mode(current: Options, start: Options, commands) -> Options:
@@ -85,14 +81,15 @@ def _follow_sql_mode(current: Options, start: Options, commands) -> Options:
 
 
 def iter_commands(sql: str, options: Options = DEFAULT, *, source: str | None = None,
-                  engine: Engine | None = None) -> Iterator[StatementCommands]:
+                  engine: ParseEngine | None = None) -> Iterator[StatementCommands]:
     """Each statement of ``sql`` with its commands, in order, under ``options.error_policy``
     (RAISE raises at the first failing statement; the other policies yield it with its error;
     WARN also warns)."""
-    eng = engine or default_engine(options)
+    fe = frontend_for(options)
+    eng = engine or fe.engine(options)
     opts = options
     policy = options.error_policy
-    for stmt in script_splitter(options)(sql, options, source=source):
+    for stmt in fe.split_script(sql, options, source=source):
         try:
             cmds = statement_commands(stmt.text, opts, statement_index=stmt.index, source=source,
                                       engine=eng)
