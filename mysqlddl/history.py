@@ -280,4 +280,6 @@ class SchemaHistory:
         return h
 
 
+# BinlogPosition stays importable from here (mysqlddl.positions is its home): callers build the
+# positions they record and query with from the module of the history they use.
 __all__ = ["BinlogPosition", "HistoryRecord", "SchemaHistory"]
