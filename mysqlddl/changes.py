@@ -49,10 +49,10 @@ from .binlog.events import (
     XidEvent,
 )
 from .binlog.events.mariadb import FL_COMPLETED_XA, FL_PREPARED_XA
-from .binlog.reader import BinlogReader, Position
+from .binlog.reader import BinlogReader
 from .binlog.values import charsets as bl_charsets
 from .errors import ConfigError, CorruptEventError, DdlError, MysqlddlError, SchemaMismatchError
-from .history import BinlogPosition, HistoryRecord, SchemaHistory
+from .history import HistoryRecord, SchemaHistory
 from .model import charsets as model_charsets
 from .model.catalog import Catalog
 from .model.column import Column
@@ -60,6 +60,7 @@ from .model.ids import TableId
 from .model.table import IndexKind, Table
 from .model.types import TypeFamily
 from .options import DEFAULT, Dialect, ErrorPolicy, Options
+from .positions import BinlogPosition, file_seq
 
 F = TypeFamily
 
@@ -759,7 +760,7 @@ class ChangeReader:
 
     For readers of a part of a log whose history was built by a pass over all of it (the Spark
     job): ``span=(start, stop)`` reads only the events starting in [start, stop) (each a
-    :class:`Position`, ``(file, pos)`` or None; it must begin at a transaction boundary);
+    :class:`BinlogPosition`, ``(file, pos)`` or None; it must begin at a transaction boundary);
     ``record_ddl=False`` takes ``history`` as complete and read-only: a DDL event emits the
     SchemaChange recorded at its position and applies nothing. ``events``: decode these events
     instead of reading ``source`` (which still names the files), e.g. the DDL a pre-scan found.
@@ -861,7 +862,7 @@ class ChangeReader:
 
     @staticmethod
     def _key(file: str, pos: int) -> tuple[int, int]:
-        return Position(file, pos).key
+        return (file_seq(file), pos)
 
     # -- iteration --------------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Change]:
@@ -926,7 +927,7 @@ class ChangeReader:
         """(base name, file_seq) of a binlog path, computed once per file."""
         hit = self._files.get(file)
         if hit is None:
-            hit = self._files[file] = (Path(file).name, Position(file, 0).file_seq)
+            hit = self._files[file] = (Path(file).name, file_seq(file))
         return hit
 
     def _source(self, ev, *, row: int = 0, db=None, table=None, pos=None) -> Source:
@@ -941,7 +942,7 @@ class ChangeReader:
                       query=self._query_text)
 
     def _in_window(self, ev) -> bool:
-        key = (self._file(ev.file or "")[1], ev.pos)      # Position(file, pos).key, file_seq cached
+        key = (self._file(ev.file or "")[1], ev.pos)      # BinlogPosition.in_file(file, pos).key, file_seq cached
         if self._start is not None and key < self._start:
             return False
         return self.filters.ts_ok(ev.header.timestamp)
@@ -1062,7 +1063,7 @@ class ChangeReader:
         yield from self._ddl(ev, opts)
 
     def _ddl(self, ev: QueryEvent, opts: Options) -> Iterator[Change]:
-        end = BinlogPosition(Position(ev.file or "", ev.next_pos).file_seq, ev.next_pos,
+        end = BinlogPosition(file_seq(ev.file or ""), ev.next_pos,
                              Path(ev.file or "").name, self._gtid)
         if self.baseline_position is not None and end.key <= self.baseline_position:
             self.stats.ddl_before_baseline += 1
@@ -1217,7 +1218,7 @@ class ChangeReader:
         if not emit:
             self._maps[tm.table_id] = _Mapped(tm, None, (), Naming.POSITIONAL, (), None, False)
             return
-        pos = BinlogPosition(Position(tm.file or "", tm.pos).file_seq, tm.pos, Path(tm.file or "").name)
+        pos = BinlogPosition(file_seq(tm.file or ""), tm.pos, Path(tm.file or "").name)
         version = self.history.table_at(TableId(tm.database, tm.table), pos)
         mismatch: tuple[str, ...] = ()
         charset_known = self._db_known(tm.database)

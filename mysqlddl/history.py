@@ -2,9 +2,10 @@
 
 Append-only and keyed by position, never by "the current schema". A DDL takes effect at the *end*
 position of its Query event: a row event at position p sees every DDL recorded at a position
-<= p. Positions compare as integer tuples ``(file_seq, pos)`` (``file_seq`` is the numeric suffix
-of the binlog file name), never as strings: ``mysql-bin.000010`` sorts after ``mysql-bin.000009``
-and ``mysql-bin.1000000`` after ``mysql-bin.999999``.
+<= p. Positions (:mod:`mysqlddl.positions`) compare through their integer-tuple ``key``, never
+as strings: a binlog position's ``(file_seq, pos)`` (``file_seq`` is the numeric suffix of the
+binlog file name: ``mysql-bin.000010`` sorts after ``mysql-bin.000009`` and ``mysql-bin.1000000``
+after ``mysql-bin.999999``), or an OLR position's ``(c_scn, c_idx)``. One history holds one kind.
 
 Storage is per table: each record keeps the DDL, its commands and the new versions of the tables it
 changed (None for a dropped table), so answering ``table_at`` is a binary search in that table's
@@ -16,7 +17,6 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import json
-import re
 import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -24,58 +24,19 @@ from types import MappingProxyType
 from typing import Any
 
 from .commands import Command
-from .errors import ConfigError, DdlError, DdlSemanticError, PartialApplyError, SchemaHistoryError
+from .errors import DdlError, DdlSemanticError, PartialApplyError, SchemaHistoryError
 from .model import codec
 from .model.catalog import Catalog, Database, View
 from .model.ids import TableId, lookup_name, table_key
 from .model.table import Table
 from .options import DEFAULT, ErrorPolicy, Options
+from .positions import BinlogPosition, HistoryPosition, OlrPosition
 
-_SUFFIX = re.compile(r"\.(\d+)$")
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class BinlogPosition:
-    """A binlog position. Ordering and equality use ``(file_seq, pos)`` only; ``file`` and
-    ``gtid`` are carried along (``gtid`` None when unknown)."""
-
-    file_seq: int
-    pos: int
-    file: str = ""
-    gtid: str | None = None
-
-    @classmethod
-    def of(cls, file: str, pos: int, gtid: str | None = None) -> BinlogPosition:
-        """From a binlog file name (``mysql-bin.000042``) and a position in it."""
-        m = _SUFFIX.search(file)
-        if not m:
-            raise ConfigError(f"binlog file name has no numeric suffix: {file!r}")
-        return cls(int(m.group(1)), int(pos), file, gtid)
-
-    @property
-    def key(self) -> tuple[int, int]:
-        return (self.file_seq, self.pos)
-
-    def __lt__(self, other: BinlogPosition) -> bool:
-        return self.key < other.key
-
-    def __le__(self, other: BinlogPosition) -> bool:
-        return self.key <= other.key
-
-    def __gt__(self, other: BinlogPosition) -> bool:
-        return self.key > other.key
-
-    def __ge__(self, other: BinlogPosition) -> bool:
-        return self.key >= other.key
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, BinlogPosition) and self.key == other.key
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __str__(self) -> str:
-        return f"{self.file or self.file_seq}:{self.pos}"
+# The history stores either position type through the model codec: a binlog position untagged (as
+# saved histories always had it), an OLR position with its type tag. Histories saved while
+# OlrPosition was a BinlogPosition subclass hold its (c_scn, c_idx) under file_seq/pos.
+codec.polymorphic(OlrPosition)
+codec.rename_fields(OlrPosition, file_seq="c_scn", pos="c_idx")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -84,7 +45,7 @@ class HistoryRecord:
     none), ``ddl`` text, ``commands``, the resulting ``tables`` versions as (id, table or None for
     dropped), and ``errors`` (messages of commands skipped under a non-strict policy)."""
 
-    position: BinlogPosition
+    position: HistoryPosition
     default_db: str | None
     ddl: str
     commands: tuple[Command, ...]
@@ -105,7 +66,7 @@ class SchemaHistory:
     def __init__(self, options: Options = DEFAULT, baseline: Catalog | None = None):
         self.options = options
         self.records: list[HistoryRecord] = []
-        self.errors: list[tuple[BinlogPosition, str, str]] = []  # (position, ddl, message)
+        self.errors: list[tuple[HistoryPosition, str, str]] = []  # (position, ddl, message)
         self._catalog = baseline if baseline is not None else Catalog.empty(options)
         self._base = self._catalog
         # table key -> (positions, versions) with versions[i] in force from positions[i]
@@ -128,14 +89,14 @@ class SchemaHistory:
         return len(self.errors)
 
     @property
-    def last_position(self) -> BinlogPosition | None:
+    def last_position(self) -> HistoryPosition | None:
         return self.records[-1].position if self.records else None
 
-    def record(self, position: BinlogPosition, default_db: str | None, ddl_text: str,
+    def record(self, position: HistoryPosition, default_db: str | None, ddl_text: str,
                commands: Sequence[Command], options: Options | None = None) -> HistoryRecord:
         opts = options or self.options
         last = self.last_position
-        if last is not None and position < last:
+        if last is not None and position.key < last.key:
             raise SchemaHistoryError(f"history is append-only: {position} is before {last}")
         cat = self._catalog
         if default_db != cat.session.database:
@@ -199,7 +160,7 @@ class SchemaHistory:
         self.records.append(rec)
 
     # ------------------------------------------------------------------ queries
-    def table_at(self, table_id: TableId, position: BinlogPosition) -> Table | None:
+    def table_at(self, table_id: TableId, position: HistoryPosition) -> Table | None:
         """The definition of ``table_id`` (fully qualified) in force at ``position``, or None when
         it did not exist there."""
         key = self._key(table_id)
@@ -210,7 +171,7 @@ class SchemaHistory:
                 return entry[1][i]
         return self._base.tables.get(key)
 
-    def catalog_at(self, position: BinlogPosition) -> Catalog:
+    def catalog_at(self, position: HistoryPosition) -> Catalog:
         """The catalog (databases and base tables) in force at ``position``."""
         k = position.key
         tables = dict(self._base.tables)
@@ -235,7 +196,7 @@ class SchemaHistory:
                                    version=n, changed=())
 
     def versions(self, table_id: TableId) -> list[tuple[tuple[int, int], Table | None]]:
-        """Every recorded version of a table as ((file_seq, pos), table or None)."""
+        """Every recorded version of a table as (position key, table or None)."""
         key = self._key(table_id)
         poss, vers = self._versions.get(key, ([], []))
         return list(zip(poss, vers, strict=True))
@@ -294,7 +255,7 @@ class SchemaHistory:
         h = cls(options.replace(lower_case_table_names=lc), baseline=base)
         cat = base
         for row in rows[1:]:
-            pos = codec.from_data(row["position"], BinlogPosition)
+            pos = codec.from_data(row["position"], HistoryPosition)
             tables = tuple((codec.from_data(x["id"], TableId),
                             codec.from_data(x["table"], Table) if x["table"] is not None else None)
                            for x in row["tables"])
@@ -319,4 +280,6 @@ class SchemaHistory:
         return h
 
 
+# BinlogPosition stays importable from here (mysqlddl.positions is its home): callers build the
+# positions they record and query with from the module of the history they use.
 __all__ = ["BinlogPosition", "HistoryRecord", "SchemaHistory"]

@@ -36,11 +36,12 @@ from .binlog.events import (
     XaPrepareEvent,
     XidEvent,
 )
-from .binlog.reader import BinlogReader, Position, resolve_sources
+from .binlog.reader import BinlogReader, resolve_sources
 from .changes import ChangeReader, ChangeStats, QueryKind, classify_query, parse_xid
 from .errors import ConfigError
 from .history import SchemaHistory
 from .options import DEFAULT, Options
+from .positions import file_seq
 
 #: What a pre-scan decodes (FORMAT_DESCRIPTION is always decoded): the DDL and its GTID, and
 #: the events that end a transaction. Everything else is skipped by the size in its header.
@@ -145,7 +146,7 @@ def prescan(path: str, options: Options = DEFAULT, *, min_gap: int = 0) -> FileS
             kept.append((c, CUT, None))
             last = c
     marks = sorted(kept + xa, key=lambda m: (m[0], m[1]))
-    return FileScan(str(path), Position(str(path), 0).file_seq, size, fde, tuple(ddl), tuple(marks),
+    return FileScan(str(path), file_seq(str(path)), size, fde, tuple(ddl), tuple(marks),
                     reader.events_read)
 
 
@@ -162,7 +163,7 @@ def input_files(inputs: Iterable[str]) -> list[str]:
     files = [str(p) for p in resolve_sources(list(inputs))]
     seen: dict[int, str] = {}
     for f in files:
-        seq = Position(f, 0).file_seq
+        seq = file_seq(f)
         if seq in seen:
             raise ConfigError(f"{seen[seq]} and {f} have the same sequence number ({seq}): positions "
                               "(file_seq, pos) would be ambiguous")

@@ -156,8 +156,8 @@ class SchemaColumns:
 
     def columns(self, tm, path: str, pos: int):
         from mysqlddl.changes import plan_columns
-        from mysqlddl.history import BinlogPosition
         from mysqlddl.model.ids import TableId
+        from mysqlddl.positions import BinlogPosition
 
         version = self.history.table_at(TableId(tm.database, tm.table),
                                         BinlogPosition(self.seq[path], pos, os.path.basename(path)))

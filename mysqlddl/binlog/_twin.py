@@ -9,6 +9,7 @@ import array
 import zlib
 
 from ..errors import BinlogError, CorruptEventError, RowImageOverrunError, TruncatedError
+from .absent import ABSENT
 from .coltypes import ColumnType
 from .values import decoder_for
 from .values.jsonb import decode_json_diff
@@ -71,8 +72,6 @@ def _present(bitmap, ncols: int):
 def _prepare(plan, buf, start: int, end: int, present1, present2, base: int):
     """What every rows-event body decoder starts from: the fenced view, the (index, decoder, meta)
     steps of the columns present in each image (None for a one-image event) and a row of ABSENT."""
-    from .rows import ABSENT
-
     ncols = len(plan)
     _check_range(buf, start, end, present1, present2, ncols)
     view = buf if end == len(buf) else memoryview(buf)[:end]
@@ -183,8 +182,6 @@ def compile_json_format(plan, fmt):
 
 
 def _json_image(row, keys, value_json, column_json) -> str:
-    from .rows import ABSENT
-
     out = []
     for i, v in enumerate(row):
         if v is ABSENT:

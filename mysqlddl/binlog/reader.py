@@ -26,15 +26,22 @@ import dataclasses
 import glob as _glob
 import gzip
 import os
-import re
 import struct
 import warnings
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..errors import BinlogError, CorruptEventError, EncryptedBinlogError, NotABinlogError, TruncatedError
+from ..errors import (
+    BinlogError,
+    ChecksumError,
+    CorruptEventError,
+    EncryptedBinlogError,
+    NotABinlogError,
+    TruncatedError,
+)
 from ..options import DEFAULT, ErrorPolicy, Options
+from ..positions import NO_FILE_SEQ, BinlogPosition, split_file_name
 from . import speedups
 from .events._cursor import Cursor
 from .events.context import DecodeContext
@@ -81,35 +88,6 @@ _UNEXPECTED = (ValueError, IndexError, KeyError, struct.error, UnicodeError, Ove
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Position:
-    """A place in a binlog: ``file`` (the path as given/resolved) and byte offset ``pos``.
-
-    Positions order by :attr:`key`, ``(file sequence number, pos)`` as integers (DESIGN: never
-    compare positions as strings); files without a numeric suffix sort first, by name."""
-
-    file: str
-    pos: int
-
-    @property
-    def file_seq(self) -> int:
-        m = _SEQ.match(Path(self.file).name)
-        return int(m.group(2)) if m else -1
-
-    @property
-    def key(self) -> tuple[int, int]:
-        return (self.file_seq, self.pos)
-
-    def __lt__(self, other: Position) -> bool:
-        return (self.key, self.file) < (other.key, other.file)
-
-    def __le__(self, other: Position) -> bool:
-        return self == other or self < other
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.pos}"
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class TruncatedTail:
     """Where reading stopped in ``stop_at_truncated_tail`` mode: the incomplete event starts at
     ``pos`` (= the end of the last complete event), ``needed`` bytes were announced,
@@ -123,12 +101,9 @@ class TruncatedTail:
 
 # ------------------------------------------------------------------------------------------ sources
 
-_SEQ = re.compile(r"^(.*)\.(\d+)$")
-
-
 def _seq_key(p: Path):
-    m = _SEQ.match(p.name)
-    return (m.group(1), int(m.group(2)), p.name) if m else (p.name, -1, p.name)
+    parts = split_file_name(p.name)
+    return (parts[0], parts[1], p.name) if parts else (p.name, NO_FILE_SEQ, p.name)
 
 
 def _read_index(index: Path) -> list[Path]:
@@ -167,7 +142,7 @@ def resolve_sources(source) -> list[Path]:
             idx = sorted(p.glob("*.index"))
             if len(idx) == 1:
                 return _read_index(idx[0])
-            files = [f for f in p.iterdir() if f.is_file() and _SEQ.match(f.name)]
+            files = [f for f in p.iterdir() if f.is_file() and split_file_name(f.name)]
             if not files:
                 raise BinlogError("directory holds no binlog files (name.NNNNNN) and no .index file",
                                   file=s)
@@ -240,7 +215,8 @@ class BinlogReader:
     """Iterate typed events over one or more binlog files.
 
     ``source``: see :func:`resolve_sources`. ``start``: a byte offset in the first file, or a
-    :class:`Position` / ``(file, pos)`` naming the file to start in (files before it are skipped).
+    :class:`~mysqlddl.positions.BinlogPosition` / ``(file, pos)`` naming the file to start in
+    (files before it are skipped).
     ``stop``: a byte offset (in the last file) or a position; events starting at or after it are
     not read. ``registry``: the ``{type: decoder}`` map (default :data:`DEFAULT_REGISTRY`).
     ``only_types``: names or codes of the event types to decode and yield; every other event is
@@ -295,21 +271,21 @@ class BinlogReader:
         if p is None:
             return None
         if isinstance(p, int):
-            return Position(str(self.files[0 if first else -1]), p)
-        if isinstance(p, Position):
+            return BinlogPosition.in_file(str(self.files[0 if first else -1]), p)
+        if isinstance(p, BinlogPosition):
             f, pos = p.file, p.pos
         else:
             f, pos = p
         for cand in self.files:
             if str(cand) == str(f) or cand.name == Path(f).name:
-                return Position(str(cand), int(pos))
+                return BinlogPosition.in_file(str(cand), int(pos))
         raise BinlogError(f"position {f}:{pos} names a file that is not among the sources", file=str(f))
 
     @property
-    def position(self) -> Position | None:
-        """Where the next event starts (None before the first file is opened); built on access,
-        as the loop moves it twice per event."""
-        return None if self._at is None else Position(*self._at)
+    def position(self) -> BinlogPosition | None:
+        """Where the next event starts (None before the first file is opened; ``file`` is the path
+        as resolved); built on access, as the loop moves it twice per event."""
+        return None if self._at is None else BinlogPosition.in_file(*self._at)
 
     @property
     def created_at(self) -> int | None:
@@ -520,7 +496,6 @@ class BinlogReader:
         stored = int.from_bytes(data[-4:], "little")
         actual = speedups.impl.crc32(memoryview(covered)[:-4]) & 0xFFFFFFFF
         if stored != actual:
-            from ..errors import ChecksumError
             raise ChecksumError(f"CRC32 mismatch: stored 0x{stored:08x}, computed 0x{actual:08x}",
                                 file=name, log_pos=offset, event_type=header.type_name,
                                 offset=offset + len(data) - 4)
@@ -593,5 +568,5 @@ def read_events(source, **kw) -> Iterator[Event]:
     return iter(BinlogReader(source, **kw))
 
 
-__all__ = ["BinlogDecodeWarning", "BinlogReader", "Position", "TruncatedTail", "UndecodableEvent", "read_events",
+__all__ = ["BinlogDecodeWarning", "BinlogReader", "TruncatedTail", "UndecodableEvent", "read_events",
            "resolve_sources", "type_name"]

@@ -24,36 +24,12 @@ from typing import NamedTuple
 from ..errors import ConfigError, CorruptEventError
 from ..options import Dialect
 from . import speedups
+from .absent import ABSENT as ABSENT  # public here too: a decoded row holds it (see above)
 from .coltypes import BLOB_TYPES, CHARACTER_TYPES, signedness_columns
 from .coltypes import ColumnType as T
 from .values import charsets
 from .values.meta import ColumnMeta
 from .values.numeric import decimal_size
-
-
-class _Absent:
-    """The ABSENT sentinel: a column not in the row image's columns-present bitmap (not NULL)."""
-
-    __slots__ = ()
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-    def __reduce__(self):
-        return (_Absent, ())
-
-    def __bool__(self) -> bool:
-        return False
-
-
-ABSENT = _Absent()
-
 
 # ------------------------------------------------------------------------------- column metadata
 #

@@ -23,6 +23,7 @@ def _flag(name: str) -> bool:
 def load_compiled() -> ModuleType:
     """Import the compiled extension, raising SpeedupsUnavailableError with the reason if it is absent."""
     try:
+        # in a function: a missing or broken build is an error with its reason, or the twin (select)
         from .. import _speedups
     except ImportError as e:
         raise SpeedupsUnavailableError(

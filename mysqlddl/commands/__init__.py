@@ -65,6 +65,14 @@ from .alter_table import (
 from .base import ApplyResult, Command, apply_all
 from .create_table import AsSelect, CreateTable, SelectItem
 from .databases import AlterDatabase, CreateDatabase, DropDatabase, UseDatabase
+from .oracle import (  # the Oracle dialect's operations and commands
+    CommentOn,
+    DropNamedConstraint,
+    DropUniqueKey,
+    RenameConstraint,
+    ReviseColumn,
+    SetConstraintState,
+)
 from .sequences import AlterSequence, CreateSequence, DropSequence
 from .table_ddl import CreateIndex, DropIndex, DropTable, RenameTable, TruncateTable
 from .variables import Assignment, SetVariable
@@ -84,16 +92,6 @@ __all__ = [
     "RenameColumn", "RenameIndex", "RenameTable", "RenameTo", "SelectItem", "SetVariable",
     "TableId", "TableOptions", "TruncateTable", "UseDatabase", "apply_all", "col",
 ]
-
-# Oracle dialect operations and commands (see commands/oracle.py).
-from .oracle import (  # noqa: E402
-    CommentOn,
-    DropNamedConstraint,
-    DropUniqueKey,
-    RenameConstraint,
-    ReviseColumn,
-    SetConstraintState,
-)
 
 __all__ += ["CommentOn", "DropNamedConstraint", "DropUniqueKey", "RenameConstraint", "ReviseColumn",
             "SetConstraintState"]

@@ -7,7 +7,7 @@ import dataclasses
 from ..errors import DdlSemanticError
 from ..model import charsets, codec, literals
 from ..model.catalog import Catalog
-from ..model.column import Default, DefaultKind
+from ..model.column import Column, Default, DefaultKind
 from ..model.dialects import rules_for
 from ..model.ids import TableId, column_key
 from ..model.resolve import (
@@ -512,7 +512,6 @@ class AddSystemVersioning(AlterOperation):
 
 
 def add_system_versioning(ed: TableEditor) -> None:
-    from ..model.column import Column
     ed.set(system_versioning=True)
     if any(c.row_period is not None for c in ed.columns):
         return

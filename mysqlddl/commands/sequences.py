@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..errors import DdlSemanticError
+from ..errors import DdlSemanticError, PartialApplyError
 from ..model.catalog import Catalog
 from ..model.column import Column
 from ..model.ids import TableId
@@ -152,7 +152,6 @@ class DropSequence(Command):
     temporary: bool = False
 
     def apply(self, catalog: Catalog, options: Options = DEFAULT) -> Catalog:
-        from ..errors import PartialApplyError
         rm, rm_tmp, changed, missing = [], [], [], []
         for tid in self.tables:
             q = catalog.qualify(tid)

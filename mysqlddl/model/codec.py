@@ -3,7 +3,9 @@
 Driven by the dataclass type hints, so a new field needs no codec change. Fields equal to their
 default are left out (history records stay small; decoding fills them back in). Classes registered
 with :func:`polymorphic` carry a ``"@type"`` tag (commands and ALTER operations), so a field typed
-with their base class decodes to the right subclass.
+with their base class decodes to the right subclass; a field typed with a union of dataclasses
+decodes a tagged value as its tagged member and an untagged one as the union's first dataclass.
+:func:`rename_fields` keeps data saved under a class's old field names loadable.
 """
 
 from __future__ import annotations
@@ -19,12 +21,19 @@ from ..errors import SchemaHistoryError
 TAG = "@type"
 _REGISTRY: dict[str, type] = {}
 _HINTS: dict[type, dict[str, Any]] = {}
+_RENAMED: dict[type, dict[str, str]] = {}
 
 
 def polymorphic(cls: type) -> type:
     """Class decorator: encode instances with a ``type`` tag naming the class."""
     _REGISTRY[cls.__name__] = cls
     return cls
+
+
+def rename_fields(cls: type, **old_to_new: str) -> None:
+    """Decode data written when ``cls``'s fields had other names: ``old_to_new`` maps each old
+    name to the field that replaced it (data already under the new names is read as it is)."""
+    _RENAMED.setdefault(cls, {}).update(old_to_new)
 
 
 def _hints(cls: type) -> dict[str, Any]:
@@ -80,6 +89,16 @@ def from_data(data: Any, hint: Any) -> Any:
         non_none = [a for a in args if a is not type(None)]
         if len(non_none) == 1:
             return from_data(data, non_none[0])
+        classes = [a for a in non_none if dataclasses.is_dataclass(a)]
+        if isinstance(data, dict) and classes:
+            tag = data.get(TAG)
+            if tag is None:
+                return from_data(data, classes[0])
+            tagged = _REGISTRY.get(tag) if isinstance(tag, str) else None
+            for a in classes:
+                if tagged is not None and issubclass(tagged, a):
+                    return from_data(data, a)
+            raise SchemaHistoryError(f"{tag!r} is none of {', '.join(a.__name__ for a in classes)}")
         for a in non_none:  # e.g. str | int: the first one the value already is
             base = typing.get_origin(a) or a
             if isinstance(base, type) and isinstance(data, base):
@@ -105,6 +124,9 @@ def from_data(data: Any, hint: Any) -> Any:
                 hint not in (str, int, float, bool):
             raise SchemaHistoryError(f"cannot decode a {hint.__name__} from {str(data)[:80]!r}")
         if dataclasses.is_dataclass(hint):
+            renamed = _RENAMED.get(hint)
+            if renamed is not None:
+                data = {renamed.get(k, k): v for k, v in data.items()}
             hs = _hints(hint)
             kwargs = {f.name: from_data(data[f.name], hs[f.name])
                       for f in dataclasses.fields(hint) if f.name in data}

@@ -22,6 +22,7 @@ import re
 from ..errors import DdlSemanticError
 from . import types as T
 from .column import Column, Default, Generated, GeneratedKind
+from .resolved import ResolvedColumn, text_value
 from .spec import ColumnSpec, DataTypeSpec
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?")
@@ -106,8 +107,6 @@ def default_value(text: str) -> Default:
 def resolve_column(spec: ColumnSpec, ctx):
     """An Oracle column definition (see the module docstring). Inline constraints other than
     [NOT] NULL reach the table as table-level specs (the listener moves them there)."""
-    from .resolve import ResolvedColumn, text_value  # resolve imports the dialects, which import us
-
     fields = resolve_type(spec.type)
     nullable = True if spec.nullable is None else spec.nullable
     if spec.default_on_null or spec.identity is not None:

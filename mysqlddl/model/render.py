@@ -10,6 +10,7 @@ from typing import Any
 
 from ..options import DEFAULT, Options
 from .catalog import Catalog
+from .charsets import default_collation
 from .column import Column, DefaultKind, GeneratedKind, quote_string
 from .dialects import HASH_INDEX_ENGINES, DialectRules, rules_for
 from .table import Index, IndexKind, Table
@@ -387,7 +388,6 @@ def create_sequence_sql(t: Table) -> str:
 
 
 def _default_collation(charset: str, rules: DialectRules) -> str | None:
-    from .charsets import default_collation
     try:
         return default_collation(charset, rules.collation_column)
     except Exception:  # noqa: BLE001 - unknown charset: always print the collation

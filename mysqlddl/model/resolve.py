@@ -16,6 +16,7 @@ from . import types as T
 from .column import Column, Default, DefaultKind, Generated, GeneratedKind
 from .dialects import MAX_KEY_LENGTH, NO_BLOB_ENGINES, NO_FULLTEXT_ENGINES, DialectRules, rules_for
 from .ids import TableId
+from .resolved import ResolvedColumn, text_value
 from .spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, KeySpec
 from .table import Check, ForeignKey, Index, IndexKind, IndexPart, TableEditor
 from .types import TypeFamily
@@ -44,25 +45,6 @@ class Context:
     @property
     def no_backslash_escapes(self) -> bool:
         return "NO_BACKSLASH_ESCAPES" in self.sql_mode
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ResolvedColumn:
-    """A resolved column plus what its definition adds to the table: an inline (or SERIAL-implied)
-    ``unique`` key, an inline ``primary`` key, and ``checks``."""
-
-    column: Column
-    unique: bool = False
-    primary: bool = False
-    checks: tuple[Check, ...] = ()
-
-
-def text_value(literal: str | None, ctx: Context) -> str | None:
-    """A COMMENT-like literal's value (unquoted if quoted); None stays None."""
-    if literal is None:
-        return None
-    v = literals.string_value(literal, ctx.no_backslash_escapes)
-    return v if v is not None else literal
 
 
 def _declared(t: DataTypeSpec) -> str:

@@ -5,13 +5,16 @@
     messages    one document's OLR fields, checked (scn/scns, tm/tms, c_scn, c_idx, xid, db, payload)
     values      column values converted by Oracle type (NUMBER -> Decimal, DATE/TIMESTAMP -> datetime,
                 RAW/BLOB -> bytes, ``?`` -> UNKNOWN, ...)
-    position    ``(c_scn, c_idx)``, the schema history's key for Oracle
-    reader      the join with the schema history (DDL parsed by the Oracle grammar)
+    reader      the join with the schema history (DDL parsed by the Oracle grammar), keyed by
+                :class:`~mysqlddl.positions.OlrPosition` ``(c_scn, c_idx)``
     events      the change events and their envelope
     cli         ``mysqlddl olr FILE...``
 """
 
 from importlib import import_module
+
+# OLR's key type lives with the binlog one, at the bottom of the package (the history imports it)
+from ..positions import OlrPosition as OlrPosition
 
 # The public names load their submodule on first use (PEP 562): `mysqlddl --help` and every other
 # subcommand import mysqlddl.olr.cli to define `olr`'s arguments, and must not pay for the reader,
@@ -19,7 +22,6 @@ from importlib import import_module
 _SUBMODULE = {
     "OracleChange": "events", "OracleRowChange": "events", "OracleSchemaChange": "events",
     "OracleSource": "events", "OracleTransactionMark": "events", "envelope": "events",
-    "OlrPosition": "position",
     "OlrReader": "reader", "OlrStats": "reader", "read_olr": "reader",
     "UNKNOWN": "values", "Kind": "values",
 }
@@ -34,4 +36,4 @@ def __getattr__(name: str):
     return value
 
 
-__all__ = sorted(_SUBMODULE)
+__all__ = sorted([*_SUBMODULE, "OlrPosition"])

@@ -155,7 +155,7 @@ def schema_envelope(sc: OracleSchemaChange, *, name: str = "mysqlddl") -> dict:
     src = source_dict(sc.source, name=name)
     return {"source": src, "ts_ms": src["ts_ms"], "databaseName": sc.source.db,
             "schemaName": sc.source.owner, "ddl": sc.ddl, "tableChanges": changes,
-            "position": {"c_scn": sc.record.position.file_seq, "c_idx": sc.record.position.pos}}
+            "position": {"c_scn": sc.record.position.c_scn, "c_idx": sc.record.position.c_idx}}
 
 
 def envelope(change: OracleChange, *, name: str = "mysqlddl") -> dict:

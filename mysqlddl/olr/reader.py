@@ -11,13 +11,13 @@ One pass over the messages of the files, in order::
                      place in the output; else none (values as the JSON gave them, flagged)
     ddl              the ``sql`` text parsed with our Oracle grammar (``Options.dialect`` oracle)
                      under the owner as default schema, and recorded in the history at the
-                     message's ``(c_scn, c_idx)`` (:class:`~mysqlddl.olr.position.OlrPosition`)
+                     message's ``(c_scn, c_idx)`` (:class:`~mysqlddl.positions.OlrPosition`)
 
 Rows are typed by the table version in force at their place in the output, not by looking their
 ``(c_scn, c_idx)`` up in the history: OLR writes transactions in commit order and ``c_scn`` is
 where a transaction's redo *starts*, so a transaction that began before a DDL and committed after
 it carries a smaller ``c_scn`` than the DDL although its rows follow it (see
-:mod:`mysqlddl.olr.position`). A given ``history`` is the state before the first message.
+:class:`~mysqlddl.positions.OlrPosition`). A given ``history`` is the state before the first message.
     chkpt            counted (OLR's checkpoint records carry no change)
 
 Strict by default: the first bad document, message, value or DDL raises its positioned error
@@ -30,16 +30,19 @@ skipped; each is counted in :class:`OlrStats` and kept in :attr:`OlrReader.error
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
+from ..commands import UseDatabase
 from ..errors import DdlError, DdlSemanticError, MysqlddlError, OlrError, OlrMessageError, OlrValueError
 from ..history import SchemaHistory
 from ..model.catalog import Catalog
 from ..model.ids import TableId
 from ..options import DEFAULT, Dialect, ErrorPolicy, Options
+from ..positions import OlrPosition
 from .documents import Document, iter_documents
 from .events import (
     OracleChange,
@@ -49,7 +52,6 @@ from .events import (
     OracleTransactionMark,
 )
 from .messages import DML_OPS, Message, Payload, parse_message
-from .position import OlrPosition
 from .values import LOSSY, UNKNOWN, Kind, ValueContext, column_kind, convert, iso_datetime, type_kind
 
 _MS_DIV = {"s": (1000, 1), "ms": (1, 1), "us": (1, 1000), "ns": (1, 1_000_000)}
@@ -105,6 +107,7 @@ DdlParser = Callable[[str, Options, str], Sequence]
 
 
 def _oracle_commands(sql: str, options: Options, source: str):
+    # lazy: the generated Oracle parser (0.1-0.7 s to load, ANTLR-NOTES.md) only when a file carries DDL
     from ..ddl import parse_ddl
 
     return parse_ddl(sql, options=options, source=source)
@@ -149,8 +152,6 @@ class OlrReader:
     def _baseline(self, sql: str | None, owner: str | None) -> Catalog | None:
         if sql is None:
             return None
-        from ..commands import UseDatabase
-
         opts = self.ddl_options
         catalog = Catalog.empty(opts)
         if owner:
@@ -212,7 +213,7 @@ class OlrReader:
         else:   # output without checkpoint fields (old OLR, doc examples): keep the order
             key = (msg.c_scn if msg.c_scn is not None else self._last[0], self._last[1] + 1)
         self._last = key
-        pos = OlrPosition(key[0], key[1], Path(doc.file).name)
+        pos = OlrPosition(key[0], key[1], Path(doc.file).name, msg.scn)
         try:
             ts_ms = self._ts_ms(msg.tm, doc)
         except OlrMessageError as e:
@@ -352,7 +353,7 @@ class OlrReader:
             before = self.history.catalog
             last = self.history.last_position
             if last is not None and pos < last:
-                pos = OlrPosition(last.file_seq, last.pos, pos.file)
+                pos = OlrPosition(last.c_scn, last.c_idx, pos.file, pos.scn)
                 self.stats.ddl_reordered += 1
             rec = self.history.record(pos, pl.owner, pl.sql, commands, options=opts)
         except DdlError as e:
@@ -378,8 +379,6 @@ class OlrReader:
 
 
 def _epoch_ms(dt) -> int:
-    import datetime
-
     if dt.tzinfo is not None:
         dt = dt.astimezone(datetime.timezone.utc).replace(tzinfo=None)
     delta = dt - datetime.datetime(1970, 1, 1)

@@ -41,6 +41,7 @@ import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..model.types import TypeFamily
 
@@ -211,8 +212,6 @@ def _zone(name: str) -> datetime.tzinfo:
     if m:
         off = datetime.timedelta(hours=int(m.group(2)), minutes=int(m.group(3)))
         return datetime.timezone(-off if m.group(1) == "-" else off)
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

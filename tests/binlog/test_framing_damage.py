@@ -160,9 +160,10 @@ def test_error_policy_keeps_going_past_a_bad_event(shared_path, tmp_path, policy
 
 
 def test_positions_order_by_file_number_then_offset():
-    from mysqlddl.binlog.reader import Position
+    from mysqlddl.positions import BinlogPosition
 
-    a, b, c = Position("/x/bin.000009", 900), Position("/x/bin.000010", 4), Position("/x/bin.000010", 120)
+    a, b, c = (BinlogPosition.in_file("/x/bin.000009", 900), BinlogPosition.in_file("/x/bin.000010", 4),
+               BinlogPosition.in_file("/x/bin.000010", 120))
     assert sorted([c, b, a]) == [a, b, c] and a.key == (9, 900) and a < b <= b
 
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl.binlog.reader import BinlogReader, Position, resolve_sources
+from mysqlddl.binlog.reader import BinlogReader, resolve_sources
 from mysqlddl.errors import BinlogError, ChecksumError, TruncatedError
+from mysqlddl.positions import BinlogPosition
 
 FOLDER = "binlogs/mysql-cdc-rs/8.0/folder"   # binlog.000688 .. 000706, not contiguous
 
@@ -33,7 +34,7 @@ def test_index_file_order_is_kept(shared_path, tmp_path):
         r = BinlogReader(src)
         fdes = [e for e in r if e.type_name == "FORMAT_DESCRIPTION"]
         assert [e.file.rsplit("/", 1)[-1] for e in fdes] == ["binlog.000692", "binlog.000688", "binlog.000689"]
-        assert r.position == Position(str(tmp_path / "binlog.000689"), 180)
+        assert r.position == BinlogPosition.in_file(str(tmp_path / "binlog.000689"), 180)
 
 
 def test_bad_sources(tmp_path):
@@ -59,7 +60,7 @@ def test_start_and_stop_positions(shared_path):
 def test_start_in_a_later_file(shared_path):
     d = shared_path / FOLDER
     files = resolve_sources(d)
-    r = BinlogReader(d, start=(files[-2].name, 4), stop=Position(str(files[-1]), 125))
+    r = BinlogReader(d, start=(files[-2].name, 4), stop=BinlogPosition.in_file(str(files[-1]), 125))
     evs = list(r)
     assert {e.file for e in evs} == {str(files[-2]), str(files[-1])}
     assert [e.type_name for e in evs] == ["FORMAT_DESCRIPTION", "PREVIOUS_GTIDS", "STOP",

@@ -18,9 +18,9 @@ from mysqlddl.commands import (
     col,
 )
 from mysqlddl.errors import ConfigError, DdlSemanticError, SchemaHistoryError
-from mysqlddl.history import BinlogPosition as P
 from mysqlddl.history import SchemaHistory
 from mysqlddl.options import Options
+from mysqlddl.positions import BinlogPosition as P
 
 OPTS = Options(dialect="mariadb")
 T = TableId("lab", "t")

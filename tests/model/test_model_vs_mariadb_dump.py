@@ -87,7 +87,7 @@ def test_default_dump_applies_with_run_script(dumped):
 
 def test_default_dump_as_the_changes_schema_baseline(dumped, mariadb_server):
     from mysqlddl.changes import ChangeReader
-    from mysqlddl.history import BinlogPosition
+    from mysqlddl.positions import BinlogPosition
 
     lab, d, text = dumped
     mariadb_server.execute("FLUSH BINARY LOGS")

@@ -23,6 +23,8 @@ import dataclasses
 import decimal
 import struct
 
+from ..values.numeric import decimal_size, decimal_text
+from .query import decode_text
 from .types import Event, EventType, StatementTextEvent
 
 
@@ -126,8 +128,6 @@ class UserVarEvent(Event):
 
 
 def decode_user_var(header, cur, ctx) -> UserVarEvent:
-    from .query import decode_text
-
     _skip_post_header(header, cur, ctx, "USER_VAR")
     n = cur.u32("user variable name length")
     name = cur.take(n, "user variable name").decode("utf-8", "surrogateescape")
@@ -155,8 +155,6 @@ def decode_user_var(header, cur, ctx) -> UserVarEvent:
     elif vtype == DECIMAL_RESULT:
         # precision(1) scale(1) then the binary decimal (User_var_log_event::pack_info reads it
         # with binary2my_decimal(val + 2, val[0], val[1])); the row decoder's reader decodes it.
-        from ..values.numeric import decimal_size, decimal_text
-
         precision = vcur.u8("decimal precision")
         scale = vcur.u8("decimal scale")
         if scale > precision or precision > 65:

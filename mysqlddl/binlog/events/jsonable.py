@@ -8,6 +8,7 @@ import datetime
 import decimal
 import enum
 
+from ..absent import ABSENT
 from .types import Event
 
 
@@ -45,8 +46,6 @@ def event_to_dict(ev: Event, *, rows: bool = False) -> dict:
         if prop not in out and hasattr(type(ev), prop):
             out[prop] = jsonable(getattr(ev, prop))
     if rows and hasattr(ev, "rows") and callable(ev.rows):
-        from ..rows import ABSENT
-
         def cell(v):
             return "<absent>" if v is ABSENT else jsonable(v)
 

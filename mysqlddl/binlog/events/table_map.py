@@ -32,6 +32,8 @@ import dataclasses
 
 from ...errors import BinlogError
 from .. import rows
+from ..coltypes import CHARACTER_TYPES, ColumnType, signedness_columns
+from ..rows import string_real_type
 from .types import Event, EventType
 
 # Table_map_event::Optional_metadata_field_type (rows_event.h)
@@ -109,9 +111,6 @@ class TableMapEvent(Event):
             return self.column_charsets
         if self.default_charset is None or self.column_metadata is None:
             return None
-        from ..coltypes import CHARACTER_TYPES, ColumnType
-        from ..rows import string_real_type
-
         n = 0
         for t, m in zip(self.column_types, self.column_metadata, strict=True):
             if t in (ColumnType.STRING, ColumnType.VAR_STRING):
@@ -149,8 +148,6 @@ def _str_values(c):
 
 
 def _optional_metadata(cur, column_types, mariadb: bool) -> dict:
-    from ..coltypes import signedness_columns
-
     v: dict = {}
     unknown = []
     while cur.remaining:
