@@ -130,7 +130,7 @@ def _size(text: str) -> int:
 
 
 def add_arguments(sp: argparse.ArgumentParser) -> None:
-    from . import cli_changes
+    from .cli import changes as cli_changes
 
     sp.add_argument("inputs", nargs="+", metavar="INPUT",
                     help="binlog directory, glob, .index file or files (paths every executor can read)")
@@ -1340,7 +1340,7 @@ def _typed_summary(results: list) -> dict:
 def cli_options(*, verify_checksums: bool = True, ddl_errors: str = "raise"):
     """The options ``mysqlddl changes`` decodes with (JSON columns as text, ...), so that the two
     outputs agree."""
-    from . import cli_changes
+    from .cli import changes as cli_changes
 
     return cli_changes._options(argparse.Namespace(no_verify_checksums=not verify_checksums,
                                                    ddl_errors=ddl_errors))
@@ -1435,7 +1435,7 @@ def _preload() -> None:
 def run_args(args: argparse.Namespace) -> int:
     """The ``spark`` subcommand. Exit codes as ``changes``: 1 a positioned input error, 3 a
     TABLE_MAP that does not match the table version in force."""
-    from . import cli_changes
+    from .cli import changes as cli_changes
     from .errors import ConfigError, SchemaMismatchError
 
     # the baseline and the options exactly as `mysqlddl changes` reads and sets them (JSON columns

@@ -38,9 +38,9 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..envelope import dumps
     from ..errors import ConfigError
+    from ..olr.events import envelope
+    from ..olr.reader import OlrReader
     from ..options import Options
-    from .events import envelope
-    from .reader import OlrReader
 
     opts = Options(dialect="oracle", olr_time_unit=args.time_unit, olr_tm_unit=args.tm_unit,
                    error_policy="skip" if args.lenient else "raise")

@@ -12,8 +12,9 @@ import json
 import sys
 from importlib import metadata, resources
 
-from . import __version__, cli_changes
-from .errors import MysqlddlError
+from .. import __version__
+from ..errors import MysqlddlError
+from . import changes as cli_changes
 
 
 def grammar_stamp() -> dict:
@@ -26,7 +27,7 @@ def grammar_stamp() -> dict:
 
 
 def _cmd_version(args: argparse.Namespace) -> int:
-    from .binlog import speedups
+    from ..binlog import speedups
 
     stamp = grammar_stamp()
     print(f"mysqlddl {__version__}")
@@ -39,9 +40,9 @@ def _cmd_version(args: argparse.Namespace) -> int:
 
 
 def _cmd_events(args: argparse.Namespace) -> int:
-    from .binlog.events.jsonable import event_to_dict
-    from .binlog.reader import BinlogReader
-    from .options import Options
+    from ..binlog.events.jsonable import event_to_dict
+    from ..binlog.reader import BinlogReader
+    from ..options import Options
 
     opts = Options(verify_checksums=not args.no_verify_checksums,
                    stop_at_truncated_tail=args.stop_at_truncated_tail)
@@ -58,10 +59,10 @@ def _cmd_events(args: argparse.Namespace) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    from .commands import UseDatabase
-    from .ddl.api import run_script
-    from .model import Catalog, render
-    from .options import Options
+    from ..commands import UseDatabase
+    from ..ddl.api import run_script
+    from ..model import Catalog, render
+    from ..options import Options
 
     opts = Options(dialect=args.dialect)
     catalog = Catalog.empty(opts)
@@ -83,8 +84,8 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_parse(args: argparse.Namespace) -> int:
-    from .ddl import check_inputs, format_rejection
-    from .options import Options
+    from ..ddl import check_inputs, format_rejection
+    from ..options import Options
 
     opts = Options(dialect=args.dialect, sql_mode=args.sql_mode or "")
     summary = check_inputs(args.inputs, opts, compound_bodies=args.compound_bodies,
@@ -106,13 +107,13 @@ def _cmd_history(args: argparse.Namespace) -> int:
 
 
 def _cmd_olr(args: argparse.Namespace) -> int:
-    from .olr import cli as olr_cli
+    from . import olr as olr_cli
 
     return olr_cli.run(args)
 
 
 def _cmd_spark(args: argparse.Namespace) -> int:
-    from . import spark_job  # pyspark itself is imported only when the job starts
+    from .. import spark_job  # pyspark itself is imported only when the job starts
 
     return spark_job.run_args(args)
 
@@ -166,13 +167,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=_cmd_history)
 
     sp = sub.add_parser("olr", help="OpenLogReplicator JSON -> Oracle change events (Debezium envelope) as JSON Lines")
-    from .olr import cli as olr_cli
+    from . import olr as olr_cli
 
     olr_cli.add_arguments(sp)
     sp.set_defaults(func=_cmd_olr)
 
     sp = sub.add_parser("spark", help="change events of archived binlogs as Parquet, on Spark (mysqlddl[spark])")
-    from . import spark_job  # argument definitions only: importing it loads no pyspark
+    from .. import spark_job  # argument definitions only: importing it loads no pyspark
 
     spark_job.add_arguments(sp)
     sp.set_defaults(func=_cmd_spark)

@@ -162,7 +162,7 @@ def _progress(args):
 
 
 def _options(args):
-    from .options import Options
+    from ..options import Options
 
     # JSON columns as the document's text: Debezium's io.debezium.data.Json, and MariaDB's stored text
     return Options(verify_checksums=not args.no_verify_checksums, error_policy=args.ddl_errors,
@@ -170,7 +170,7 @@ def _options(args):
 
 
 def _filters(args):
-    from .changes import Filters, GtidSet
+    from ..changes import Filters, GtidSet
 
     return Filters(start_position=args.start_position, stop_position=args.stop_position,
                    start_ts=args.start_datetime, stop_ts=args.stop_datetime,
@@ -187,7 +187,7 @@ def _baseline(args):
         with open(args.schema, encoding="utf-8") as f:
             return f.read()
     except OSError as e:
-        from .errors import ConfigError
+        from ..errors import ConfigError
 
         raise ConfigError(f"{args.schema}: {e.strerror or e}") from None
 
@@ -211,9 +211,9 @@ def run_changes(args: argparse.Namespace) -> int:
 
 
 def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
-    from .changes import ChangeReader, RenderedRows
-    from .envelope import LineRenderer
-    from .errors import SchemaMismatchError
+    from ..changes import ChangeReader, RenderedRows
+    from ..envelope import LineRenderer
+    from ..errors import SchemaMismatchError
 
     filters = _filters(args)
     render = LineRenderer(name=args.name, include_query=args.include_query)
@@ -299,7 +299,7 @@ def add_history_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    from .changes import ChangeReader, Filters, SchemaChange
+    from ..changes import ChangeReader, Filters, SchemaChange
 
     filters = _filters(args)
     reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args),
