@@ -5,7 +5,7 @@ from pathlib import Path
 
 from mysqlddl import cli
 
-SHOP = Path(__file__).parent / "data" / "shop.sql"
+SHOP = Path(__file__).parent.parent / "data" / "shop.sql"
 
 
 def test_shop_json(capsys):

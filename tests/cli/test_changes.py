@@ -197,7 +197,7 @@ def test_progress_auto_draws_on_a_terminal(shared_path, capsys, monkeypatch):
 def test_text_summary_names_truncates(tmp_path, capsys):
     from pathlib import Path
 
-    data = Path(__file__).resolve().parent / "data"
+    data = Path(__file__).resolve().parent.parent / "data"
     # the sample has no TRUNCATE: the line is absent
     assert main(["changes", str(data / "shop-bin.000001"), "--schema", str(data / "shop-baseline.sql"),
                  "-o", str(tmp_path / "o.jsonl"), "--truncate-events"]) == 0
