@@ -1,11 +1,14 @@
-"""The `changes` and `history` subcommands (registered by mysqlddl.cli).
+"""``mysqlddl changes BINLOG...``: change events as JSON Lines (Debezium's envelope: row changes,
+transaction marks and schema changes in one stream), the schema in force at each row given by the
+DDL before it and the --schema baseline.
 
     mysqlddl changes BINLOG... [--schema DDL.sql] [-o OUT]     change events as JSON Lines
-    mysqlddl history BINLOG... [--schema DDL.sql] [-o OUT]     the schema history as JSON Lines
+    mysqlddl history BINLOG... [--schema DDL.sql] [-o OUT]     the schema history (mysqlddl.cli.history)
 
 Both take mysqlbinlog's filters (positions, datetimes, databases/tables, GTID sets); for
 `history` they select which records are printed (the history is always built from every DDL up to
---stop-position). Exit codes: see EXIT_CODES (printed by --help, and in the README).
+--stop-position), and both read the binlogs here (run_history). Exit codes: EXIT_CODES (printed by
+--help, and in the README). The arguments are mysqlddl.cli.args's shared groups.
 """
 
 from __future__ import annotations
@@ -13,109 +16,41 @@ from __future__ import annotations
 import argparse
 import datetime
 import gc
+import json
 import os
 import sys
 import time
 
-EXIT_MISMATCH = 3
+from . import args as common
 
-EXIT_CODES = """exit codes:
-  0  success
-  1  the input was rejected: an unreadable or corrupt binlog, a DDL that cannot be parsed or
-     applied (--ddl-errors raise), a bad --schema file; the positioned error is on stderr
-  2  usage error (bad option or value)
-  3  a TABLE_MAP does not match the table version in force (`changes`: the baseline is missing or
-     wrong; --on-mismatch flag decodes such rows by the TABLE_MAP alone and marks them)"""
+HELP = "change events (Debezium envelope) as JSON Lines"
+EXIT_MISMATCH = common.EXIT_MISMATCH
+EXIT_CODES = (common.OK, "1  the input was rejected: a path that cannot be read or written, an unreadable or "
+              "corrupt binlog, a DDL that cannot be parsed or applied (--ddl-errors raise), a bad --schema "
+              "file; the positioned error is on stderr", common.USAGE, common.MISMATCH)
 
 
-def _datetime(text: str) -> int:
-    """``YYYY-MM-DD[ HH:MM:SS]`` (UTC unless an offset is given) or ``@EPOCH`` -> epoch seconds.
-    Binlog timestamps are UTC epoch seconds; mysqlbinlog reads these in the local zone, we do not
-    guess one."""
-    if text.startswith("@"):
-        try:
-            return int(text[1:])
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an epoch: {text!r}") from None
-    try:
-        dt = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a datetime (YYYY-MM-DD HH:MM:SS): {text!r}") from None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=datetime.timezone.utc)
-    return int(dt.timestamp())
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    common.set_exit_codes(sp, *EXIT_CODES)
+    common.add_binlog_inputs(sp)
+    common.add_baseline(sp)
+    common.add_output(sp)
+    common.add_filters(sp, "emit")
+    common.add_change_events(sp)
+    common.add_stream_parts(sp)
+    common.add_summary(sp)
 
 
-def add_baseline_and_options(sp: argparse.ArgumentParser) -> None:
-    """What :func:`_baseline` and :func:`_options` read (``changes``, ``history`` and ``spark``
-    take them alike, so their outputs agree)."""
-    sp.add_argument("--schema", metavar="DDL.sql",
-                    help="baseline DDL (e.g. mysqldump --no-data) applied before the first event")
-    sp.add_argument("--schema-database", metavar="DB", help="default database for the baseline's "
-                    "unqualified names until its first USE")
-    sp.add_argument("--schema-position", metavar="FILE:N", help="where the baseline was taken: DDL "
-                    "events ending at or before it are already in it and are not applied again")
-    sp.add_argument("--ddl-errors", choices=("raise", "warn", "skip"), default="raise",
-                    help="a DDL that cannot be parsed or applied: stop (default), or skip it and go on")
-    sp.add_argument("--no-verify-checksums", action="store_true", help="do not verify CRC32")
+def check(args: argparse.Namespace) -> None:
+    """What can be checked before the first event is read: each binlog once, the output writable."""
+    common.distinct_binlogs(args.binlogs)
+    if args.output:
+        common.check_writable(args.output, option="--output")
 
 
-def add_common(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("binlogs", nargs="+", metavar="BINLOG",
-                    help="binlog file, directory, .index file or glob (in order)")
-    add_baseline_and_options(sp)
-    sp.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of stdout")
-    sp.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
-                    help="progress bar on stderr (auto: only when stderr is a terminal)")
-    sp.add_argument("--stop-position", metavar="N|FILE:N", help="stop before this position "
-                    "(N: in the last file)")
-
-
-def _with_exit_codes(sp: argparse.ArgumentParser) -> None:
-    sp.epilog = EXIT_CODES
-    sp.formatter_class = argparse.RawDescriptionHelpFormatter
-
-
-def add_filters(sp: argparse.ArgumentParser, what: str) -> None:
-    """mysqlbinlog's filters (--stop-position is in add_common)."""
-    sp.add_argument("--start-position", metavar="N|FILE:N",
-                    help=f"{what} from this position on (N: in the first file); DDL before it still "
-                    "builds the history")
-    sp.add_argument("--start-datetime", type=_datetime, metavar="DT",
-                    help="emit events at or after this time (UTC, or with an offset, or @EPOCH)")
-    sp.add_argument("--stop-datetime", type=_datetime, metavar="DT", help="emit events before this time")
-    sp.add_argument("--database", action="append", default=[], metavar="DB",
-                    help="only these databases (repeatable; fnmatch patterns)")
-    sp.add_argument("--exclude-database", action="append", default=[], metavar="DB")
-    sp.add_argument("--table", action="append", default=[], metavar="[DB.]TABLE",
-                    help="only these tables (repeatable; fnmatch patterns)")
-    sp.add_argument("--exclude-table", action="append", default=[], metavar="[DB.]TABLE")
-    sp.add_argument("--include-gtids", metavar="SET", help="only transactions in this GTID set "
-                    "(uuid:1-5:7 or MariaDB domain-server-seq / domain-server:1-5)")
-    sp.add_argument("--exclude-gtids", metavar="SET")
-
-
-def add_changes_arguments(sp: argparse.ArgumentParser) -> None:
-    _with_exit_codes(sp)
-    add_common(sp)
-    add_filters(sp, "emit")
-    sp.add_argument("--on-mismatch", choices=("raise", "flag"), default="raise",
-                    help="a TABLE_MAP that disagrees with the schema: stop with exit 3 (default), or "
-                    "decode those rows by the TABLE_MAP alone and mark them")
-    sp.add_argument("--no-transactions", action="store_true", help="leave out BEGIN/END events")
-    sp.add_argument("--no-schema-changes", action="store_true", help="leave out schema-change events")
-    sp.add_argument("--truncate-events", action="store_true",
-                    help="also emit Debezium's op \"t\" event per truncated table (Debezium skips them by "
-                    "default: skipped.operations=t)")
-    sp.add_argument("--pk-change", choices=("update", "split"), default="update",
-                    help="an UPDATE that changes the primary key: one \"u\" event (default), or split: a "
-                    "\"d\" then a \"c\" event with __debezium.newkey/oldkey headers, as Debezium does")
-    sp.add_argument("--name", default="mysqlddl", help="the logical server name in source.name")
-    sp.add_argument("--include-query", action="store_true",
-                    help="fill source.query with the statement from ROWS_QUERY / ANNOTATE_ROWS events (off by "
-                    "default, as Debezium's include.query: a multi-row INSERT repeats in every row's event)")
-    sp.add_argument("--summary", choices=("text", "json", "none"), default="text",
-                    help="closing statistics on stderr (default: text)")
+def run(args: argparse.Namespace) -> int:
+    check(args)
+    return run_changes(args)
 
 
 class Progress:
@@ -162,11 +97,7 @@ def _progress(args):
 
 
 def _options(args):
-    from ..options import Options
-
-    # JSON columns as the document's text: Debezium's io.debezium.data.Json, and MariaDB's stored text
-    return Options(verify_checksums=not args.no_verify_checksums, error_policy=args.ddl_errors,
-                   json_as="text")
+    return common.baseline_options(args)
 
 
 def _filters(args):
@@ -181,19 +112,11 @@ def _filters(args):
 
 
 def _baseline(args):
-    if args.schema is None:
-        return None
-    try:
-        with open(args.schema, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        from ..errors import ConfigError
-
-        raise ConfigError(f"{args.schema}: {e.strerror or e}") from None
+    return common.read_baseline(args)
 
 
 def _open_out(args):
-    return open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    return common.open_output(args.output)
 
 
 def run_changes(args: argparse.Namespace) -> int:
@@ -228,7 +151,7 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
     # JSON Lines are ASCII (json's ensure_ascii): written as bytes, so a rows event's rendered
     # lines go out as they come. A rows event's rows come pre-rendered (LineRenderer.rows_event:
     # the bytes render(change) gives per row, without a RowChange per row).
-    out = open(args.output, "wb") if args.output else getattr(sys.stdout, "buffer", None)  # noqa: SIM115
+    out = common.open_output(args.output, binary=True) if args.output else getattr(sys.stdout, "buffer", None)
     text_out = out is None
     if text_out:            # a stdout without a binary layer (a test's StringIO)
         out = sys.stdout
@@ -261,11 +184,15 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
 
 
 def _summary(stats, mode: str) -> None:
-    import json
-
+    d = stats.as_dict()
+    if d["ddl_unknown_tables"]:
+        # said whatever the --summary mode: these schema changes are missing from the output
+        n = d["ddl_unknown_tables"]
+        print(f"mysqlddl changes: {n} schema change{'s' if n != 1 else ''} left out (in part or whole): "
+              f"{'they act' if n != 1 else 'it acts'} on tables created before the first event; give "
+              "their CREATE TABLE in --schema (e.g. mysqldump --no-data) to keep them", file=sys.stderr)
     if mode == "none":
         return
-    d = stats.as_dict()
     if mode == "json":
         print(json.dumps(d, sort_keys=True), file=sys.stderr)
         return
@@ -290,12 +217,6 @@ def _summary(stats, mode: str) -> None:
         w(f"TABLE_MAP mismatches flagged: {d['mismatches_flagged']}\n")
     if d["queries"]:
         w("queries: " + ", ".join(f"{k}={v}" for k, v in d["queries"].items()) + "\n")
-
-
-def add_history_arguments(sp: argparse.ArgumentParser) -> None:
-    _with_exit_codes(sp)
-    add_common(sp)
-    add_filters(sp, "print records")
 
 
 def run_history(args: argparse.Namespace) -> int:
