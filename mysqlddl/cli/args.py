@@ -1,6 +1,8 @@
 """The argument groups several subcommands share, defined once, and the checks on paths.
 
     add_binlog_inputs(sp)           BINLOG... (file, directory, .index file or glob)
+    add_verify_checksums(sp)        --no-verify-checksums
+    add_dialect(sp)                 --dialect mysql|mariadb|oracle
     add_positions(sp, what)         --start-position / --stop-position, N or FILE:N
     add_baseline(sp)                --schema, --schema-database, --schema-position, --ddl-errors
     add_change_events(sp)           --on-mismatch, --truncate-events, --pk-change, --include-query
@@ -121,6 +123,15 @@ def add_binlog_inputs(sp: argparse.ArgumentParser, *, dest: str = "binlogs", met
                     help=f"binlog file, directory, .index file or glob (in order; each file once){where}")
 
 
+def add_verify_checksums(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--no-verify-checksums", action="store_true", help="do not verify CRC32")
+
+
+def add_dialect(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--dialect", choices=("mysql", "mariadb", "oracle"), default="mysql",
+                    help="whose rules apply where the servers differ (default: mysql)")
+
+
 def add_positions(sp: argparse.ArgumentParser, what: str, note: str = "") -> None:
     sp.add_argument("--start-position", type=position, metavar="N|FILE:N",
                     help=f"{what} from this position on (N: a byte offset in the first file){note}")
@@ -141,7 +152,7 @@ def add_baseline(sp: argparse.ArgumentParser) -> None:
                     help="a DDL that cannot be parsed or applied: raise stops with its positioned error "
                     "(exit 1, the default); warn leaves it out, prints a warning on stderr and goes on; "
                     "skip leaves it out silently and goes on (both count it in the summary)")
-    sp.add_argument("--no-verify-checksums", action="store_true", help="do not verify CRC32")
+    add_verify_checksums(sp)
 
 
 def add_filters(sp: argparse.ArgumentParser, what: str) -> None:

@@ -31,7 +31,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--type", action="append", type=_event_type, metavar="TYPE",
                     help="only events of this type, e.g. query or write_rows (repeatable)")
     sp.add_argument("--rows", action="store_true", help="decode the row images of rows events")
-    sp.add_argument("--no-verify-checksums", action="store_true", help="do not verify CRC32")
+    common.add_verify_checksums(sp)
     sp.add_argument("--stop-at-truncated-tail", action="store_true",
                     help="end cleanly at the last complete event of a file still being written")
 

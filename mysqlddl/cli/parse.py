@@ -18,8 +18,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                           "(the summary is printed all the same once the inputs are read)", common.USAGE)
     sp.add_argument("inputs", nargs="+", metavar="INPUT",
                     help=".sql script or .jsonl file with a \"sql\" field per row")
-    sp.add_argument("--dialect", choices=("mysql", "mariadb", "oracle"), default="mysql",
-                    help="whose rules apply where the servers differ (default: mysql)")
+    common.add_dialect(sp)
     sp.add_argument("--summary-json", metavar="FILE", help="write total/accepted/rejected/rejections as JSON")
     sp.add_argument("--sql-mode", metavar="MODES", help="session sql_mode, e.g. ANSI_QUOTES,NO_BACKSLASH_ESCAPES")
     sp.add_argument("--compound-bodies", action="store_true",

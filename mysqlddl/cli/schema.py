@@ -14,8 +14,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     common.set_exit_codes(sp, common.OK, "1  a script cannot be read, or a statement cannot be parsed or "
                           "applied (its position in the file is on stderr)", common.USAGE)
     sp.add_argument("files", nargs="+", metavar="FILE.sql", help="DDL scripts, applied in order")
-    sp.add_argument("--dialect", choices=("mysql", "mariadb", "oracle"), default="mysql",
-                    help="whose rules apply where the servers differ (default: mysql)")
+    common.add_dialect(sp)
     sp.add_argument("--format", choices=("json", "sql"), default="json",
                     help="json: deterministic {\"tables\": [...]}; sql: canonical CREATE TABLE text")
     sp.add_argument("--database", default="test", metavar="DB",
