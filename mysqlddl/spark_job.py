@@ -4,8 +4,8 @@
     python -m mysqlddl.spark_job INPUT... --out DIR ...
     spark-submit --master URL $(python -c 'import mysqlddl.spark_job as m; print(m.__file__)') INPUT... --out DIR
 
-The only module that imports pyspark (lazily: importing this module, as the CLI does to run
-its arguments, loads no Spark). The stages (DESIGN, "Key decisions: Spark"; the pure parts are in
+The only module that imports pyspark (lazily: importing this module, as the CLI does, loads
+no Spark; its arguments are mysqlddl.cli.spark's). The stages (DESIGN, "Key decisions: Spark"; the pure parts are in
 :mod:`mysqlddl.ranges`):
 
 1. **Pre-scan**, one task per file: FDE, QUERY, GTID, XID and XA_PREPARE bodies only (the rest
@@ -116,13 +116,6 @@ _MARK, _MARK_END = "MYSQLDDL_TASK_ERROR", "END_MYSQLDDL_TASK_ERROR"
 FAIL_FIRST_ATTEMPT = "mysqlddl.test.fail_first_attempt"
 _ERROR_ATTRS = ("file", "log_pos", "event_type", "table", "column", "offset", "needed", "available", "line",
                 "statement", "statement_index", "source")
-
-
-# ----------------------------------------------------------------------------------- arguments
-
-
-# `mysqlddl spark`'s arguments are mysqlddl.cli.spark's (the CLI's shared groups); :func:`run_args`
-# takes what they give.
 
 
 # ------------------------------------------------------------------------------- task errors
