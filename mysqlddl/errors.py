@@ -44,12 +44,15 @@ class DdlError(MysqlddlError):
 
     Attributes (any may be ``None`` when unknown): ``line`` (1-based), ``column`` (0-based),
     ``offset`` (character offset into the statement), ``statement`` (its text),
-    ``statement_index`` (0-based index in its script), ``source`` (file name or other label).
+    ``statement_index`` (0-based index in its script), ``source`` (file name or other label),
+    ``script_line``/``script_column`` (where the statement starts in its script, when it came from
+    one: ``line``/``column`` stay within the statement, the printed position is the script's).
     """
 
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
                  offset: int | None = None, statement: str | None = None,
-                 statement_index: int | None = None, source: str | None = None):
+                 statement_index: int | None = None, source: str | None = None,
+                 script_line: int | None = None, script_column: int | None = None):
         super().__init__(message)
         self.message = message
         self.line = line
@@ -58,15 +61,23 @@ class DdlError(MysqlddlError):
         self.statement = statement
         self.statement_index = statement_index
         self.source = source
+        self.script_line = script_line
+        self.script_column = script_column
 
     def position(self) -> str:
+        """``source, statement N, line L:C``, L:C in the script when its start there is known (as
+        an editor shows the file), else in the statement."""
         parts = []
         if self.source:
             parts.append(self.source)
         if self.statement_index is not None:
             parts.append(f"statement {self.statement_index + 1}")
         if self.line is not None:
-            parts.append(f"line {self.line}:{self.column if self.column is not None else 0}")
+            line, column = self.line, self.column if self.column is not None else 0
+            if self.script_line is not None:
+                column += (self.script_column or 0) if line == 1 else 0
+                line += self.script_line - 1
+            parts.append(f"line {line}:{column}")
         return ", ".join(parts)
 
     def excerpt(self) -> str:

@@ -4,8 +4,8 @@
     python -m mysqlddl.spark_job INPUT... --out DIR ...
     spark-submit --master URL $(python -c 'import mysqlddl.spark_job as m; print(m.__file__)') INPUT... --out DIR
 
-The only module that imports pyspark (lazily: importing this module, as the CLI does to list
-its arguments, loads no Spark). The stages (DESIGN, "Key decisions: Spark"; the pure parts are in
+The only module that imports pyspark (lazily: importing this module, as the CLI does, loads
+no Spark; its arguments are mysqlddl.cli.spark's). The stages (DESIGN, "Key decisions: Spark"; the pure parts are in
 :mod:`mysqlddl.ranges`):
 
 1. **Pre-scan**, one task per file: FDE, QUERY, GTID, XID and XA_PREPARE bodies only (the rest
@@ -116,47 +116,6 @@ _MARK, _MARK_END = "MYSQLDDL_TASK_ERROR", "END_MYSQLDDL_TASK_ERROR"
 FAIL_FIRST_ATTEMPT = "mysqlddl.test.fail_first_attempt"
 _ERROR_ATTRS = ("file", "log_pos", "event_type", "table", "column", "offset", "needed", "available", "line",
                 "statement", "statement_index", "source")
-
-
-# ----------------------------------------------------------------------------------- arguments
-
-
-def _size(text: str) -> int:
-    """``65536``, ``64k``, ``16M``, ``128MiB``, ``1G`` -> bytes."""
-    m = re.fullmatch(r"\s*(\d+)\s*([kmg]?)(?:i?b)?\s*", text, re.I)
-    if not m or int(m.group(1)) < 1:
-        raise argparse.ArgumentTypeError(f"not a size (N, Nk, NM, NG): {text!r}")
-    return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
-
-
-def add_arguments(sp: argparse.ArgumentParser) -> None:
-    from . import cli_changes
-
-    sp.add_argument("inputs", nargs="+", metavar="INPUT",
-                    help="binlog directory, glob, .index file or files (paths every executor can read)")
-    sp.add_argument("--out", required=True, metavar="DIR", help="output directory (its changes/, tables/, "
-                    "history.jsonl and summary.json are replaced on a re-run)")
-    sp.add_argument("--master", metavar="URL", help="Spark master (default: local[*], or spark-submit's)")
-    cli_changes.add_baseline_and_options(sp)
-    sp.add_argument("--range-size", type=_size, default=64 << 20, metavar="SIZE",
-                    help="bytes per decode task, cut at transaction boundaries (default 64M; 16M-128M "
-                    "suits clusters)")
-    sp.add_argument("--on-mismatch", choices=("raise", "flag"), default="raise",
-                    help="a TABLE_MAP that disagrees with the schema: fail with exit 3 (default), or "
-                    "decode those rows by the TABLE_MAP alone and mark them")
-    sp.add_argument("--name", default="mysqlddl", help="the logical server name in source.name")
-    sp.add_argument("--include-query", action="store_true",
-                    help="fill source.query from ROWS_QUERY / ANNOTATE_ROWS events (as `changes`)")
-    sp.add_argument("--truncate-events", action="store_true",
-                    help="also emit Debezium's op \"t\" event per truncated table (as `changes`)")
-    sp.add_argument("--pk-change", choices=("update", "split"), default="update",
-                    help="an UPDATE that changes the primary key: one \"u\" event, or a \"d\" and a \"c\" "
-                    "(as `changes`)")
-    sp.add_argument("--typed", action="store_true",
-                    help="also write tables/db=<db>/table=<table>/version=<file_seq>-<pos>/: per table version, its "
-                    "row changes with one typed column per column (see mysqlddl.typed)")
-    sp.add_argument("--log-level", default="FATAL", help="Spark's log level (default FATAL: a failed task "
-                    "is reported once, as its typed error; WARN or ERROR show Spark's own logs)")
 
 
 # ------------------------------------------------------------------------------- task errors
@@ -1338,12 +1297,12 @@ def _typed_summary(results: list) -> dict:
 
 
 def cli_options(*, verify_checksums: bool = True, ddl_errors: str = "raise"):
-    """The options ``mysqlddl changes`` decodes with (JSON columns as text, ...), so that the two
-    outputs agree."""
-    from . import cli_changes
+    """The options ``mysqlddl changes`` decodes with (JSON columns as text), so that the two outputs
+    agree: the same as mysqlddl.cli.args.change_options (tests/cli/test_spark.py checks it), built
+    here as the CLI sits above this module."""
+    from .options import Options
 
-    return cli_changes._options(argparse.Namespace(no_verify_checksums=not verify_checksums,
-                                                   ddl_errors=ddl_errors))
+    return Options(verify_checksums=verify_checksums, error_policy=ddl_errors, json_as="text")
 
 
 def _embedded_local(master: str | None) -> bool:
@@ -1432,16 +1391,12 @@ def _preload() -> None:
     threading.Thread(target=load, name="mysqlddl-preload", daemon=True).start()
 
 
-def run_args(args: argparse.Namespace) -> int:
-    """The ``spark`` subcommand. Exit codes as ``changes``: 1 a positioned input error, 3 a
-    TABLE_MAP that does not match the table version in force."""
-    from . import cli_changes
+def run_args(args: argparse.Namespace, *, schema: str | None, options) -> int:
+    """The ``spark`` subcommand (mysqlddl.cli.spark), given its arguments and the baseline's text
+    and the options read and set exactly as ``mysqlddl changes`` does (JSON columns as text,
+    checksums, DDL error policy), so the two outputs agree. Exit codes as ``changes``: 1 a
+    positioned input error, 3 a TABLE_MAP that does not match the table version in force."""
     from .errors import ConfigError, SchemaMismatchError
-
-    # the baseline and the options exactly as `mysqlddl changes` reads and sets them (JSON columns
-    # as text, checksums, DDL error policy), so the two outputs agree
-    schema = cli_changes._baseline(args)
-    options = cli_changes._options(args)
     # numpy (pyarrow imports it) loads OpenBLAS, which starts a thread per further CPU that
     # spin-waits for work: 0.06-0.09 s more CPU to import and ~0.04 s spinning after, here, in a
     # driver that only builds index arrays with numpy. pyspark's workers already run with
@@ -1476,24 +1431,9 @@ def run_args(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    from .errors import MysqlddlError
-
-    p = argparse.ArgumentParser(prog="mysqlddl spark", description=__doc__.splitlines()[0])
-    add_arguments(p)
-    args = p.parse_args(argv)
-    try:
-        return run_args(args)
-    except MysqlddlError as e:
-        print(f"mysqlddl spark: {e}", file=sys.stderr)
-        return 1
-
-
 if __name__ == "__main__":
-    if not __package__:
-        # run as a file (spark-submit .../spark_job.py): the installed package's module runs it, so
-        # its relative imports resolve and executors unpickle functions of mysqlddl.spark_job
-        from mysqlddl.spark_job import main as _main
+    # `python -m mysqlddl.spark_job ARGS` or spark-submit of this file: `mysqlddl spark ARGS`, run by
+    # the installed package, so executors unpickle functions of mysqlddl.spark_job (not __main__)
+    from mysqlddl.cli import main
 
-        sys.exit(_main())
-    sys.exit(main())
+    sys.exit(main(["spark", *sys.argv[1:]]))

@@ -34,7 +34,7 @@ STAMP_NAME = "STAMP.json"
 REGEN_COMMAND = "python tools/regen.py"
 
 JAVA_MISSING = (
-    "mysqlddl build: the ANTLR tool needs Java (11 or newer) to regenerate the parser from grammars/, "
+    "mysqlddl build: the ANTLR tool needs Java 17 to regenerate the parser from grammars/, "
     "and no `java` was found on PATH.\n"
     "  Debian/Ubuntu: apt-get install -y openjdk-17-jre-headless\n"
     "  or set JAVA_HOME / PATH to an existing JDK or JRE.\n"

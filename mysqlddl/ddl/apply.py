@@ -94,6 +94,7 @@ def iter_commands(sql: str, options: Options = DEFAULT, *, source: str | None = 
             cmds = statement_commands(stmt.text, opts, statement_index=stmt.index, source=source,
                                       engine=eng)
         except DdlError as e:
+            e.script_line, e.script_column = stmt.line, stmt.column
             if policy is ErrorPolicy.RAISE:
                 raise
             if policy is ErrorPolicy.WARN:
@@ -133,6 +134,7 @@ def _statement_error(e: DdlError, stmt: Statement, source: str | None) -> DdlErr
         e.source = source
     if e.line is None:
         e.line, e.column, e.offset = 1, 0, 0
+    e.script_line, e.script_column = stmt.line, stmt.column
     return e
 
 

@@ -13,8 +13,9 @@ from .frontend import frontend_for
 from .parse_engine import ParseEngine
 
 
-def _scripts_of(path: Path) -> Iterator[tuple[int | None, str]]:
-    """(row number or None, script) for a .sql file or a .jsonl file with a "sql" field per row."""
+def _scripts_of(path: Path) -> Iterator[tuple[int | None, str | ConfigError]]:
+    """(row number or None, script) for a .sql file or a .jsonl file with a "sql" field per row; a
+    row that is not such an object comes as its error, so the rows after it are still checked."""
     if path.suffix == ".jsonl":
         with path.open(encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
@@ -23,9 +24,11 @@ def _scripts_of(path: Path) -> Iterator[tuple[int | None, str]]:
                 try:
                     row = json.loads(line)
                 except ValueError as e:
-                    raise ConfigError(f"{path}:{n}: not a JSON object ({e})") from None
+                    yield n, ConfigError(f"not a JSON object ({e})")
+                    continue
                 if not isinstance(row, dict) or not isinstance(row.get("sql"), str):
-                    raise ConfigError(f"{path}:{n}: row has no string field \"sql\"")
+                    yield n, ConfigError("row has no string field \"sql\"")
+                    continue
                 yield n, row["sql"]
     else:
         yield None, path.read_text(encoding="utf-8", errors="replace")
@@ -53,6 +56,11 @@ def check_inputs(paths: Iterable[str | Path], options: Options = DEFAULT, *, com
     for p in paths:
         path = Path(p)
         for row, script in _scripts_of(path):
+            if isinstance(script, ConfigError):
+                total += 1
+                reject({"input": str(path), "row": row, "statement_index": None, "line": 1, "column": 0,
+                        "token": None, "expected": None, "message": str(script), "errors": 1, "sql": None})
+                continue
             try:
                 for stmt in fe.split_script(script, options, source=str(path), compound_bodies=compound_bodies):
                     total += 1

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from mysqlddl import cli
 
-SHOP = Path(__file__).parent / "data" / "shop.sql"
+SHOP = Path(__file__).parent.parent / "data" / "shop.sql"
 
 
 def test_shop_json(capsys):
@@ -51,7 +51,9 @@ def test_syntax_error_is_positioned_exit_1(tmp_path, capsys):
     f.write_text("CREATE TABLE a (id INT);\nCREATE TABLE b (\n  x INT,,\n  y INT);\n")
     assert cli.main(["schema", str(f)]) == 1
     err = capsys.readouterr().err
-    assert f"{f}, statement 2, line 2:8: unexpected ','" in err
+    # the line is the file's (issue #19: as `parse` counts), the caret still under the token
+    assert f"{f}, statement 2, line 3:8: unexpected ','" in err
+    assert "      x INT,,\n            ^" in err
     assert "^" in err
 
 
@@ -80,3 +82,25 @@ def test_subprocess_error_exit_code(tmp_path, run_cli):
     p = run_cli("schema", f)
     assert p.returncode == 1
     assert "Invalid default value for 'a'" in p.stderr and p.stdout == ""
+
+
+def test_subprocess_errors_count_file_lines(tmp_path, run_cli):
+    # the third statement starts on line 4: its error on its own second line is the file's line 5,
+    # as `parse` reports it
+    f = tmp_path / "s.sql"
+    f.write_text("CREATE TABLE a (id INT);\n\n\nCREATE TABLE b (id INT,\n  x FOOBAR);\n")
+    p = run_cli("schema", f)
+    assert p.returncode == 1
+    assert f"mysqlddl schema: {f}, statement 2, line 5:4: unexpected 'FOOBAR'" in p.stderr
+    assert "  x FOOBAR)\n        ^" in p.stderr
+    parsed = run_cli("parse", f)
+    assert f"{f}: statement 2: line 5:4: unexpected 'FOOBAR'" in parsed.stderr
+    g = tmp_path / "t.sql"
+    g.write_text("CREATE TABLE a (id INT);\n\n  ALTER TABLE zz ADD COLUMN q INT;\n")
+    p = run_cli("schema", g)
+    assert p.returncode == 1 and f"{g}, statement 2, line 3:2: Table 'test.zz' doesn't exist" in p.stderr
+
+
+def test_subprocess_unreadable_paths_are_one_line(tmp_path, run_cli, input_error):
+    input_error(run_cli("schema", tmp_path / "none.sql"), "none.sql: cannot read: no such file")
+    input_error(run_cli("schema", tmp_path), f"{tmp_path}: cannot read: is a directory")

@@ -59,7 +59,7 @@ def test_olr_usage_error():
     assert ei.value.code == 2
 
 
-def test_olr_with_schema_baseline(shared_path, oracle_ddl, tmp_path, capsys):
+def test_olr_with_schema_baseline(shared_path, tmp_path, capsys):
     ddl = tmp_path / "t.sql"
     ddl.write_text("CREATE TABLE TEST_TYPES (id NUMBER PRIMARY KEY, col_varchar2 VARCHAR2(200), col_char CHAR(20),"
                    " col_nvarchar2 NVARCHAR2(200), col_number NUMBER(15,2), col_float BINARY_FLOAT,"

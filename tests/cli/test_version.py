@@ -1,6 +1,8 @@
 """`mysqlddl` as a function and as a subprocess (`python -m mysqlddl`)."""
 
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -43,3 +45,32 @@ def test_unknown_subcommand_is_a_usage_error(run_cli):
     p = run_cli("no-such-command")
     assert p.returncode == 2
     assert "invalid choice" in p.stderr
+
+
+def test_dash_dash_version_prints_the_version_report(run_cli):
+    p = run_cli("--version")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[0] == f"mysqlddl {__version__}"
+    assert p.stdout.splitlines()[-1].startswith("speedups: ")
+    assert p.stdout == run_cli("version").stdout
+
+
+def test_help_describes_the_tool_in_a_whole_sentence(run_cli):
+    p = run_cli("--help")
+    assert p.returncode == 0
+    description = " ".join(p.stdout.split("\n\n")[1].split())
+    assert description.startswith("Parse MySQL, MariaDB and Oracle DDL") and description.endswith(".")
+    assert "exit codes:" in p.stdout
+    for sub in ("version", "events", "schema", "parse", "changes", "history", "olr", "spark"):
+        assert f"\n    {sub} " in p.stdout
+
+
+def test_importing_the_cli_loads_no_spark(tmp_path):
+    # `mysqlddl --help` (and every subcommand but spark's run) must not pay for pyspark/pyarrow
+    code = ("import sys, contextlib, io\nfrom mysqlddl.cli import main\n"
+            "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['spark', '--help'])\n"
+            "print(sorted(m for m in ('pyspark', 'pyarrow', 'pandas') if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"

@@ -56,3 +56,28 @@ def test_parse_as_a_subprocess(tmp_path, run_cli):
     assert proc.returncode == 1
     assert "statement 2: line 3:15" in proc.stderr
     assert "2/3 statements accepted" in proc.stdout
+
+
+def test_unreadable_inputs_are_one_line_errors(tmp_path, run_cli, input_error):
+    input_error(run_cli("parse", "nonexist.sql"), "mysqlddl parse: nonexist.sql: cannot read: no such file")
+    (tmp_path / "somedir").mkdir()
+    input_error(run_cli("parse", "somedir/"), "somedir/: cannot read: is a directory")
+
+
+def test_summary_json_in_a_missing_directory(tmp_path, run_cli, input_error):
+    src = tmp_path / "s.sql"
+    src.write_text(SCRIPT)
+    input_error(run_cli("parse", "--summary-json", "/nonexistent/s.json", src),
+                "--summary-json /nonexistent/s.json: cannot write")
+
+
+def test_jsonl_with_a_bad_line_still_prints_the_summary(tmp_path, run_cli):
+    src = tmp_path / "rows.jsonl"
+    src.write_text(json.dumps({"sql": "CREATE TABLE a (x INT)"}) + "\nnot json\n"
+                   + json.dumps({"nosql": 1}) + "\n" + json.dumps({"sql": "DROP TABLE a"}) + "\n")
+    proc = run_cli("parse", "--summary-json", tmp_path / "s.json", src)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stdout == "2/4 statements accepted, 2 rejected\n"
+    assert f"{src}:row 2: script: line 1:0: not a JSON object" in proc.stderr
+    assert f"{src}:row 3: script: line 1:0: row has no string field \"sql\"" in proc.stderr
+    assert json.loads((tmp_path / "s.json").read_text())["rejected"] == 2

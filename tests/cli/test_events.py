@@ -71,3 +71,12 @@ def test_events_as_a_subprocess(shared_path, run_cli):
     assert evs[-1]["type"] == "XID" and all(e["type"] != "ROTATE" for e in evs)
     bad = run_cli("events", shared_path / "binlogs/canal/binlog_tsdb/mysql-bin.000001", timeout=120)
     assert bad.returncode == 1 and "byte offset 0" in bad.stderr and bad.stdout == ""
+
+
+def test_unknown_event_type_is_a_usage_error(shared_path, run_cli, usage_error):
+    err = usage_error(run_cli("events", "--type", "NOPE", shared_path / COMPRESSED), "argument --type",
+                      "unknown event type 'NOPE'")
+    assert "query" in err and "write_rows" in err            # the valid names are listed
+    ok = run_cli("events", "--type", "Query", "--type", "TYPE_100", shared_path / COMPRESSED)
+    assert ok.returncode == 0, ok.stderr
+    assert {e["type"] for e in _lines(ok.stdout)} == {"QUERY"}

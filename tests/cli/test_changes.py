@@ -197,9 +197,37 @@ def test_progress_auto_draws_on_a_terminal(shared_path, capsys, monkeypatch):
 def test_text_summary_names_truncates(tmp_path, capsys):
     from pathlib import Path
 
-    data = Path(__file__).resolve().parent / "data"
+    data = Path(__file__).resolve().parent.parent / "data"
     # the sample has no TRUNCATE: the line is absent
     assert main(["changes", str(data / "shop-bin.000001"), "--schema", str(data / "shop-baseline.sql"),
                  "-o", str(tmp_path / "o.jsonl"), "--truncate-events"]) == 0
     err = capsys.readouterr().err
     assert "truncated:" not in err and "DML rows 8" in err
+
+
+def test_schema_errors_name_the_option_and_count_file_lines(shared_path, tmp_path, run_cli):
+    path = shared_path / "binlogs/maxwell/binlog.000004"
+    ddl = tmp_path / "base.sql"
+    ddl.write_text("USE shop;\n\nCREATE TABLE a (id INT,\n  x FOOBAR);\n")
+    p = run_cli("changes", path, "--schema", ddl)
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    assert p.stderr.startswith(f"mysqlddl changes: --schema {ddl}, statement 2, line 4:4: unexpected 'FOOBAR'")
+    ddl.write_text("-- no USE\nCREATE TABLE a (id INT);\n")
+    p = run_cli("changes", path, "--schema", ddl)
+    assert p.returncode == 1
+    assert f"--schema {ddl}, statement 1, line 2:0: No database selected" in p.stderr
+    assert "--schema-database" in p.stderr.splitlines()[0]
+    assert run_cli("changes", path, "--schema", ddl, "--schema-database", "shop", "-o", tmp_path / "o").returncode == 0
+
+
+def test_schema_changes_of_unknown_tables_are_reported_once(shared_path, run_cli):
+    # canal tsdb: six ALTER TABLE of a table created before the file (test_changes_shared)
+    path = shared_path / "binlogs/canal/binlog_tsdb/mysql-bin.000003"
+    for summary in ("text", "json", "none"):
+        p = run_cli("changes", path, "--summary", summary)
+        assert p.returncode == 0, p.stderr
+        notes = [line for line in p.stderr.splitlines() if "left out" in line]
+        assert len(notes) == 1
+        assert notes[0].startswith("mysqlddl changes: 6 schema changes left out") and "--schema" in notes[0]
+    quiet = run_cli("changes", shared_path / "binlogs/maxwell/binlog.000004")
+    assert quiet.returncode == 0 and "left out" not in quiet.stderr

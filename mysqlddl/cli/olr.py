@@ -1,9 +1,9 @@
-"""The `olr` subcommand (registered by mysqlddl.cli).
+"""The `olr` subcommand (registered by mysqlddl.cli.main).
 
     mysqlddl olr FILE... [--schema DDL.sql --schema-owner OWNER] [-o OUT]
 
 Change events as JSON Lines in the MySQL path's Debezium envelope (see mysqlddl.olr.events). Exit
-codes: 0 success, 1 input rejected (a positioned error is printed), 2 usage error.
+codes: 0 success, 1 input rejected (a positioned error is printed), 2 usage error (listed by --help).
 """
 
 from __future__ import annotations
@@ -12,8 +12,15 @@ import argparse
 import json
 import sys
 
+from . import args as common
+
+HELP = "OpenLogReplicator JSON -> Oracle change events (Debezium envelope) as JSON Lines"
+
 
 def add_arguments(sp: argparse.ArgumentParser) -> None:
+    common.set_exit_codes(sp, common.OK, "1  the input was rejected: a path that cannot be read or written, "
+                          "a bad document, message or DDL (unless --lenient); the positioned error is on "
+                          "stderr", common.USAGE)
     sp.add_argument("files", nargs="+", metavar="FILE", help="OLR output: JSON Lines or JSON documents, in order")
     sp.add_argument("--time-unit", choices=("s", "ms", "us", "ns"), default="ns",
                     help="unit of DATE/TIMESTAMP epoch values, as OLR's format.timestamp prints them "
@@ -26,34 +33,28 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                     "unqualified names")
     sp.add_argument("--lenient", action="store_true", help="skip bad documents, messages and DDL, keep values "
                     "that do not fit their type (flagged); count them in the summary")
-    sp.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of stdout")
+    common.add_output(sp, progress=False)
     sp.add_argument("--history", metavar="FILE", help="also write the schema history (JSON Lines) here")
-    sp.add_argument("--no-transactions", action="store_true", help="leave out BEGIN/END events")
-    sp.add_argument("--no-schema-changes", action="store_true", help="leave out schema-change events")
-    sp.add_argument("--name", default="mysqlddl", help="the logical server name in source.name")
-    sp.add_argument("--summary", choices=("text", "json", "none"), default="text",
-                    help="closing statistics on stderr (default: text)")
+    common.add_stream_parts(sp)
+    common.add_summary(sp)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..envelope import dumps
-    from ..errors import ConfigError
+    from ..olr.events import envelope
+    from ..olr.reader import OlrReader
     from ..options import Options
-    from .events import envelope
-    from .reader import OlrReader
 
     opts = Options(dialect="oracle", olr_time_unit=args.time_unit, olr_tm_unit=args.tm_unit,
                    error_policy="skip" if args.lenient else "raise")
-    baseline = None
-    if args.schema is not None:
-        try:
-            with open(args.schema, encoding="utf-8") as f:
-                baseline = f.read()
-        except OSError as e:
-            raise ConfigError(f"{args.schema}: {e.strerror or e}") from None
+    common.check_readable(args.files)
+    for path, option in ((args.output, "--output"), (args.history, "--history")):
+        if path:
+            common.check_writable(path, option=option)
+    baseline = None if args.schema is None else common.read_text(args.schema, option="--schema")
     reader = OlrReader(args.files, opts, baseline=baseline, baseline_owner=args.schema_owner, name=args.name,
                        transactions=not args.no_transactions, schema_changes=not args.no_schema_changes)
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    out = common.open_output(args.output)
     try:
         for change in reader:
             out.write(dumps(envelope(change, name=args.name)) + "\n")

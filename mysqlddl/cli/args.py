@@ -1,0 +1,309 @@
+"""The argument groups several subcommands share, defined once, and the checks on paths.
+
+    add_binlog_inputs(sp)           BINLOG... (file, directory, .index file or glob)
+    add_verify_checksums(sp)        --no-verify-checksums
+    add_dialect(sp)                 --dialect mysql|mariadb|oracle
+    add_positions(sp, what)         --start-position / --stop-position, N or FILE:N
+    add_baseline(sp)                --schema, --schema-database, --schema-position, --ddl-errors
+    add_change_events(sp)           --on-mismatch, --truncate-events, --pk-change, --include-query
+    add_stream_parts(sp)            --name, --no-transactions, --no-schema-changes
+    add_filters(sp, what)           mysqlbinlog's filters (positions, datetimes, databases, tables, GTIDs)
+    add_output(sp)                  -o/--output and --progress
+    add_summary(sp)                 --summary text|json|none
+    set_exit_codes(sp, codes)       the exit codes, listed under --help
+
+A bad value is a usage error: the ``type=`` functions raise ArgumentTypeError, so argparse prints
+the usage line and exits 2 before anything is read. A path that cannot be read or written is an
+input error (exit 1) with a one-line message naming the path and the problem (:func:`open_output`,
+:func:`read_text`, :func:`distinct_binlogs`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import sys
+import textwrap
+
+from ..errors import ConfigError, MysqlddlError
+from ..options import Options
+
+# mysqlddl.changes and mysqlddl.binlog.reader are imported where they are used, not here: they take
+# 0.2-0.4 s to import (the DDL commands, the row decoders), which `mysqlddl --help`, `parse` or
+# `schema` must not pay.
+
+# ------------------------------------------------------------------------------------- exit codes
+
+EXIT_OK = 0
+EXIT_INPUT = 1
+EXIT_USAGE = 2
+EXIT_MISMATCH = 3
+
+OK = "0  success"
+INPUT_REJECTED = ("1  the input was rejected: a path that cannot be read or written, or an input error "
+                  "(the positioned error is on stderr)")
+USAGE = "2  usage error (bad option or value; the usage line is printed)"
+MISMATCH = ("3  a TABLE_MAP does not match the table version in force (the baseline is missing or wrong; "
+            "--on-mismatch flag decodes such rows by the TABLE_MAP alone and marks them)")
+
+
+def set_exit_codes(sp: argparse.ArgumentParser, *codes: str) -> None:
+    """List ``codes`` (lines such as :data:`OK`) under the subcommand's --help."""
+    sp.epilog = "exit codes:\n" + "\n".join(textwrap.fill(c, 100, initial_indent="  ", subsequent_indent="     ",
+                                                           break_on_hyphens=False)
+                                             for c in codes)
+    sp.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+# --------------------------------------------------------------------------------- value types
+
+
+def position(text: str) -> int | str:
+    """``N`` (an int: in the first file for a start, the last for a stop, as mysqlbinlog) or
+    ``FILE:N`` (kept as text, the form the change reader takes)."""
+    f, sep, p = text.rpartition(":")
+    if not re.fullmatch(r"\d+", p) or (sep and not f):
+        raise argparse.ArgumentTypeError(f"not a binlog position (N or FILE:N): {text!r}")
+    return text if sep else int(p)
+
+
+def file_position(value: int | str | None) -> int | tuple[str, int] | None:
+    """A :func:`position` as the binlog reader takes it: an int or ``(file, pos)``."""
+    if value is None or isinstance(value, int):
+        return value
+    f, _, p = value.rpartition(":")
+    return (f, int(p))
+
+
+def gtid_set(text: str) -> str:
+    """A GTID set (checked here, kept as text: the filters build the set)."""
+    from ..changes import GtidSet  # heavy: see the imports above
+
+    try:
+        GtidSet(text)
+    except ConfigError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def datetime_arg(text: str) -> int:
+    """``YYYY-MM-DD[ HH:MM:SS]`` (UTC unless an offset is given) or ``@EPOCH`` -> epoch seconds.
+    Binlog timestamps are UTC epoch seconds; mysqlbinlog reads these in the local zone, we do not
+    guess one."""
+    if text.startswith("@"):
+        try:
+            return int(text[1:])
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an epoch: {text!r}") from None
+    try:
+        dt = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a datetime (YYYY-MM-DD HH:MM:SS): {text!r}") from None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=datetime.timezone.utc)
+    return int(dt.timestamp())
+
+
+def size(text: str) -> int:
+    """``65536``, ``64k``, ``16M``, ``128MiB``, ``1G`` -> bytes."""
+    m = re.fullmatch(r"\s*(\d+)\s*([kmg]?)(?:i?b)?\s*", text, re.I)
+    if not m or int(m.group(1)) < 1:
+        raise argparse.ArgumentTypeError(f"not a size (N, Nk, NM, NG): {text!r}")
+    return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
+
+
+# ------------------------------------------------------------------------------------- groups
+
+
+def add_binlog_inputs(sp: argparse.ArgumentParser, *, dest: str = "binlogs", metavar: str = "BINLOG",
+                      where: str = "") -> None:
+    sp.add_argument(dest, nargs="+", metavar=metavar,
+                    help=f"binlog file, directory, .index file or glob (in order; each file once){where}")
+
+
+def add_verify_checksums(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--no-verify-checksums", action="store_true", help="do not verify CRC32")
+
+
+def add_dialect(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--dialect", choices=("mysql", "mariadb", "oracle"), default="mysql",
+                    help="whose rules apply where the servers differ (default: mysql)")
+
+
+def add_positions(sp: argparse.ArgumentParser, what: str, note: str = "") -> None:
+    sp.add_argument("--start-position", type=position, metavar="N|FILE:N",
+                    help=f"{what} from this position on (N: a byte offset in the first file){note}")
+    sp.add_argument("--stop-position", type=position, metavar="N|FILE:N",
+                    help="stop before this position (N: a byte offset in the last file)")
+
+
+def add_baseline(sp: argparse.ArgumentParser) -> None:
+    """What :func:`read_baseline` and :func:`change_options` read (``changes``, ``history`` and
+    ``spark`` take them alike, so their outputs agree)."""
+    sp.add_argument("--schema", metavar="DDL.sql",
+                    help="baseline DDL (e.g. mysqldump --no-data) applied before the first event")
+    sp.add_argument("--schema-database", metavar="DB", help="default database for the baseline's "
+                    "unqualified names until its first USE")
+    sp.add_argument("--schema-position", type=position, metavar="FILE:N", help="where the baseline was "
+                    "taken: DDL events ending at or before it are already in it and are not applied again")
+    sp.add_argument("--ddl-errors", choices=("raise", "warn", "skip"), default="raise",
+                    help="a DDL that cannot be parsed or applied: raise stops with its positioned error "
+                    "(exit 1, the default); warn leaves it out, prints a warning on stderr and goes on; "
+                    "skip leaves it out silently and goes on (both count it in the summary)")
+    add_verify_checksums(sp)
+
+
+def add_filters(sp: argparse.ArgumentParser, what: str) -> None:
+    """mysqlbinlog's filters; for ``history`` they choose the records printed, as DDL before the
+    start still builds the history."""
+    add_positions(sp, what, "; DDL before it still builds the history")
+    sp.add_argument("--start-datetime", type=datetime_arg, metavar="DT",
+                    help="only events at or after this time (UTC, or with an offset, or @EPOCH)")
+    sp.add_argument("--stop-datetime", type=datetime_arg, metavar="DT", help="only events before this time")
+    sp.add_argument("--database", action="append", default=[], metavar="DB",
+                    help="only these databases (repeatable; fnmatch patterns)")
+    sp.add_argument("--exclude-database", action="append", default=[], metavar="DB",
+                    help="not these databases (repeatable; fnmatch patterns; wins over --database)")
+    sp.add_argument("--table", action="append", default=[], metavar="[DB.]TABLE",
+                    help="only these tables (repeatable; fnmatch patterns)")
+    sp.add_argument("--exclude-table", action="append", default=[], metavar="[DB.]TABLE",
+                    help="not these tables (repeatable; fnmatch patterns; wins over --table)")
+    sp.add_argument("--include-gtids", type=gtid_set, metavar="SET", help="only transactions in this GTID "
+                    "set (uuid:1-5:7 or MariaDB domain-server-seq / domain-server:1-5)")
+    sp.add_argument("--exclude-gtids", type=gtid_set, metavar="SET",
+                    help="not the transactions in this GTID set (same forms as --include-gtids)")
+
+
+def add_change_events(sp: argparse.ArgumentParser) -> None:
+    """How the change events are made (``changes`` and ``spark`` take them alike)."""
+    sp.add_argument("--on-mismatch", choices=("raise", "flag"), default="raise",
+                    help="a TABLE_MAP that disagrees with the schema: stop with exit 3 (default), or "
+                    "decode those rows by the TABLE_MAP alone and mark them")
+    sp.add_argument("--truncate-events", action="store_true",
+                    help="also emit Debezium's op \"t\" event per truncated table (Debezium skips them by "
+                    "default: skipped.operations=t)")
+    sp.add_argument("--pk-change", choices=("update", "split"), default="update",
+                    help="an UPDATE that changes the primary key: one \"u\" event (default), or split: a "
+                    "\"d\" then a \"c\" event with __debezium.newkey/oldkey headers, as Debezium does")
+    sp.add_argument("--include-query", action="store_true",
+                    help="fill source.query with the statement from ROWS_QUERY / ANNOTATE_ROWS events (off by "
+                    "default, as Debezium's include.query: a multi-row INSERT repeats in every row's event)")
+
+
+def add_server_name(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--name", default="mysqlddl", help="the logical server name in source.name")
+
+
+def add_stream_parts(sp: argparse.ArgumentParser) -> None:
+    """--name, and which events besides the row changes are in the stream (``changes``, ``olr``)."""
+    add_server_name(sp)
+    sp.add_argument("--no-transactions", action="store_true", help="leave out BEGIN/END events")
+    sp.add_argument("--no-schema-changes", action="store_true", help="leave out schema-change events")
+
+
+def add_output(sp: argparse.ArgumentParser, *, progress: bool = True) -> None:
+    sp.add_argument("-o", "--output", metavar="OUT", help="write JSON Lines here instead of stdout")
+    if progress:
+        sp.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
+                        help="progress bar on stderr (auto: only when stderr is a terminal)")
+
+
+def add_summary(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--summary", choices=("text", "json", "none"), default="text",
+                    help="closing statistics on stderr (default: text)")
+
+
+# ---------------------------------------------------------------------------- what they build
+
+
+def change_options(*, verify_checksums: bool = True, ddl_errors: str = "raise") -> Options:
+    """The decoding options of change events: JSON columns as the document's text (Debezium's
+    io.debezium.data.Json, and MariaDB's stored text)."""
+    return Options(verify_checksums=verify_checksums, error_policy=ddl_errors, json_as="text")
+
+
+def baseline_options(args: argparse.Namespace) -> Options:
+    """:func:`change_options` from :func:`add_baseline`'s arguments."""
+    return change_options(verify_checksums=not args.no_verify_checksums, ddl_errors=args.ddl_errors)
+
+
+def read_baseline(args: argparse.Namespace) -> str | None:
+    """The --schema file's text, or None."""
+    return None if args.schema is None else read_text(args.schema, option="--schema")
+
+
+# ------------------------------------------------------------------------------------- paths
+
+
+def _problem(e: OSError) -> str:
+    return (e.strerror or str(e)).lower()
+
+
+def read_text(path: str, *, option: str | None = None) -> str:
+    """A UTF-8 text file; a path that cannot be read is a one-line :class:`ConfigError`."""
+    label = f"{option} {path}" if option else path
+    if os.path.isdir(path):
+        raise ConfigError(f"{label}: cannot read: is a directory, not a file")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise ConfigError(f"{label}: cannot read: {_problem(e)}") from None
+
+
+def check_readable(paths, *, what: str = "file") -> None:
+    """Every path is a readable file (checked before any is read, so the first bad one is named
+    before work starts)."""
+    for path in paths:
+        if os.path.isdir(path):
+            raise ConfigError(f"{path}: cannot read: is a directory, not a {what}")
+        if not os.path.exists(path):
+            raise ConfigError(f"{path}: cannot read: no such file")
+        if not os.access(path, os.R_OK):
+            raise ConfigError(f"{path}: cannot read: permission denied")
+
+
+def open_output(path: str | None, *, binary: bool = False, option: str = "--output"):
+    """``path`` opened for writing (truncated), or stdout when None (its binary layer when
+    ``binary`` and it has one, else the text stream). A path that cannot be written is a one-line
+    :class:`ConfigError`. The caller closes what is not stdout."""
+    if path is None:
+        return getattr(sys.stdout, "buffer", sys.stdout) if binary else sys.stdout
+    try:
+        return open(path, "wb") if binary else open(path, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as e:
+        raise ConfigError(f"{option} {path}: cannot write: {_problem(e)}") from None
+
+
+def check_writable(path: str, *, option: str) -> None:
+    """``path`` can be created or replaced (checked before a long run that writes it at the end)."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ConfigError(f"{option} {path}: is a directory, not a file")
+    if not os.path.isdir(parent):
+        raise ConfigError(f"{option} {path}: cannot write: no such directory {parent}")
+    if not os.access(parent, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise ConfigError(f"{option} {path}: cannot write: permission denied")
+
+
+def distinct_binlogs(sources) -> None:
+    """The binlog inputs name each file once. The same file twice would be read twice: its DDL
+    again after itself, which the schema history rejects as going back in time, and its rows
+    twice; say which file instead."""
+    from ..binlog.reader import resolve_sources  # heavy: see the imports above
+
+    seen: dict[str, str] = {}
+    for f in resolve_sources(list(sources)):
+        key = os.path.realpath(f)
+        if key in seen:
+            raise ConfigError(f"{f}: the same binlog file is given twice (as {seen[key]} and {f}); "
+                              "give each file once")
+        seen[key] = str(f)
+
+
+def path_error(e: OSError) -> MysqlddlError:
+    """An OSError that escaped the checks above, as the one-line error the CLI prints."""
+    where = e.filename if e.filename is not None else "(no file name)"
+    return ConfigError(f"{where}: {_problem(e)}")

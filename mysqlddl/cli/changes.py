@@ -1,0 +1,242 @@
+"""``mysqlddl changes BINLOG...``: change events as JSON Lines (Debezium's envelope: row changes,
+transaction marks and schema changes in one stream), the schema in force at each row given by the
+DDL before it and the --schema baseline.
+
+    mysqlddl changes BINLOG... [--schema DDL.sql] [-o OUT]     change events as JSON Lines
+    mysqlddl history BINLOG... [--schema DDL.sql] [-o OUT]     the schema history (mysqlddl.cli.history)
+
+Both take mysqlbinlog's filters (positions, datetimes, databases/tables, GTID sets); for
+`history` they select which records are printed (the history is always built from every DDL up to
+--stop-position), and both read the binlogs here (run_history). Exit codes: EXIT_CODES (printed by
+--help, and in the README). The arguments are mysqlddl.cli.args's shared groups.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import json
+import os
+import sys
+import time
+
+from . import args as common
+
+HELP = "change events (Debezium envelope) as JSON Lines"
+EXIT_MISMATCH = common.EXIT_MISMATCH
+EXIT_CODES = (common.OK, "1  the input was rejected: a path that cannot be read or written, an unreadable or "
+              "corrupt binlog, a DDL that cannot be parsed or applied (--ddl-errors raise), a bad --schema "
+              "file; the positioned error is on stderr", common.USAGE, common.MISMATCH)
+
+
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    common.set_exit_codes(sp, *EXIT_CODES)
+    common.add_binlog_inputs(sp)
+    common.add_baseline(sp)
+    common.add_output(sp)
+    common.add_filters(sp, "emit")
+    common.add_change_events(sp)
+    common.add_stream_parts(sp)
+    common.add_summary(sp)
+
+
+def check(args: argparse.Namespace) -> None:
+    """What can be checked before the first event is read: each binlog once, the output writable."""
+    common.distinct_binlogs(args.binlogs)
+    if args.output:
+        common.check_writable(args.output, option="--output")
+
+
+def run(args: argparse.Namespace) -> int:
+    check(args)
+    return run_changes(args)
+
+
+class Progress:
+    """A one-line progress bar on stderr: bytes read over the total size of the files."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.last = 0.0
+        self.sizes: dict[str, int] = {}
+
+    def __call__(self, reader, done: bool = False) -> None:
+        now = time.monotonic()
+        if not done and now - self.last < 0.2:
+            return
+        self.last = now
+        if not self.sizes:
+            for f in reader.files:
+                try:
+                    self.sizes[str(f)] = os.path.getsize(f)
+                except OSError:
+                    self.sizes[str(f)] = 0
+        total = sum(self.sizes.values()) or 1
+        pos = reader.position
+        read = total
+        if pos is not None and not done:
+            read = 0
+            for f, n in self.sizes.items():
+                if f == pos.file:
+                    read += pos.pos
+                    break
+                read += n
+        frac = min(1.0, read / total)
+        bar = "#" * int(frac * 30)
+        self.stream.write(f"\r[{bar:<30}] {frac * 100:5.1f}% {read / 1e6:.1f}/{total / 1e6:.1f} MB")
+        if done:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _progress(args):
+    if args.progress == "never" or (args.progress == "auto" and not sys.stderr.isatty()):
+        return None
+    return Progress()
+
+
+def _options(args):
+    return common.baseline_options(args)
+
+
+def _filters(args):
+    from ..changes import Filters, GtidSet
+
+    return Filters(start_position=args.start_position, stop_position=args.stop_position,
+                   start_ts=args.start_datetime, stop_ts=args.stop_datetime,
+                   databases=tuple(args.database), exclude_databases=tuple(args.exclude_database),
+                   tables=tuple(args.table), exclude_tables=tuple(args.exclude_table),
+                   include_gtids=GtidSet(args.include_gtids) if args.include_gtids else None,
+                   exclude_gtids=GtidSet(args.exclude_gtids) if args.exclude_gtids else None)
+
+
+def _baseline(args):
+    return common.read_baseline(args)
+
+
+def _open_out(args):
+    return common.open_output(args.output)
+
+
+def run_changes(args: argparse.Namespace) -> int:
+    # Start-up (the imports, the baseline, the grammar loaded by the first DDL) allocates a lot and
+    # frees little: the collector stays off until the first change, then everything made so far is
+    # frozen (never traversed again) and it runs as usual.
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return _run_changes(args, gc_was_on)
+    finally:
+        gc.unfreeze()
+        if gc_was_on:
+            gc.enable()
+
+
+def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
+    from ..changes import ChangeReader, RenderedRows
+    from ..envelope import LineRenderer
+    from ..errors import SchemaMismatchError
+
+    filters = _filters(args)
+    render = LineRenderer(name=args.name, include_query=args.include_query)
+    reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args),
+                          schema_database=args.schema_database, schema_position=args.schema_position,
+                          filters=filters, on_mismatch=args.on_mismatch,
+                          transactions=not args.no_transactions,
+                          schema_changes=not args.no_schema_changes, name=args.name,
+                          progress=_progress(args), truncate_events=args.truncate_events,
+                          pk_change=args.pk_change, render_rows=render.rows_event,
+                          queries=args.include_query)
+    # JSON Lines are ASCII (json's ensure_ascii): written as bytes, so a rows event's rendered
+    # lines go out as they come. A rows event's rows come pre-rendered (LineRenderer.rows_event:
+    # the bytes render(change) gives per row, without a RowChange per row).
+    out = common.open_output(args.output, binary=True) if args.output else getattr(sys.stdout, "buffer", None)
+    text_out = out is None
+    if text_out:            # a stdout without a binary layer (a test's StringIO)
+        out = sys.stdout
+    write = out.write
+    started = False
+    try:
+        for change in reader:
+            if not started:
+                started = True
+                gc.freeze()
+                if gc_was_on:
+                    gc.enable()
+            if type(change) is RenderedRows:
+                write(change.text.decode("ascii") if text_out else change.text)
+            else:
+                line = render(change) + "\n"
+                write(line if text_out else line.encode("ascii"))
+    except SchemaMismatchError as e:
+        print(f"mysqlddl changes: {e}", file=sys.stderr)
+        print("mysqlddl changes: give the schema in force before the first event with --schema, or "
+              "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
+        return EXIT_MISMATCH
+    finally:
+        if args.output:
+            out.close()
+        else:
+            out.flush()
+    _summary(reader.stats, args.summary)
+    return 0
+
+
+def _summary(stats, mode: str) -> None:
+    d = stats.as_dict()
+    if d["ddl_unknown_tables"]:
+        # said whatever the --summary mode: these schema changes are missing from the output
+        n = d["ddl_unknown_tables"]
+        print(f"mysqlddl changes: {n} schema change{'s' if n != 1 else ''} left out (in part or whole): "
+              f"{'they act' if n != 1 else 'it acts'} on tables created before the first event; give "
+              "their CREATE TABLE in --schema (e.g. mysqldump --no-data) to keep them", file=sys.stderr)
+    if mode == "none":
+        return
+    if mode == "json":
+        print(json.dumps(d, sort_keys=True), file=sys.stderr)
+        return
+
+    def ts(t):
+        return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") \
+            if t else "-"
+
+    w = sys.stderr.write
+    w(f"events {d['events']}, DDL {d['ddl']} (errors skipped {d['ddl_errors']}), DML rows {d['dml_rows']}, "
+      f"transactions {d['transactions']}\n")
+    w(f"first event {ts(d['first_event_ts'])}, last event {ts(d['last_event_ts'])}\n")
+    for table, ops in d["rows"].items():
+        w(f"  {table}: " + ", ".join(f"{op}={n}" for op, n in sorted(ops.items())) + "\n")
+    xa = d["xa"]
+    if any(xa.values()):
+        w(f"XA: committed {xa['committed']}, rolled back {xa['rolled_back']} ({xa['rows_discarded']} rows "
+          f"discarded), pending {xa['pending']}\n")
+    if d["truncates"]:
+        w("truncated: " + ", ".join(f"{t}={n}" for t, n in d["truncates"].items()) + "\n")
+    if d["mismatches_flagged"]:
+        w(f"TABLE_MAP mismatches flagged: {d['mismatches_flagged']}\n")
+    if d["queries"]:
+        w("queries: " + ", ".join(f"{k}={v}" for k, v in d["queries"].items()) + "\n")
+
+
+def run_history(args: argparse.Namespace) -> int:
+    from ..changes import ChangeReader, Filters, SchemaChange
+
+    filters = _filters(args)
+    reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args),
+                          schema_database=args.schema_database, schema_position=args.schema_position,
+                          filters=filters, rows=False, transactions=False, progress=_progress(args))
+    # the records the filters select are those whose schema change the reader emits
+    chosen = {id(ch.record) for ch in reader if isinstance(ch, SchemaChange)}
+    everything = filters == Filters(stop_position=args.stop_position)
+    out = _open_out(args)
+    try:
+        lines = reader.history.lines()
+        out.write(next(lines) + "\n")          # the header (baseline, settings)
+        for rec, line in zip(reader.history.records, lines, strict=True):
+            if everything or id(rec) in chosen:
+                out.write(line + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0
