@@ -186,6 +186,11 @@ cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object 
                   const char *partial, Span *spans, tuple before):
     """One row image as a tuple of ncols values.
 
+    Layout (sql/rpl_record.cc ``pack_row`` / ``unpack_row``; sql/log_event.cc
+    ``Rows_log_event::print_verbose_one_row``): a null bitmap of one bit per column present in the
+    image (LSB first, (n + 7) / 8 bytes), then the value of each present non-NULL column in table
+    order, each as its type's reader (values/*.pxi) reads it.
+
     ``spans`` links an update's two images. Decoding the before image (``before`` is None) records
     where each value's bytes lie. Decoding the after image, a value whose bytes are the same as the
     before image's is that same object: the values are immutable (JSON, whose values are not, is
