@@ -2,7 +2,8 @@
 """mysqlddl._speedups: the compiled core. Only mysqlddl.binlog imports it.
 
 One compilation unit: per-topic .pxi files are included here so `cdef inline` helpers inline
-across them:
+across them (as far as the C compiler's inlining budget for the unit goes: a reader's raise is kept
+out of line, see cursor.pxi, so that the readers stay small enough to be inlined):
 
 - cursor.pxi: the bounded read cursor;
 - plan.pxi: compile_plan, the decode plan in C (a Step per column, with the size of its values);

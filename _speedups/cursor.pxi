@@ -22,10 +22,26 @@ cdef int _raise_truncated(Cursor *c, Py_ssize_t need, str what) except -1:
         needed=need, available=<Py_ssize_t>(c.end - c.p), offset=<Py_ssize_t>(c.p - c.base))
 
 
-cdef int _raise_corrupt(str what) except -1:
-    """Out of line like _raise_truncated, so that the readers' fast paths stay small enough for
-    the C compiler to inline them into both consumers."""
-    raise CorruptEventError(what)
+# What a value reader (values/*.pxi) found corrupt: _raise_corrupt's codes.
+DEF E_STRING_OVERLONG = 1     # a: the length, b: the column's maximum
+DEF E_DATETIME2_SIGN = 2
+DEF E_TIMESTAMP_FRACTION = 3  # a: the microseconds
+DEF E_ENUM_INDEX = 4          # a: the index, b: the member count
+
+
+cdef int _raise_corrupt(int what, int64_t a=0, int64_t b=0) except -1:
+    """The readers' CorruptEventErrors, out of line like _raise_truncated and shared by them all:
+    a raise (with its message formatting) inside an inline reader would make it too big for the
+    C compiler to inline into both consumers."""
+    if what == E_STRING_OVERLONG:
+        raise CorruptEventError(f"string of {a} bytes exceeds the column maximum of {b}")
+    if what == E_DATETIME2_SIGN:
+        raise CorruptEventError("DATETIME2 with the sign bit cleared (negative datetime)")
+    if what == E_TIMESTAMP_FRACTION:
+        raise CorruptEventError(f"TIMESTAMP fraction {a} is not below one second")
+    if what == E_ENUM_INDEX:
+        raise CorruptEventError(f"ENUM index {<uint64_t>a} beyond its {b} members")
+    raise SystemError(f"unknown reader error {what}")
 
 
 cdef inline int cur_need(Cursor *c, Py_ssize_t n, str what) except -1:

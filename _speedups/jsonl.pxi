@@ -269,17 +269,11 @@ cdef Py_ssize_t _render_run(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t s
         raise ValueError("the JSON format was compiled for another plan")
     if op < 0 or op > 2 or (op == 2) != update:
         raise ValueError(f"op {op} does not fit the rows event's images")
-    cdef Py_ssize_t nb = (plan.ncols + 7) >> 3
-    if start < 0 or end > mv.shape[0] or start > end:
-        raise CorruptEventError(f"row range {start}..{end} outside a buffer of {mv.shape[0]} bytes")
-    if p1.shape[0] < nb:
-        raise TruncatedError(f"columns-present bitmap of {p1.shape[0]} bytes for {plan.ncols} columns",
-                             needed=nb, available=p1.shape[0])
+    _check_range(start, end, mv.shape[0])
+    _check_bitmap(p1.shape[0], plan.ncols)
     if update:
         p2 = present2
-        if p2.shape[0] < nb:
-            raise TruncatedError(f"columns-present bitmap of {p2.shape[0]} bytes for {plan.ncols} columns",
-                                 needed=nb, available=p2.shape[0])
+        _check_bitmap(p2.shape[0], plan.ncols)
     fenced = None
     if plan.has_py:
         fenced = buf if end == mv.shape[0] else memoryview(buf)[:end]
@@ -300,9 +294,7 @@ cdef Py_ssize_t _render_run(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t s
         n1 = _present(p1, plan.ncols, cols1)
         if update:
             n2 = _present(p2, plan.ncols, cols2)
-        if start < end and n1 == 0 and n2 == 0:
-            raise CorruptEventError(f"{end - start} bytes of rows but no column is present in either image",
-                                    offset=base + start)
+        _check_present(start, end, n1, n2, base)
         # a guess (a line is a few times its row image); the buffer grows on demand
         jb_reserve(jb, (end - start) * 2 + 4096)
         try:
@@ -336,15 +328,9 @@ cdef Py_ssize_t _render_run(CompiledPlan plan, JsonFormat fmt, buf, Py_ssize_t s
                 _put_offset(&fmt.side[1], jb.n, limit)
                 _put_offset(&fmt.side[2], img2.n, limit)
         except TruncatedError as e:
-            raise RowImageOverrunError(f"row image runs past the end of the rows event: {e.message}",
-                                       needed=e.needed, available=e.available,
-                                       offset=base + (e.offset if e.offset is not None else at.value_start),
-                                       column=at.column if at.column >= 0 else None) from None
+            raise _overrun(e, &at, base) from None
         except BinlogError as e:
-            if e.offset is None:
-                e.offset = at.value_start
-            e.offset += base
-            raise e.with_context(column=at.column if at.column >= 0 else None)
+            raise _located(e, &at, base)
         return nrows
     finally:
         fmt.busy = False

@@ -230,7 +230,11 @@ cdef bint _utf8_json(JBuf *b, const uint8_t *p, Py_ssize_t n) except -1:
         b0 = p[i]
         if b0 < 0x80:
             if 32 <= b0 <= 126 and b0 != 34 and b0 != 92:
-                jb_putc(b, <char>b0)    # needs no escape (the tail of an ASCII run)
+                # needs no escape (the tail of an ASCII run): written here, not through a call
+                if b.n >= b.cap:
+                    _jb_grow(b, 1)
+                b.data[b.n] = <char>b0
+                b.n += 1
             else:
                 _put_cp(b, b0)
             i += 1

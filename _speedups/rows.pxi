@@ -186,6 +186,11 @@ cdef tuple _image(CompiledPlan plan, Cursor *c, int *cols, Py_ssize_t n, object 
                   const char *partial, Span *spans, tuple before):
     """One row image as a tuple of ncols values.
 
+    Layout (sql/rpl_record.cc ``pack_row`` / ``unpack_row``; sql/log_event.cc
+    ``Rows_log_event::print_verbose_one_row``): a null bitmap of one bit per column present in the
+    image (LSB first, (n + 7) / 8 bytes), then the value of each present non-NULL column in table
+    order, each as its type's reader (values/*.pxi) reads it.
+
     ``spans`` links an update's two images. Decoding the before image (``before`` is None) records
     where each value's bytes lie. Decoding the after image, a value whose bytes are the same as the
     before image's is that same object: the values are immutable (JSON, whose values are not, is
@@ -307,6 +312,47 @@ cdef int _value_options(Cursor *c, char *partial, Py_ssize_t ncols, int *json_co
     return 0
 
 
+# The checks and error reports of a rows-event body, shared by decode_rows and render_rows
+# (jsonl.pxi) and the same as the twin's (_twin._check_range, _prepare, _image).
+
+cdef int _check_range(Py_ssize_t start, Py_ssize_t end, Py_ssize_t size) except -1:
+    if start < 0 or end > size or start > end:
+        raise CorruptEventError(f"row range {start}..{end} outside a buffer of {size} bytes")
+    return 0
+
+
+cdef int _check_bitmap(Py_ssize_t n, Py_ssize_t ncols) except -1:
+    """A columns-present bitmap of n bytes covers the ncols columns."""
+    cdef Py_ssize_t nb = (ncols + 7) >> 3
+    if n < nb:
+        raise TruncatedError(f"columns-present bitmap of {n} bytes for {ncols} columns", needed=nb, available=n)
+    return 0
+
+
+cdef int _check_present(Py_ssize_t start, Py_ssize_t end, int n1, int n2, Py_ssize_t base) except -1:
+    if start < end and n1 == 0 and n2 == 0:
+        raise CorruptEventError(f"{end - start} bytes of rows but no column is present in either image",
+                                offset=base + start)
+    return 0
+
+
+cdef object _overrun(e, ErrAt *at, Py_ssize_t base):
+    """A TruncatedError inside the row images: the image runs past the body, at the value (column
+    and absolute offset) being read."""
+    return RowImageOverrunError(f"row image runs past the end of the rows event: {e.message}",
+                                needed=e.needed, available=e.available,
+                                offset=base + (e.offset if e.offset is not None else at.value_start),
+                                column=at.column if at.column >= 0 else None)
+
+
+cdef object _located(e, ErrAt *at, Py_ssize_t base):
+    """Another BinlogError inside the row images, given the absolute offset and the column."""
+    if e.offset is None:
+        e.offset = at.value_start
+    e.offset += base
+    return e.with_context(column=at.column if at.column >= 0 else None)
+
+
 cdef list _decode(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, present1, present2,
                   Py_ssize_t base, bint partial_update):
     global _ABSENT
@@ -327,17 +373,11 @@ cdef list _decode(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, pres
     if _ABSENT is None:
         from mysqlddl.binlog.rows import ABSENT
         _ABSENT = ABSENT
-    cdef Py_ssize_t nb = (plan.ncols + 7) >> 3
-    if start < 0 or end > mv.shape[0] or start > end:
-        raise CorruptEventError(f"row range {start}..{end} outside a buffer of {mv.shape[0]} bytes")
-    if p1.shape[0] < nb:
-        raise TruncatedError(f"columns-present bitmap of {p1.shape[0]} bytes for {plan.ncols} columns",
-                             needed=nb, available=p1.shape[0])
+    _check_range(start, end, mv.shape[0])
+    _check_bitmap(p1.shape[0], plan.ncols)
     if update:
         p2 = present2
-        if p2.shape[0] < nb:
-            raise TruncatedError(f"columns-present bitmap of {p2.shape[0]} bytes for {plan.ncols} columns",
-                                 needed=nb, available=p2.shape[0])
+        _check_bitmap(p2.shape[0], plan.ncols)
     fenced = None
     if plan.has_py or partial_update:
         fenced = buf if end == mv.shape[0] else memoryview(buf)[:end]
@@ -370,9 +410,7 @@ cdef list _decode(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, pres
         n1 = _present(p1, plan.ncols, cols1)
         if update:
             n2 = _present(p2, plan.ncols, cols2)
-        if start < end and n1 == 0 and n2 == 0:
-            raise CorruptEventError(f"{end - start} bytes of rows but no column is present in either image",
-                                    offset=base + start)
+        _check_present(start, end, n1, n2, base)
         try:
             while c.p < c.end:
                 before = _image(plan, &c, cols1, n1, fenced, &at, NULL, spans, None)
@@ -384,15 +422,9 @@ cdef list _decode(CompiledPlan plan, buf, Py_ssize_t start, Py_ssize_t end, pres
                 else:
                     rows.append(before)
         except TruncatedError as e:
-            raise RowImageOverrunError(f"row image runs past the end of the rows event: {e.message}",
-                                       needed=e.needed, available=e.available,
-                                       offset=base + (e.offset if e.offset is not None else at.value_start),
-                                       column=at.column if at.column >= 0 else None) from None
+            raise _overrun(e, &at, base) from None
         except BinlogError as e:
-            if e.offset is None:
-                e.offset = at.value_start
-            e.offset += base
-            raise e.with_context(column=at.column if at.column >= 0 else None)
+            raise _located(e, &at, base)
     finally:
         free(cols1)
         free(cols2)

@@ -64,12 +64,8 @@ cdef inline int _enum_member(uint64_t u, Py_ssize_t count) except -1:
     """The 0-based member of a non-zero ENUM index among ``count`` names (values/enum_set.py
     enum_name: an index past the members is corruption)."""
     if u > <uint64_t>count:
-        _raise_enum_index(u, count)
+        _raise_corrupt(E_ENUM_INDEX, <int64_t>u, count)
     return <int>(u - 1)
-
-
-cdef int _raise_enum_index(uint64_t u, Py_ssize_t count) except -1:
-    raise CorruptEventError(f"ENUM index {u} beyond its {count} members")
 
 
 # ----------------------------------------------------------------------------------- NEWDECIMAL

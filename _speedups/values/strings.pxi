@@ -20,18 +20,17 @@ cdef inline int read_str(Step *s, Cursor *c, const uint8_t **p, Py_ssize_t *n) e
     """K_STR: a little-endian length of s.a (1-4) bytes, then that many bytes, at most s.b for a
     CHAR/VARCHAR (its maximum byte length; -1 for a BLOB) (sql/field.cc ``Field_string::pack``,
     ``Field_varstring::pack``, ``Field_blob::pack``). Sets the bytes' start and count."""
-    cdef Py_ssize_t k = <Py_ssize_t>cur_uint_le(c, s.a, "string length")
+    cdef Py_ssize_t k
+    cur_need(c, s.a, "string length")
+    k = <Py_ssize_t>_le(c.p, s.a)
+    c.p += s.a
     if s.b >= 0 and k > s.b:
-        _raise_overlong(k, s.b)
+        _raise_corrupt(E_STRING_OVERLONG, k, s.b)
     cur_need(c, k, "string")
     p[0] = c.p
     n[0] = k
     c.p += k
     return 0
-
-
-cdef int _raise_overlong(Py_ssize_t n, int limit) except -1:
-    raise CorruptEventError(f"string of {n} bytes exceeds the column maximum of {limit}")
 
 
 cdef extern from "Python.h":

@@ -91,7 +91,7 @@ cdef inline int read_datetime2(Step *s, Cursor *c, Civil *t) except -1:
     cur_need(c, n, "DATETIME2")
     u = _be(c.p, W_DATETIME2_INT)
     if not (u >> 39) & 1:      # (a literal 0x8000000000 would be a Python int to Cython)
-        _raise_corrupt("DATETIME2 with the sign bit cleared (negative datetime)")
+        _raise_corrupt(E_DATETIME2_SIGN)
     t.us = <int64_t>_be(c.p + W_DATETIME2_INT, <int>n - W_DATETIME2_INT) * _FRAC_MULT[s.a]
     c.p += n
     a = <int64_t>((u >> 17) & 0x3FFFFF)    # year*13+month << 5 | day
@@ -174,10 +174,6 @@ DEF TS_ZERO = 1      # 0 seconds: the zero TIMESTAMP '0000-00-00 00:00:00'
 DEF TS_WIDE = 2      # past year 9999 (not from 32-bit seconds; kept for a wider caller)
 
 
-cdef int _raise_fraction(int64_t us) except -1:
-    raise CorruptEventError(f"TIMESTAMP fraction {us} is not below one second")
-
-
 cdef inline int _epoch_civil(uint64_t secs, int64_t us, Civil *t) except -1:
     """The UTC calendar fields of epoch seconds + microseconds, the one civil-date conversion of the
     module. 0 seconds is the zero TIMESTAMP (sql/field.cc ``Field_timestampf::get_date_internal``:
@@ -191,7 +187,7 @@ cdef inline int _epoch_civil(uint64_t secs, int64_t us, Civil *t) except -1:
     if secs == 0:
         return TS_ZERO
     if us >= 1000000:
-        _raise_fraction(us)
+        _raise_corrupt(E_TIMESTAMP_FRACTION, us)
     z = <int64_t>(secs // 86400) + 719468          # days since 0000-03-01
     rem = <int64_t>(secs % 86400)
     era = z // 146097

@@ -21,7 +21,7 @@ from mysqlddl.binlog import _twin, rows, speedups
 from mysqlddl.binlog.coltypes import ColumnType as T
 from mysqlddl.envelope import _image as envelope_image
 from mysqlddl.envelope import value_text
-from mysqlddl.errors import MysqlddlError
+from mysqlddl.errors import CorruptEventError, MysqlddlError
 from mysqlddl.options import Options
 
 from .test_rows import FOUR, V_DEC, V_DT, V_INT, V_STR, tm
@@ -178,6 +178,44 @@ def test_mutated_rows_fail_like_decode_rows():
             body[rr.randrange(len(body))] = rr.randrange(256)
         compiled, pure, ref = render_all(plan, bytes(body), ALL_TYPES_PRESENT, base=1000)
         assert compiled == pure == ref, bytes(body).hex()
+
+
+# The corruption each value reader (_speedups/values/*.pxi) finds: one reader serves decode_rows and
+# render_rows, so both report it alike -- the same message from the compiled core, the same error
+# type, column and offset as the twin.
+READER_ERRORS = [
+    (T.VARCHAR, 20, b"\x15" + b"x" * 21, "string of 21 bytes exceeds the column maximum of 20"),
+    (T.DATETIME2, 0, bytes(5), "DATETIME2 with the sign bit cleared (negative datetime)"),
+    (T.TIMESTAMP2, 6, b"\x00\x00\x00\x01\xff\xff\xff", "TIMESTAMP fraction 16777215 is not below one second"),
+    (T.NEWDECIMAL, 10 << 8, bytes.fromhex("803b9aca00"), "DECIMAL(10,0) digit group 1000000000 has more than 9 digits"),
+]
+
+
+@pytest.mark.parametrize("ctype,meta,raw,message", READER_ERRORS + [
+    (T.STRING, 0xF701, b"\x03", "ENUM index 3 beyond its 2 members")])
+def test_reader_errors_are_the_same_in_both_consumers(ctype, meta, raw, message):
+    extra = {"enum_values": (("a", "b"),)} if ctype == T.STRING else {}
+    plan = rows.build_plan(tm((T.LONG, ctype), (0, meta), **extra), Options())
+    body = b"\x00" + V_INT + raw
+    compiled, pure, ref = render_all(plan, body, b"\x03", base=100)
+    assert compiled == pure == ref == ("error", CorruptEventError, 1, 105)
+    messages = []
+    for fn in (lambda: rows.decode_rows(plan, body, 0, len(body), b"\x03", None, 100),
+               lambda: rows.render_rows(plan, _fmt(plan), body, 0, len(body), b"\x03", None, 100, op="c",
+                                        parts=PARTS)):
+        with pytest.raises(CorruptEventError) as e:
+            _run_raw(speedups.load_compiled(), fn)
+        messages.append(e.value.message)
+    assert messages == [message, message]
+
+
+def _run_raw(impl, fn):
+    saved = speedups.impl
+    speedups.impl = impl
+    try:
+        return fn()
+    finally:
+        speedups.impl = saved
 
 
 # ------------------------------------------------------------------------------- tricky values
