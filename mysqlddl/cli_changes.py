@@ -212,7 +212,7 @@ def run_changes(args: argparse.Namespace) -> int:
 
 def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
     from .changes import ChangeReader, RenderedRows
-    from .envelope import LineRenderer
+    from .sinks.jsonl import LineRenderer
     from .errors import SchemaMismatchError
 
     filters = _filters(args)

@@ -334,7 +334,7 @@ def _fields_renderer(name: str, include_query: bool, typed_sink=None):
     op, src)`` is called for each event it renders (the typed datasets: :class:`_TypedSink`)."""
     from .binlog import rows as rows_mod
     from .changes import Naming
-    from .envelope import LineRenderer
+    from .sinks.jsonl import LineRenderer
 
     class FieldsRenderer(LineRenderer):
         def rows_event(self, ev, mapped, op, src, transaction, total0, table0):
@@ -386,7 +386,7 @@ class _Batch:
 
     def __init__(self, name: str, include_query: bool):
         from .changes import Naming, RenderedRows, RowChange
-        from .envelope import _image, dumps, envelope, kind_of
+        from .sinks.jsonl import _image, dumps, envelope, kind_of
 
         self.name, self.include_query = name, include_query
         self._rendered = RenderedRows

@@ -20,7 +20,7 @@ import pytest
 from mysqlddl import cli
 from mysqlddl.binlog import _twin, speedups
 from mysqlddl.changes import ChangeReader, RenderedRows
-from mysqlddl.envelope import LineRenderer
+from mysqlddl.sinks.jsonl import LineRenderer
 from mysqlddl.errors import MysqlddlError
 from mysqlddl.options import Options
 

@@ -11,7 +11,7 @@ import pytest
 
 from mysqlddl.binlog.values.geometry import Geometry
 from mysqlddl.changes import ChangeReader, Naming, RowChange, SchemaChange, Source, TransactionMark
-from mysqlddl.envelope import dumps, envelope, json_value, kind_of
+from mysqlddl.sinks.jsonl import dumps, envelope, json_value, kind_of
 
 # Debezium MySQL connector documentation, "Data change events" -> source fields
 DEBEZIUM_SOURCE = {"version", "connector", "name", "ts_ms", "snapshot", "db", "table", "server_id",
@@ -135,7 +135,7 @@ def test_schema_change_source_carries_the_thread(maxwell):
 def test_line_renderer_is_dumps_of_envelope(maxwell, shared_path, include_query):
     from pathlib import Path
 
-    from mysqlddl.envelope import LineRenderer
+    from mysqlddl.sinks.jsonl import LineRenderer
     from mysqlddl.options import Options
 
     sample = Path(__file__).resolve().parent / "data" / "shop-bin.000001"

@@ -12,7 +12,7 @@ import pytest
 from mysqlddl import typed
 from mysqlddl.binlog.values.geometry import Geometry
 from mysqlddl.binlog.values.jsonb import JsonPartialUpdate
-from mysqlddl.envelope import json_value
+from mysqlddl.sinks.jsonl import json_value
 from mysqlddl.errors import ConfigError
 from mysqlddl.model.column import Column
 from mysqlddl.model.ids import TableId

@@ -36,7 +36,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..envelope import dumps
+    from ..sinks.jsonl import dumps
     from ..errors import ConfigError
     from ..options import Options
     from .events import envelope

@@ -37,7 +37,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from .. import __version__
-from ..envelope import debezium_table, json_value
+from ..sinks.jsonl import debezium_table, json_value
 from ..history import HistoryRecord
 from ..model import render
 from ..model.table import Table

@@ -19,8 +19,8 @@ import pytest
 
 from mysqlddl.binlog import _twin, rows, speedups
 from mysqlddl.binlog.coltypes import ColumnType as T
-from mysqlddl.envelope import _image as envelope_image
-from mysqlddl.envelope import value_text
+from mysqlddl.sinks.jsonl import _image as envelope_image
+from mysqlddl.sinks.jsonl import value_text
 from mysqlddl.errors import MysqlddlError
 from mysqlddl.options import Options
 

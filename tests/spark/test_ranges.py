@@ -13,7 +13,7 @@ import pytest
 
 from mysqlddl import ranges
 from mysqlddl.changes import ChangeReader
-from mysqlddl.envelope import dumps, envelope
+from mysqlddl.sinks.jsonl import dumps, envelope
 from mysqlddl.errors import ConfigError
 from mysqlddl.history import SchemaHistory
 

@@ -575,7 +575,7 @@ def _iso_datetime(text: str) -> bool:
 
 def _assert_typed_like_cli(root: Path, cli_changes, summary: dict) -> Counter:
     """Every CLI row change has its typed row with the same values; returns the nulled counts."""
-    from mysqlddl.envelope import json_value
+    from mysqlddl.sinks.jsonl import json_value
 
     typed = _typed(root)
     rows = [e for e in cli_changes if e.get("op") in ("c", "u", "d")]

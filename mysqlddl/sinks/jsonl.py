@@ -37,12 +37,12 @@ import json
 import math
 from typing import Any
 
-from . import __version__
-from .binlog import rows as rows_mod
-from .changes import Change, Naming, RowChange, SchemaChange, Source, TransactionMark, mariadb_uuid_text, typed_value
-from .model import render
-from .model.table import IndexKind, Table
-from .model.types import TypeFamily
+from .. import __version__
+from ..binlog import rows as rows_mod
+from ..changes import Change, Naming, RowChange, SchemaChange, Source, TransactionMark, mariadb_uuid_text, typed_value
+from ..model import render
+from ..model.table import IndexKind, Table
+from ..model.types import TypeFamily
 
 F = TypeFamily
 

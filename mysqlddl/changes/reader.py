@@ -33,10 +33,10 @@ from collections.abc import Iterator
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from .binlog import rows as rows_mod
-from .binlog.coltypes import CHARACTER_TYPES, signedness_columns
-from .binlog.coltypes import ColumnType as CT
-from .binlog.events import (
+from ..binlog import rows as rows_mod
+from ..binlog.coltypes import CHARACTER_TYPES, signedness_columns
+from ..binlog.coltypes import ColumnType as CT
+from ..binlog.events import (
     AnnotateRowsEvent,
     FormatDescriptionEvent,
     GtidEvent,
@@ -48,18 +48,18 @@ from .binlog.events import (
     XaPrepareEvent,
     XidEvent,
 )
-from .binlog.events.mariadb import FL_COMPLETED_XA, FL_PREPARED_XA
-from .binlog.reader import BinlogReader, Position
-from .binlog.values import charsets as bl_charsets
-from .errors import ConfigError, CorruptEventError, DdlError, MysqlddlError, SchemaMismatchError
-from .history import BinlogPosition, HistoryRecord, SchemaHistory
-from .model import charsets as model_charsets
-from .model.catalog import Catalog
-from .model.column import Column
-from .model.ids import TableId
-from .model.table import IndexKind, Table
-from .model.types import TypeFamily
-from .options import DEFAULT, Dialect, ErrorPolicy, Options
+from ..binlog.events.mariadb import FL_COMPLETED_XA, FL_PREPARED_XA
+from ..binlog.reader import BinlogReader, Position
+from ..binlog.values import charsets as bl_charsets
+from ..errors import ConfigError, CorruptEventError, DdlError, MysqlddlError, SchemaMismatchError
+from ..history import BinlogPosition, HistoryRecord, SchemaHistory
+from ..model import charsets as model_charsets
+from ..model.catalog import Catalog
+from ..model.column import Column
+from ..model.ids import TableId
+from ..model.table import IndexKind, Table
+from ..model.types import TypeFamily
+from ..options import DEFAULT, Dialect, ErrorPolicy, Options
 
 F = TypeFamily
 
@@ -708,8 +708,8 @@ class _Txn:
 
 def _no_queries():
     """The reader's registry without the ROWS_QUERY / ANNOTATE_ROWS decoders (they become opaque)."""
-    from .binlog.events import EventType
-    from .binlog.events.registry import DEFAULT_REGISTRY
+    from ..binlog.events import EventType
+    from ..binlog.events.registry import DEFAULT_REGISTRY
 
     reg = DEFAULT_REGISTRY.copy()
     for t in (EventType.ROWS_QUERY, EventType.MARIADB_ANNOTATE_ROWS):
@@ -850,8 +850,8 @@ class ChangeReader:
         return options.replace(dialect=dialect, server_version=_server_version(sv))
 
     def _baseline(self, schema: str, database: str | None) -> Catalog:
-        from .commands import UseDatabase
-        from .ddl.api import run_script
+        from ..commands import UseDatabase
+        from ..ddl.api import run_script
 
         cat = Catalog.empty(self.options)
         if database:
@@ -1075,7 +1075,7 @@ class ChangeReader:
             return
         # (imported here, not above: a reader on a pre-built history, such as a Spark decode
         # task, never parses DDL, and the parser's import and ATN load cost ~0.3 s a process)
-        from .ddl.api import statement_commands
+        from ..ddl.api import statement_commands
 
         where = f"{Path(ev.file or '').name}:{ev.pos}"
         try:
@@ -1131,7 +1131,7 @@ class ChangeReader:
         """Debezium's truncate events (op "t", no before/after) for the tables a TRUNCATE emptied."""
         if not self.truncate_events:
             return
-        from .commands import TruncateTable
+        from ..commands import TruncateTable
 
         for cmd in rec.commands:
             if not isinstance(cmd, TruncateTable):
@@ -1174,7 +1174,7 @@ class ChangeReader:
         before the first file and absent from the baseline cannot be applied; such a table stays
         unknown and its rows are named by the TABLE_MAP or positionally, as they say). Returns
         (commands, whether something was left out)."""
-        from .commands import AlterTable, CreateIndex, DropIndex, DropTable, RenameTable, TruncateTable
+        from ..commands import AlterTable, CreateIndex, DropIndex, DropTable, RenameTable, TruncateTable
 
         out, dropped = [], False
         for cmd in commands:
@@ -1384,7 +1384,7 @@ def charset_stating_databases(rec: HistoryRecord) -> Iterator[str]:
     """The databases whose default charset a recorded DDL states: CREATE DATABASE, and ALTER
     DATABASE with a charset or collation (what makes a column's inherited charset a fact; see
     ChangeReader._db_known)."""
-    from .commands import AlterDatabase, CreateDatabase
+    from ..commands import AlterDatabase, CreateDatabase
 
     for cmd in rec.commands:
         if isinstance(cmd, CreateDatabase) or (isinstance(cmd, AlterDatabase) and (cmd.charset or cmd.collation)):

@@ -1,0 +1,1 @@
+"""Where change records go (see :mod:`.jsonl`)."""
