@@ -324,35 +324,30 @@ _OFFSETS_MAX = 0x7FFFFFFF
 _IMAGES_LIMIT = _OFFSETS_MAX
 
 
-def _fields_renderer(name: str, include_query: bool, typed_sink=None):
-    """The CLI's row renderer (``envelope.LineRenderer``: the compiled core renders a whole rows
-    event's images in C, byte for byte what ``changes`` prints), giving each event's before and
-    after images as two columns of JSON text with their Arrow offsets
-    (``rows.render_images``) instead of whole lines: ``((transaction, images, total0, table0),
-    rows)``. Rows the CLI renders with extras (naming, mismatches) come per change instead (None),
-    as do the rows of an event whose images pass :data:`_IMAGES_LIMIT`. ``typed_sink(ev, mapped,
-    op, src)`` is called for each event it renders (the typed datasets: :class:`_TypedSink`)."""
+def _render_images(renderer, batch):
+    """A RowBatch's before and after images as two columns of JSON text with their Arrow offsets
+    (``rows.render_images``: the compiled core renders them in C, byte for byte the images of the
+    lines ``changes`` prints), with ``renderer.rows_format`` (a :class:`~mysqlddl.sinks.jsonl.LineRenderer`)
+    giving the per-column formats. None for rows the CLI renders with extras (naming, mismatches)
+    or whose images pass :data:`_IMAGES_LIMIT`: those go row by row (:meth:`RowBatch.changes`)."""
     from .binlog import rows as rows_mod
     from .changes import Naming
-    from .sinks.jsonl import LineRenderer
 
-    class FieldsRenderer(LineRenderer):
-        def rows_event(self, ev, mapped, op, src, transaction, total0, table0):
-            if transaction is None or mapped.naming is not Naming.SCHEMA or mapped.mismatch:
-                return None
-            fmt = self._format(mapped)
-            if fmt is None:
-                return None
-            try:
-                images = rows_mod.render_images(mapped.plan, fmt, ev.body, ev.rows_start, ev.rows_end, ev.present1,
-                                                ev.present2, base=ev.body_offset or 0, op=op, limit=_IMAGES_LIMIT)
-            except OverflowError:
-                return None
-            if typed_sink is not None:
-                typed_sink(ev, mapped, op, src)
-            return (transaction, images, total0, table0), images.rows
-
-    return FieldsRenderer(name=name, include_query=include_query)
+    m = batch.mapping
+    if m.naming is not Naming.SCHEMA or m.mismatch:
+        return None
+    fmt = renderer.rows_format(m)
+    if fmt is None:
+        return None
+    ev = batch.event
+    try:
+        with m.decoding(ev):
+            images = rows_mod.render_images(m.plan, fmt, ev.body, ev.rows_start, ev.rows_end, ev.present1,
+                                            ev.present2, base=ev.body_offset or 0, op=batch.op, limit=_IMAGES_LIMIT)
+    except OverflowError:
+        return None
+    batch.note_count(images.rows)
+    return images
 
 
 class _Part:
@@ -380,17 +375,16 @@ class _Batch:
     :data:`BATCH_ROWS` rows, and counted per (kind, status, db, table, op) for the
     summary (so the driver never reads the output back to count it). Each change is rendered as
     ``mysqlddl changes`` renders it: whole rows events by the CLI's compiled renderer
-    (:func:`_fields_renderer`), other plain row changes by the envelope's value rendering on a
-    short path, everything else through ``mysqlddl.envelope.envelope`` itself, whose parts are
-    stored (JSON parts as JSON text)."""
+    (:func:`_render_images`, :meth:`add_images`), other plain row changes by the envelope's value
+    rendering on a short path, everything else through ``mysqlddl.sinks.jsonl.envelope`` itself,
+    whose parts are stored (JSON parts as JSON text)."""
 
     def __init__(self, name: str, include_query: bool):
-        from .changes import Naming, RenderedRows, RowChange
-        from .sinks.jsonl import _image, dumps, envelope, kind_of
+        from .changes import Naming, RowChange
+        from .sinks.jsonl import dumps, envelope, json_image, kind_of
 
         self.name, self.include_query = name, include_query
-        self._rendered = RenderedRows
-        self._envelope, self._kind_of, self._dumps, self._image = envelope, kind_of, dumps, _image
+        self._envelope, self._kind_of, self._dumps, self._image = envelope, kind_of, dumps, json_image
         self._row_change, self._schema_naming = RowChange, Naming.SCHEMA
         self.parts: dict[tuple, _Part] = {}
         self.n = 0
@@ -414,9 +408,7 @@ class _Batch:
         return None
 
     def add(self, ch) -> tuple | None:
-        """Adds a change; returns the key of a partition to :meth:`flush` now, if any."""
-        if type(ch) is self._rendered:
-            return self._add_rendered(ch)
+        """Adds a change (not a RowBatch); returns the key of a partition to :meth:`flush` now, if any."""
         if type(ch) is self._row_change and not ch.headers and not ch.mismatch and ch.naming is self._schema_naming:
             # what envelope.row_envelope / source_dict make of it, without the dicts
             s = ch.source
@@ -438,19 +430,19 @@ class _Batch:
         self.n += 1
         return self._full(p, key)
 
-    def _add_rendered(self, ch) -> tuple | None:
-        """A whole rows event rendered by :func:`_fields_renderer`: one output row per row, the
+    def add_images(self, batch, images) -> tuple | None:
+        """A RowBatch whose images :func:`_render_images` rendered: one output row per row, the
         event's own fields once (repeated at the flush), its rows' fields as the rendered text
         (split by Arrow at the flush), in a part of rendered events of their own."""
-        s = ch.source
-        n = ch.count
-        self._count(("row", None, s.db, s.table, ch.op), n)
+        s = batch.source
+        n = images.rows
+        self._count(("row", None, s.db, s.table, batch.op), n)
         if not n:
             return None
-        transaction, images, total0, table0 = ch.text
-        values = ("row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, None, s.ts * 1000, s.gtid,
+        total0, table0 = batch.total0, batch.table0
+        values = ("row", batch.op, s.db, s.table, s.file, s.file_seq, s.pos, None, s.ts * 1000, s.gtid,
                   s.server_id, s.thread, s.query if self.include_query else None, s.connector, None, None,
-                  transaction, None, None) + _NONE_TAIL
+                  batch.transaction, None, None) + _NONE_TAIL
         key = (s.db, s.table, True)
         p = self._part(key)
         for per_row, col, v in zip(_PER_ROW_FLAGS, p.cols, values, strict=True):
@@ -745,12 +737,11 @@ class _TypedSink:
     the schema given with --schema). Rows named otherwise (no version known: --on-mismatch flag,
     TABLE_MAP naming) are counted as skipped. The values are ChangeReader's: rendered rows events
     are decoded once more here, for their typed values (the decoder's tuples as they are, or
-    ``ChangeReader._image`` of them where the version retypes a column)."""
+    ``TableMapping.image`` of them where the version retypes a column)."""
 
     def __init__(self, history, root: str, index: int):
         from . import typed
-        from .binlog import rows as rows_mod
-        from .changes import ChangeReader, Naming, RowChange
+        from .changes import Naming, RowChange
         from .model.ids import TableId
 
         self.history = history
@@ -758,7 +749,6 @@ class _TypedSink:
                                   parquet_options=lambda schema: {"use_dictionary": typed.dictionary_columns(schema)})
         self.rows = typed.TypedRows()
         self._values = typed.image_values
-        self._decode, self._image = rows_mod.decode_rows, ChangeReader._image
         self._row_change, self._schema = RowChange, Naming.SCHEMA
         self._table_id = TableId
         self._versions: dict[int, tuple] = {}       # id(table version) -> (version, its key)
@@ -783,14 +773,14 @@ class _TypedSink:
             biggest = max(self.rows.pending, key=lambda k: self.rows.pending[k].n)
             self.writer.add(biggest, self.rows.flush(biggest))
 
-    def event(self, ev, mapped, op: str, src) -> None:
-        """A rows event the renderer turns into text: its rows decoded to values once more."""
-        decoded = self._decode(mapped.plan, ev.body, ev.rows_start, ev.rows_end, ev.present1, ev.present2,
-                               base=ev.body_offset or 0)
+    def batch(self, batch) -> None:
+        """A RowBatch rendered whole (:func:`_render_images`): its rows decoded to values once more."""
+        mapped, op, src = batch.mapping, batch.op, batch.source
+        decoded = mapped.decode(batch.event)
         if op == "u":
             decoded = [after for _, after in decoded]
-        if mapped.retypes:         # values the schema types better (INET, UUID...): as ChangeReader does
-            decoded = [self._values(mapped.version, self._image(row, mapped)) for row in decoded]
+        if mapped.retypes:         # values the schema types better (INET, UUID...): as TableMapping.image does
+            decoded = [self._values(mapped.version, mapped.image(row)) for row in decoded]
         head, ts = (op, src.file_seq, src.pos), src.ts * 1000
         self._extend(mapped.version, src, [(*head, i, ts, src.gtid) for i in range(len(decoded))], decoded)
 
@@ -826,7 +816,9 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
     from pyspark import TaskContext
 
     from . import ranges
+    from .changes import ChangeOptions, RowBatch
     from .errors import MysqlddlError
+    from .sinks.jsonl import LineRenderer
 
     _freeze_held()
     options = _options(options)
@@ -844,14 +836,23 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
             history = _history(history_bc.value, digest, options)
             if tables is not None:
                 typed = _TypedSink(history, tables, index)
-            renderer = _fields_renderer(name, include_query, None if typed is None else typed.event)
-            for ch in ranges.read_range(rng, history, options, name=name, render_rows=renderer.rows_event,
-                                        queries=include_query, **reader_kw):
-                key = out.add(ch)
-                if key is not None:
-                    writer.add(key[:2], out.flush(key))
-                if typed is not None:
-                    typed.change(ch)
+            renderer = LineRenderer(name=name, include_query=include_query)
+            config = ChangeOptions(decode=options, name=name, queries=include_query, **reader_kw)
+            for rec in ranges.read_range(rng, history, config):
+                images = _render_images(renderer, rec) if isinstance(rec, RowBatch) else None
+                if images is not None:
+                    key = out.add_images(rec, images)
+                    if key is not None:
+                        writer.add(key[:2], out.flush(key))
+                    if typed is not None:
+                        typed.batch(rec)
+                    continue
+                for ch in rec.changes() if isinstance(rec, RowBatch) else (rec,):
+                    key = out.add(ch)
+                    if key is not None:
+                        writer.add(key[:2], out.flush(key))
+                    if typed is not None:
+                        typed.change(ch)
             for key in out.keys():
                 writer.add(key[:2], out.flush(key))
             writer.close()

@@ -36,9 +36,9 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..sinks.jsonl import dumps
     from ..errors import ConfigError
     from ..options import Options
+    from ..sinks.jsonl import dumps
     from .events import envelope
     from .reader import OlrReader
 

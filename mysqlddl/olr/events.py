@@ -37,10 +37,10 @@ import dataclasses
 from collections.abc import Mapping
 
 from .. import __version__
-from ..sinks.jsonl import debezium_table, json_value
 from ..history import HistoryRecord
 from ..model import render
 from ..model.table import Table
+from ..sinks.jsonl import debezium_table, json_value
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

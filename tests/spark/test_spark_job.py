@@ -95,12 +95,12 @@ def test_output_equals_cli_with_files_split(first_run, lab_binlogs, cli_changes)
 
 
 def test_history_json_is_the_sequential_history(first_run, lab_binlogs):
-    from mysqlddl.changes import ChangeReader
+    from mysqlddl.changes import ChangeOptions, ChangeReader
     from mysqlddl.spark_job import cli_options
 
     out, _ = first_run
     d, _ = lab_binlogs
-    seq = ChangeReader(str(d), options=cli_options(), rows=False, transactions=False)
+    seq = ChangeReader(str(d), ChangeOptions(decode=cli_options(), rows=False, transactions=False))
     for _ in seq:
         pass
     lines = (out / "history.jsonl").read_text().splitlines()
