@@ -38,6 +38,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..errors import ConfigError
     from ..options import Options
+    from ..sinks import JsonLinesSink, write_records
     from ..sinks.jsonl import dumps
     from .events import envelope
     from .reader import OlrReader
@@ -53,15 +54,10 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError(f"{args.schema}: {e.strerror or e}") from None
     reader = OlrReader(args.files, opts, baseline=baseline, baseline_owner=args.schema_owner, name=args.name,
                        transactions=not args.no_transactions, schema_changes=not args.no_schema_changes)
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
-    try:
-        for change in reader:
-            out.write(dumps(envelope(change, name=args.name)) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
-        else:
-            out.flush()
+    # the MySQL path's sink, each line this path's envelope (the lines are ASCII: json's ensure_ascii)
+    with JsonLinesSink(args.output or sys.stdout, render=lambda change: dumps(envelope(change, name=args.name))) \
+            as sink:
+        write_records(reader, sink)
     if args.history:
         reader.history.save(args.history)
     _summary(reader, args.summary)

@@ -164,12 +164,18 @@ def row_envelope(ch: RowChange, *, name: str = "mysqlddl", include_query: bool =
     return out
 
 
-def transaction_envelope(mark: TransactionMark) -> dict:
-    end = mark.status == "END"
-    return {"status": mark.status, "id": mark.id, "ts_ms": mark.source.ts * 1000,
-            "event_count": mark.event_count if end else None,
-            "data_collections": [{"data_collection": t, "event_count": n} for t, n in mark.counts]
+def transaction_dict(status: str, id_: str, ts_ms: int | None, counts) -> dict:
+    """Debezium's transaction metadata event (its "Transaction metadata" section): ``counts``,
+    ((data collection, events), ...), given for END only."""
+    end = status == "END"
+    return {"status": status, "id": id_, "ts_ms": ts_ms,
+            "event_count": sum(n for _, n in counts) if end else None,
+            "data_collections": [{"data_collection": t, "event_count": n} for t, n in counts]
             if end else None}
+
+
+def transaction_envelope(mark: TransactionMark) -> dict:
+    return transaction_dict(mark.status, mark.id, mark.source.ts * 1000, mark.counts)
 
 
 # Debezium's column jdbcType (java.sql.Types) per MySQL type, as its MySQL connector reports them.
@@ -206,12 +212,17 @@ def debezium_table(t: Table) -> dict:
             "comment": t.comment}
 
 
+def table_changes(record, kinds) -> list[dict]:
+    """Debezium's ``tableChanges`` of a history record (``kinds``: CREATE/ALTER/DROP per table),
+    each with our model's full definition under ``mysqlddl_table``."""
+    return [{"type": kind, "id": _quoted_id(tid.database, tid.name),
+             "table": debezium_table(table) if table is not None else None,
+             "mysqlddl_table": render.table_json(table) if table is not None else None}
+            for (tid, table), kind in zip(record.tables, kinds, strict=True)]
+
+
 def schema_envelope(sc: SchemaChange, *, name: str = "mysqlddl") -> dict:
-    changes = []
-    for (tid, table), kind in zip(sc.record.tables, sc.kinds, strict=True):
-        changes.append({"type": kind, "id": _quoted_id(tid.database, tid.name),
-                        "table": debezium_table(table) if table is not None else None,
-                        "mysqlddl_table": render.table_json(table) if table is not None else None})
+    changes = table_changes(sc.record, sc.kinds)
     src = source_dict(sc.source, name=name)
     return {"source": src, "ts_ms": src["ts_ms"], "databaseName": sc.database, "schemaName": None,
             "ddl": sc.ddl, "tableChanges": changes,
@@ -388,11 +399,13 @@ class JsonLinesSink(Sink):
     binary layer, such as a StringIO, gets text). ``commit`` only records the position reached
     (``position``): a stream has nothing to commit, and a flush per transaction would cost a
     system call each; :meth:`close` flushes. :meth:`abort` keeps what was written (a stream
-    cannot take it back) and closes as :meth:`close` does."""
+    cannot take it back) and closes as :meth:`close` does. ``render``: the line of a record other
+    than a RowBatch (default: :class:`LineRenderer`; the Oracle path gives its own envelope's)."""
 
-    def __init__(self, out, *, name: str = "mysqlddl", include_query: bool = True):
+    def __init__(self, out, *, name: str = "mysqlddl", include_query: bool = True, render=None):
         self.out = out
-        self.render = LineRenderer(name=name, include_query=include_query)
+        self.lines = LineRenderer(name=name, include_query=include_query)
+        self.render = render if render is not None else self.lines
         self.position = None
         self._stream = None
         self._owned = False
@@ -416,7 +429,7 @@ class JsonLinesSink(Sink):
             write = self._write
         render = self.render
         if type(record) is RowBatch:
-            text = render.render_batch(record)
+            text = self.lines.render_batch(record)
             if text is None:
                 text = "".join(render(ch) + "\n" for ch in record.changes()).encode("ascii")
             write(text.decode("ascii") if self._text else text)
@@ -441,4 +454,5 @@ class JsonLinesSink(Sink):
 
 
 __all__ = ["JsonLinesSink", "LineRenderer", "debezium_table", "dumps", "envelope", "json_image", "json_value",
-           "kind_of", "row_envelope", "schema_envelope", "source_dict", "transaction_envelope", "value_text"]
+           "kind_of", "row_envelope", "schema_envelope", "source_dict", "table_changes", "transaction_dict",
+           "transaction_envelope", "value_text"]
