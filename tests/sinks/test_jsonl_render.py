@@ -1,7 +1,7 @@
 """The `changes` CLI's rendered path (JsonLinesSink: a RowBatch's lines written by
 LineRenderer.render_batch through rows.render_rows, in C on the compiled core) gives the bytes of the
 per-row path (a RowChange per row, LineRenderer per change, itself tested equal to
-dumps(envelope(change)) in test_envelope.py), on both twins:
+dumps(envelope(change)) in tests/sinks/test_jsonl.py), on both twins:
 
 - the lab workload (tools/workload.py, every phase a-d, small scale) on the `mariadb_server`, with
   the CLI's options that change what a row line holds (query, pk split, truncate events);
@@ -26,7 +26,7 @@ from mysqlddl.errors import MysqlddlError
 from mysqlddl.options import Options
 from mysqlddl.sinks.jsonl import JsonLinesSink, LineRenderer
 
-from .binlog.test_twin_parity import shared_binlogs
+from ..binlog.test_twin_parity import shared_binlogs
 
 LAB_KW = {"scale": 0.001, "bigtx_rows": 300, "blob_kib": 64, "random_rows": 12}
 

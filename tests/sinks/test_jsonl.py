@@ -138,7 +138,7 @@ def test_line_renderer_is_dumps_of_envelope(maxwell, shared_path, include_query)
     from mysqlddl.options import Options
     from mysqlddl.sinks.jsonl import LineRenderer
 
-    sample = Path(__file__).resolve().parent / "data" / "shop-bin.000001"
+    sample = Path(__file__).resolve().parent.parent / "data" / "shop-bin.000001"
     baseline = (sample.parent / "shop-baseline.sql").read_text()
     go = shared_path / "binlogs/go-mysql/tcb-eval002c-bin.003320"     # positional names: general path
     streams = [maxwell, list(ChangeReader(sample, ChangeOptions(decode=Options(json_as="text"), pk_change="split",
