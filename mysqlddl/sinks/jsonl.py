@@ -284,7 +284,7 @@ class LineRenderer:
     ``source`` of a row event differs from its neighbours' only in ``row``, so its JSON is encoded
     once per rows event (the parts around ``row`` are cached) and the line is assembled from
     encoded parts. Changes with extras (headers, naming, mismatches) and non-row changes take the
-    general path. tests/test_envelope.py checks the two agree."""
+    general path. tests/sinks/test_jsonl.py checks the two agree."""
 
     def __init__(self, *, name: str = "mysqlddl", include_query: bool = True):
         self.name = name
@@ -312,7 +312,7 @@ class LineRenderer:
         """_ENCODE(source_dict(s) | {"row": 0}) around the row, plus the transaction's start, built
         from cached parts: a rows event's source differs from the previous one's in pos, and in
         ts/gtid/file/thread per transaction; the rest is encoded once per table
-        (test_envelope and test_changes_render check the two agree)."""
+        (tests/sinks/test_jsonl.py and test_jsonl_render.py check the two agree)."""
         key = (s.connector, s.db, s.table, s.server_id, s.ts, s.gtid, s.file, s.thread, s.query, transaction)
         parts = self._fixed.get(key)
         if parts is None:
@@ -331,7 +331,7 @@ class LineRenderer:
     def render_batch(self, batch: RowBatch) -> bytes | None:
         """Every row of a RowBatch as lines (ASCII bytes), rendered from the event's bytes by
         :func:`mysqlddl.binlog.rows.render_rows` (in C on the compiled core) into the lines
-        ``__call__`` gives for each of its RowChanges (same bytes; tests/test_changes_render.py);
+        ``__call__`` gives for each of its RowChanges (same bytes; tests/sinks/test_jsonl_render.py);
         notes the batch's row count. None when its rows need the per-change path (a table whose
         column names repeat)."""
         mapped = batch.mapping
