@@ -47,6 +47,13 @@ def check_column(col: Column, t: int, meta: int, *, charset_known: bool = True) 
                                            else 1)
         return nbytes % col.length == 0 and 1 <= nbytes // col.length <= 4
 
+    def byte_length(logged: int, text: bool) -> str | None:
+        # the bytes a CHAR/VARCHAR/BINARY/VARBINARY(N) holds: N characters of its charset's widest
+        if col.length is None or text_bytes(logged):
+            return None
+        nbytes = col.length * (model_charsets.maxlen(col.charset) if text else 1)
+        return None if logged == nbytes else f"{col.column_type} holds {nbytes} bytes, the TABLE_MAP says {logged}"
+
     def want(codes, what=None):
         names = "/".join(CT(c).name for c in codes)
         return f"{what or name} is logged as {names}, the TABLE_MAP has {_tname(t)}"
@@ -103,21 +110,13 @@ def check_column(col: Column, t: int, meta: int, *, charset_known: bool = True) 
         rt, size = rows_mod.string_real_type(meta)
         if rt in (CT.ENUM, CT.SET):
             return f"{name} but the TABLE_MAP says {_tname(rt)}"
-        if fam in (F.CHAR, F.BINARY) and col.length is not None and not text_bytes(size):
-            nbytes = col.length * (model_charsets.maxlen(col.charset) if fam is F.CHAR else 1)
-            if size != nbytes:
-                return f"{col.column_type} holds {nbytes} bytes, the TABLE_MAP says {size}"
-        return None
+        return byte_length(size, fam is F.CHAR) if fam in (F.CHAR, F.BINARY) else None
     if fam in (F.VARCHAR, F.VARBINARY):
         if t == CT.VARCHAR_COMPRESSED:
             return None
         if t not in (CT.VARCHAR, CT.VAR_STRING):
             return want([CT.VARCHAR])
-        if col.length is not None and not text_bytes(meta):
-            nbytes = col.length * (model_charsets.maxlen(col.charset) if fam is F.VARCHAR else 1)
-            if meta != nbytes:
-                return f"{col.column_type} holds {nbytes} bytes, the TABLE_MAP says {meta}"
-        return None
+        return byte_length(meta, fam is F.VARCHAR)
     if fam in (F.TEXT, F.BLOB):
         if t == CT.BLOB_COMPRESSED:
             return None

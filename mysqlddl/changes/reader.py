@@ -295,15 +295,10 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
             return
         rows = m.decode(ev)
         op = OPS.get(ev.kind, "u")
-        image, split = m.image, op == "u" and m.pk and self.config.pk_change is PkChange.SPLIT
+        images, split = m.images, op == "u" and m.pk and self.config.pk_change is PkChange.SPLIT
         db, table = m.table_map.database, m.table_map.table
         for i, row in enumerate(rows):
-            if op == "u":
-                before, after = image(row[0]), image(row[1])
-            elif op == "c":
-                before, after = None, image(row)
-            else:
-                before, after = image(row), None
+            before, after = images(op, row)
             src = self._source(ev, row=i, db=db, table=table)
             if split:
                 old = {k: before.get(k) for k in m.pk}

@@ -235,6 +235,14 @@ class TableMapping:
             out[name] = v
         return out
 
+    def images(self, op: str, row) -> tuple[dict | None, dict | None]:
+        """(before, after) of a decoded row of a rows event with Debezium op ``op``."""
+        if op == "u":
+            return self.image(row[0]), self.image(row[1])
+        if op == "c":
+            return None, self.image(row)
+        return self.image(row), None
+
     @contextmanager
     def decoding(self, ev: RowsEvent):
         """Positions a decoding error of ``ev``'s rows (file, log position, event type, table), as
@@ -299,15 +307,10 @@ class RowBatch:
         m, op, src0 = self.mapping, self.op, self.source
         rows = m.decode(self.event)
         self._count[0] = len(rows)
-        image, replace = m.image, dataclasses.replace
+        images, replace = m.images, dataclasses.replace
         txn, total0, table0 = self.transaction, self.total0, self.table0
         for i, row in enumerate(rows):
-            if op == "u":
-                before, after = image(row[0]), image(row[1])
-            elif op == "c":
-                before, after = None, image(row)
-            else:
-                before, after = image(row), None
+            before, after = images(op, row)
             src = src0 if i == 0 else replace(src0, row=i)
             yield RowChange(op, src, before, after, m.names, m.naming, m.version, m.mismatch, txn,
                             total0 + i + 1, table0 + i + 1)
