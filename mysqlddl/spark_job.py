@@ -44,7 +44,7 @@ second attempt overwrites the first's files with the same content.
   fields by name: the ordering key (``file_seq``, ``pos``, ``row``), ``ts_ms``, ``gtid``, ``op``,
   ``before``/``after``... ``before``/``after`` (and the other JSON parts: ``headers``,
   ``mysqlddl``, ``data_collections``, ``table_changes``) are JSON text of the CLI's rendering
-  (``mysqlddl.envelope``: DECIMAL as exact digits, temporals as ISO-8601 text, binary as base64,
+  (``mysqlddl.sinks.jsonl``: DECIMAL as exact digits, temporals as ISO-8601 text, binary as base64,
   JSON documents as text...), so every typed value survives exactly as the CLI writes it, whatever
   the table version. Files carry no order: sort by the ordering key. The partition columns are
   not in the files (readers recover them from the path, escaped as Spark escapes them, a null as
@@ -534,7 +534,7 @@ def _rendered_fields(p: _Part) -> dict:
     """The per-row columns of a part of rendered rows events as Arrow arrays: each side's images
     one chunk per event over the renderer's own text and offsets (no copy: each event's offsets
     start at 0); row = the index in the event, total_order / data_collection_order = the event's
-    total0 / table0 + the 1-based index (as render_rows' holes, envelope.LineRenderer)."""
+    total0 / table0 + the 1-based index (as render_rows' holes, sinks.jsonl.LineRenderer)."""
     import numpy as np
     import pyarrow as pa
 

@@ -1,6 +1,6 @@
 """Oracle change events from OLR, and their Debezium envelope.
 
-The envelope is the MySQL path's (:mod:`mysqlddl.envelope`): the same top-level keys and value
+The envelope is the MySQL path's (:mod:`mysqlddl.sinks.jsonl`): the same top-level keys and value
 rendering (Decimal as its digits, datetimes ISO-8601, bytes base64), the same transaction BEGIN/END
 records, the same schema-change record. Only ``source`` differs, as it does between Debezium's
 connectors::
