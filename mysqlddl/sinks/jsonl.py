@@ -37,26 +37,19 @@ import io
 import json
 import math
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..binlog import rows as rows_mod
-from ..changes.records import (
-    Change,
-    Naming,
-    Record,
-    RowBatch,
-    RowChange,
-    SchemaChange,
-    Source,
-    TableMapping,
-    TransactionMark,
-)
+from ..changes.records import Naming, RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.values import mariadb_uuid_text, typed_value
 from ..model import render
 from ..model.table import IndexKind, Table
 from ..model.types import TypeFamily
 from .base import Sink
+
+if TYPE_CHECKING:               # (names in annotations only)
+    from ..changes.records import Change, Record, Source, TableMapping
 
 F = TypeFamily
 
