@@ -229,22 +229,19 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
                               queries=args.include_query)
     reader = ChangeReader(args.binlogs, options, schema=_baseline(args), progress=_progress(args))
 
-    def records():
-        # the collector comes back with the first record, everything made before it frozen
-        it = iter(reader)
-        for rec in it:
-            gc.freeze()
-            if gc_was_on:
-                gc.enable()
-            yield rec
-            break
-        yield from it
-
     # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
     # made them), or text to a stdout without a binary layer (a test's StringIO)
     try:
         with JsonLinesSink(args.output or sys.stdout, name=args.name, include_query=args.include_query) as sink:
-            write_records(records(), sink)
+            records = iter(reader)
+            first = next(records, None)
+            # the collector comes back with the first record, everything made before it frozen
+            gc.freeze()
+            if gc_was_on:
+                gc.enable()
+            if first is not None:
+                write_records((first,), sink)
+                write_records(records, sink)
     except SchemaMismatchError as e:
         print(f"mysqlddl changes: {e}", file=sys.stderr)
         print("mysqlddl changes: give the schema in force before the first event with --schema, or "

@@ -212,13 +212,11 @@ class TableMapping:
     pk: tuple[str, ...] = ()
     uuid_swap_all: bool = False
     retypes: bool = dataclasses.field(init=False, default=False)
+    qualified_name: str = dataclasses.field(init=False, default="")     # db.table, as ChangeStats keys it
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "retypes", any(f is not None for f in self.families))
-
-    @property
-    def qualified_name(self) -> str:
-        return f"{self.table_map.database}.{self.table_map.table}"
+        object.__setattr__(self, "qualified_name", f"{self.table_map.database}.{self.table_map.table}")
 
     def image(self, values) -> dict:
         """A decoded row tuple as column name -> value: columns absent from a MINIMAL/NOBLOB image
@@ -283,30 +281,31 @@ class RowBatch:
     transaction: str
     total0: int
     table0: int
-    _count: list = dataclasses.field(default_factory=lambda: [None], repr=False)
+    known_count: int | None = dataclasses.field(default=None, repr=False)    # see count
 
     @property
     def count(self) -> int:
         """The number of rows (a walk over them the first time nobody noted it)."""
-        n = self._count[0]
+        n = self.known_count
         if n is None:
-            n = self._count[0] = len(self.mapping.decode(self.event))
+            n = len(self.mapping.decode(self.event))
+            object.__setattr__(self, "known_count", n)
         return n
 
     @property
     def counted(self) -> bool:
         """Whether the count is known without a walk."""
-        return self._count[0] is not None
+        return self.known_count is not None
 
     def note_count(self, n: int) -> None:
         """Records the row count found by a walk over the rows (a renderer's)."""
-        self._count[0] = n
+        object.__setattr__(self, "known_count", n)
 
     def changes(self) -> Iterator[RowChange]:
         """The batch's rows as RowChanges, decoded now (each call decodes again)."""
         m, op, src0 = self.mapping, self.op, self.source
         rows = m.decode(self.event)
-        self._count[0] = len(rows)
+        object.__setattr__(self, "known_count", len(rows))
         images, replace = m.images, dataclasses.replace
         txn, total0, table0 = self.transaction, self.total0, self.table0
         for i, row in enumerate(rows):

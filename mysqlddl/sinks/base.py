@@ -63,13 +63,16 @@ def boundary(record: Record):
 
 
 def write_records(records: Iterable[Record], sink: Sink) -> None:
-    """Every record into ``sink``, committing at each transaction boundary."""
+    """Every record into ``sink``, committing at each transaction boundary (:func:`boundary`)."""
     write, commit = sink.write, sink.commit
     for rec in records:
         write(rec)
-        pos = boundary(rec)
-        if pos is not None:
-            commit(pos)
+        t = type(rec)           # (boundary, inline: this loop runs once per record)
+        if t is TransactionMark:
+            if rec.status == "END":
+                commit(rec.source)
+        elif t is SchemaChange:
+            commit(rec.position)
 
 
 __all__ = ["Sink", "boundary", "write_records"]
