@@ -37,7 +37,8 @@ from .binlog.events import (
     XidEvent,
 )
 from .binlog.reader import BinlogReader, resolve_sources
-from .changes import ChangeReader, ChangeStats, QueryKind, classify_query, parse_xid
+from .changes import ChangeOptions, ChangeReader, ChangeStats, QueryKind, classify_query, parse_xid
+from .changes.reader import options_for
 from .errors import ConfigError
 from .history import SchemaHistory
 from .options import DEFAULT, Options
@@ -89,9 +90,11 @@ def prescan(path: str, options: Options = DEFAULT, *, min_gap: int = 0) -> FileS
     has_gtids = False
     in_txn = False
     prev = None                        # the previous decoded event
+    lexing = options                   # what the reader classifies its queries with (options_for)
     for ev in reader:
         if isinstance(ev, FormatDescriptionEvent):
             fde = ev
+            lexing = options_for(options, ev)
         elif isinstance(ev, (GtidEvent, MariadbGtidEvent)):
             has_gtids = True
             if not in_txn:
@@ -108,7 +111,7 @@ def prescan(path: str, options: Options = DEFAULT, *, min_gap: int = 0) -> FileS
                 xa.append((ev.pos, XA_OPEN, (ev.format_id, bytes(ev.gtrid), bytes(ev.bqual))))
             end_cuts.append(ev.next_pos)
         elif isinstance(ev, QueryEvent):
-            kind = classify_query(ev.query)
+            kind = classify_query(ev.query, lexing)
             if kind is QueryKind.BEGIN:
                 in_txn = True
             elif kind in (QueryKind.COMMIT, QueryKind.ROLLBACK):
@@ -187,9 +190,9 @@ def build_history(scans: Sequence[FileScan], options: Options = DEFAULT, *, sche
         keyed.append(((s.file_seq, s.fde.pos, 0), s.fde))
         keyed.extend(((s.file_seq, ev.pos, i + 1), ev) for i, ev in enumerate(s.ddl))
     keyed.sort(key=lambda kv: kv[0])
-    reader = ChangeReader([s.path for s in scans], options=options, schema=schema,
-                          schema_database=schema_database, schema_position=schema_position, rows=False,
-                          transactions=False, schema_changes=False, events=(ev for _, ev in keyed))
+    config = ChangeOptions(decode=options, schema_database=schema_database, schema_position=schema_position,
+                           rows=False, transactions=False, schema_changes=False)
+    reader = ChangeReader([s.path for s in scans], config, schema=schema, events=(ev for _, ev in keyed))
     for _ in reader:
         pass
     return reader.history, reader.stats
@@ -267,11 +270,11 @@ def cut_ranges(scans: Sequence[FileScan], size: int = DEFAULT_RANGE_SIZE) -> lis
     return ranges
 
 
-def read_range(rng: ByteRange, history: SchemaHistory, options: Options = DEFAULT, **kw) -> ChangeReader:
-    """A ChangeReader over one range, using ``history`` read-only (``kw``: on_mismatch, name,
-    transactions, schema_changes, filters)."""
-    return ChangeReader(list(rng.files), options=options, history=history, record_ddl=False,
-                        span=rng.span, **kw)
+def read_range(rng: ByteRange, history: SchemaHistory, options: ChangeOptions | None = None) -> ChangeReader:
+    """A ChangeReader over one range, using ``history`` read-only (``options``: how to read, its
+    span and record_ddl set here)."""
+    config = (options or ChangeOptions()).replace(record_ddl=False, span=rng.span)
+    return ChangeReader(list(rng.files), config, history=history)
 
 
 __all__ = ["CUT", "DEFAULT_RANGE_SIZE", "PRESCAN_TYPES", "XA_CLOSE", "XA_OPEN", "ByteRange", "FileScan",

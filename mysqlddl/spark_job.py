@@ -17,14 +17,13 @@ no Spark; its arguments are mysqlddl.cli.spark's). The stages (DESIGN, "Key deci
 3. **Decode**, one task per byte range (default 64 MiB, cut at transaction boundaries): each task
    opens the files by path (never Spark's ``binaryFile`` source, which stops at 2 GiB a file),
    reads its range with the history read-only (the table version in force at each row's
-   position, ``SchemaHistory.table_at``) into Arrow batches of :data:`BATCH_ROWS` rows, and
-   writes them itself with pyarrow as Parquet, straight into DIR's partition directories; the
+   position, ``SchemaHistory.table_at``) into Arrow batches (:class:`mysqlddl.sinks.arrow.ArrowSink`),
+   and writes them itself with pyarrow as Parquet, straight into DIR's partition directories; the
    JVM only carries each task's summary (counts per table and op, files written), which the
    driver adds up into summary.json. (Handing every row to the JVM to write cost ~2 us a row
    there and did not scale with cores.) Memory in a task is bounded by its range, never by the
-   file: one event, the changes not yet in a batch (:data:`BATCH_ROWS` per (db, table),
-   :data:`PENDING_BATCH_ROWS` over all), per (db, table) at most :data:`GROUP_ROWS` rows waiting
-   to become a row group (:data:`PENDING_ROWS` over all of them) and :data:`MAX_OPEN` open files.
+   file: one event, the changes not yet in a batch, the rows waiting to become a row group and
+   the open files, each bounded by a constant of :mod:`mysqlddl.sinks.parquet`.
    summary.json's ``range_seconds`` gives each range's task time.
 
 Output under DIR. DIR must be a path the driver and every executor see alike (a local disk for
@@ -40,11 +39,11 @@ second attempt overwrites the first's files with the same content.
   each, partitioned by the event's ``source.db`` / ``source.table``; ``kind`` says which: ``row``
   (op c/u/d, or t with --truncate-events), ``schema`` (a DDL recorded in the history, under its
   default database and ``table=__HIVE_DEFAULT_PARTITION__``, i.e. null) or ``transaction``
-  (Debezium's BEGIN/END marks, db and table null). Columns: :data:`COLUMNS`, the envelope's
+  (Debezium's BEGIN/END marks, db and table null). Columns: :data:`~mysqlddl.sinks.arrow.COLUMNS`, the envelope's
   fields by name: the ordering key (``file_seq``, ``pos``, ``row``), ``ts_ms``, ``gtid``, ``op``,
   ``before``/``after``... ``before``/``after`` (and the other JSON parts: ``headers``,
   ``mysqlddl``, ``data_collections``, ``table_changes``) are JSON text of the CLI's rendering
-  (``mysqlddl.envelope``: DECIMAL as exact digits, temporals as ISO-8601 text, binary as base64,
+  (``mysqlddl.sinks.jsonl``: DECIMAL as exact digits, temporals as ISO-8601 text, binary as base64,
   JSON documents as text...), so every typed value survives exactly as the CLI writes it, whatever
   the table version. Files carry no order: sort by the ordering key. The partition columns are
   not in the files (readers recover them from the path, escaped as Spark escapes them, a null as
@@ -55,7 +54,7 @@ second attempt overwrites the first's files with the same content.
   prints); ``summary.json``: the run (counts per table and op, ranges, seconds per stage).
 - with ``--typed`` (``run(typed=True)``), ``tables/db=<db>/table=<table>/version=<file_seq>-<pos>/``:
   per table version, its row changes with one typed column per column (:mod:`mysqlddl.typed`;
-  :class:`_TypedSink`), cleared with ``changes/``; summary.json's ``typed`` counts them.
+  :class:`~mysqlddl.sinks.parquet.TypedSink`), cleared with ``changes/``; summary.json's ``typed`` counts them.
 
 :func:`envelope_of` turns an output row back into the exact object ``mysqlddl changes`` prints.
 
@@ -76,39 +75,7 @@ import socket
 import sys
 import time
 
-#: Rows per Arrow batch a decode task builds per (db, table), and over all of them (bound a task's
-#: memory in Python objects: beyond, the biggest partition's are turned into a batch early).
-BATCH_ROWS = 4096
-PENDING_BATCH_ROWS = 8 * BATCH_ROWS
-#: Rendered text a partition's batch holds at most (a few rows can be large).
-BATCH_BYTES = 64 << 20
-#: Rows a decode task keeps per (db, table) before writing them as one Parquet row group; rows
-#: over all its partitions before it writes the biggest early; rows per file before the
-#: partition's next file; open files per task (beyond, the least recently written one is
-#: finished and its partition's next rows start a new file).
-GROUP_ROWS = 1 << 16
-PENDING_ROWS = 1 << 18
-FILE_ROWS = 1 << 20
-MAX_OPEN = 64
-
-# (name, type) of the decode tasks' output; types: "string", "long", "int".
-COLUMNS = (
-    ("kind", "string"),            # row | transaction | schema
-    ("op", "string"),              # c | u | d (rows)
-    ("db", "string"), ("table", "string"),
-    ("file", "string"), ("file_seq", "long"), ("pos", "long"), ("row", "int"),
-    ("ts_ms", "long"), ("gtid", "string"), ("server_id", "long"), ("thread", "long"),
-    ("query", "string"), ("connector", "string"),
-    ("before", "string"), ("after", "string"),     # JSON text of the CLI's rendering
-    ("transaction_id", "string"), ("total_order", "long"), ("data_collection_order", "long"),
-    ("headers", "string"), ("mysqlddl", "string"),  # JSON, null when the envelope has none
-    ("status", "string"), ("event_count", "long"), ("data_collections", "string"),
-    ("ddl", "string"), ("table_changes", "string"), ("position_file", "string"),
-    ("position_pos", "long"),
-    ("extra", "string"),           # JSON: envelope keys not in a column of their own (none today)
-)
-#: The partition columns: directory names, not columns of the files.
-PARTITION_COLUMNS = ("db", "table")
+from .sinks.parquet import utf8_text
 
 _MARK, _MARK_END = "MYSQLDDL_TASK_ERROR", "END_MYSQLDDL_TASK_ERROR"
 #: Spark local property (tests): "1" makes each decode task's first attempt fail after publishing
@@ -226,558 +193,6 @@ def _history(text: str, digest: str, options):
     return h
 
 
-def _arrow_schema(*, files: bool = False):
-    """The output's Arrow schema; ``files``: as in the files, without the partition columns."""
-    import pyarrow as pa
-
-    types = {"string": pa.string(), "long": pa.int64(), "int": pa.int32()}
-    return pa.schema([(n, types[t]) for n, t in COLUMNS if not (files and n in PARTITION_COLUMNS)])
-
-
-def _utf8(v: str) -> str:
-    """Text as written: undecodable bytes kept as lone surrogates (DDL text, names) are not
-    UTF-8, so they are written with backslash escapes (row values are JSON text, escaped already)."""
-    try:
-        v.encode("utf-8")
-        return v
-    except UnicodeEncodeError:
-        return v.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-_HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
-# what Spark escapes in a partition value (ExternalCatalogUtils.escapePathName, off Windows) as
-# %XX, and Spark and pyarrow (segment_encoding="uri") unescape: the names read back as written
-_ESCAPE = frozenset([chr(c) for c in range(1, 32)] + list("\"#%'*/:=?\\\x7f{[]^"))
-
-
-def partition_dir(db: str | None, table: str | None) -> str:
-    """``db=<db>/table=<table>``, as Spark names a partition (null or empty: the Hive default)."""
-    def seg(col, v):
-        if v is None or v == "":
-            return f"{col}={_HIVE_NULL}"
-        return col + "=" + "".join(f"%{ord(c):02X}" if c in _ESCAPE else c for c in _utf8(v))
-
-    return os.path.join(seg("db", db), seg("table", table))
-
-
-# envelope key -> column, per kind (every other key goes to the ``extra`` column, so an output row
-# always turns back into the exact envelope, whatever keys the envelope gains)
-_SOURCE_COLS = ("connector", "db", "table", "server_id", "gtid", "file", "pos", "row", "thread", "query", "ts_ms")
-_SOURCE_CONST = ("version", "name", "snapshot")      # the same in every event of a run: in summary.json
-_JSON_COLS = frozenset({"before", "after", "headers", "mysqlddl", "data_collections", "table_changes", "extra"})
-
-
-# the columns after data_collection_order, all null for a row change; the per-row columns of a
-# rendered rows event (the rest repeat the event's values)
-_NONE_TAIL = (None,) * (len(COLUMNS) - 19)
-_PER_ROW = frozenset(i for i, (n, _) in enumerate(COLUMNS)
-                     if n in ("row", "before", "after", "total_order", "data_collection_order"))
-_PER_ROW_FLAGS = tuple(i in _PER_ROW for i in range(len(COLUMNS)))
-_STATUS = [n for n, _ in COLUMNS].index("status")
-
-
-# the most text an Arrow string array holds (int32 offsets)
-_OFFSETS_MAX = 0x7FFFFFFF
-# the most text one side of a rows event's images may render to: each event's images become an
-# Arrow string chunk of their own (_rendered_fields)
-_IMAGES_LIMIT = _OFFSETS_MAX
-
-
-def _fields_renderer(name: str, include_query: bool, typed_sink=None):
-    """The CLI's row renderer (``envelope.LineRenderer``: the compiled core renders a whole rows
-    event's images in C, byte for byte what ``changes`` prints), giving each event's before and
-    after images as two columns of JSON text with their Arrow offsets
-    (``rows.render_images``) instead of whole lines: ``((transaction, images, total0, table0),
-    rows)``. Rows the CLI renders with extras (naming, mismatches) come per change instead (None),
-    as do the rows of an event whose images pass :data:`_IMAGES_LIMIT`. ``typed_sink(ev, mapped,
-    op, src)`` is called for each event it renders (the typed datasets: :class:`_TypedSink`)."""
-    from .binlog import rows as rows_mod
-    from .changes import Naming
-    from .envelope import LineRenderer
-
-    class FieldsRenderer(LineRenderer):
-        def rows_event(self, ev, mapped, op, src, transaction, total0, table0):
-            if transaction is None or mapped.naming is not Naming.SCHEMA or mapped.mismatch:
-                return None
-            fmt = self._format(mapped)
-            if fmt is None:
-                return None
-            try:
-                images = rows_mod.render_images(mapped.plan, fmt, ev.body, ev.rows_start, ev.rows_end, ev.present1,
-                                                ev.present2, base=ev.body_offset or 0, op=op, limit=_IMAGES_LIMIT)
-            except OverflowError:
-                return None
-            if typed_sink is not None:
-                typed_sink(ev, mapped, op, src)
-            return (transaction, images, total0, table0), images.rows
-
-    return FieldsRenderer(name=name, include_query=include_query)
-
-
-class _Part:
-    """One partition's pending changes as column lists (:data:`COLUMNS` order): the columns
-    hold a value per change, repeated over its ``reps`` rows when flushed (by Arrow, not per row
-    in Python); the per-row columns (:data:`_PER_ROW`) hold a value per row, except in a part of
-    rendered rows events, which keeps per event its images (``rows.RenderedImages``) and the
-    order numbers of its first row (``firsts``: total0, table0), made into the per-row columns at
-    the flush (no Python object per row)."""
-
-    __slots__ = ("cols", "reps", "n", "images", "firsts", "bytes")
-
-    def __init__(self):
-        self.cols: list[list] = [[] for _ in COLUMNS]
-        self.reps: list[int] = []
-        self.n = 0
-        self.images: list = []
-        self.firsts: list[tuple[int, int]] = []
-        self.bytes = 0
-
-
-class _Batch:
-    """Changes kept per (db, table) (:class:`_Part`: a partition's batch needs no splitting, and
-    its per-change columns are often one value), each flushed as an Arrow table at
-    :data:`BATCH_ROWS` rows, and counted per (kind, status, db, table, op) for the
-    summary (so the driver never reads the output back to count it). Each change is rendered as
-    ``mysqlddl changes`` renders it: whole rows events by the CLI's compiled renderer
-    (:func:`_fields_renderer`), other plain row changes by the envelope's value rendering on a
-    short path, everything else through ``mysqlddl.envelope.envelope`` itself, whose parts are
-    stored (JSON parts as JSON text)."""
-
-    def __init__(self, name: str, include_query: bool):
-        from .changes import Naming, RenderedRows, RowChange
-        from .envelope import _image, dumps, envelope, kind_of
-
-        self.name, self.include_query = name, include_query
-        self._rendered = RenderedRows
-        self._envelope, self._kind_of, self._dumps, self._image = envelope, kind_of, dumps, _image
-        self._row_change, self._schema_naming = RowChange, Naming.SCHEMA
-        self.parts: dict[tuple, _Part] = {}
-        self.n = 0
-        self.counts: dict[tuple, int] = {}
-        self._schema = _arrow_schema(files=True)
-
-    def _count(self, key: tuple, n: int) -> None:
-        self.counts[key] = self.counts.get(key, 0) + n
-
-    def _part(self, key: tuple) -> _Part:
-        p = self.parts.get(key)
-        if p is None:
-            p = self.parts[key] = _Part()
-        return p
-
-    def _full(self, p: _Part, key: tuple):
-        if p.n >= BATCH_ROWS or p.bytes >= BATCH_BYTES:
-            return key
-        if self.n >= PENDING_BATCH_ROWS:
-            return max(self.parts, key=lambda k: self.parts[k].n)
-        return None
-
-    def add(self, ch) -> tuple | None:
-        """Adds a change; returns the key of a partition to :meth:`flush` now, if any."""
-        if type(ch) is self._rendered:
-            return self._add_rendered(ch)
-        if type(ch) is self._row_change and not ch.headers and not ch.mismatch and ch.naming is self._schema_naming:
-            # what envelope.row_envelope / source_dict make of it, without the dicts
-            s = ch.source
-            dumps, image = self._dumps, self._image
-            txn = ch.transaction is not None
-            row = ("row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, s.row, s.ts * 1000, s.gtid, s.server_id,
-                   s.thread, s.query if self.include_query else None, s.connector,
-                   dumps(image(ch.before)), dumps(image(ch.after)), ch.transaction,
-                   ch.total_order if txn else None, ch.table_order if txn else None) + _NONE_TAIL
-        else:
-            row = self._general(ch)
-        self._count((row[0], row[_STATUS], row[2], row[3], row[1]), 1)
-        key = (row[2], row[3], False)
-        p = self._part(key)
-        for col, v in zip(p.cols, row, strict=True):
-            col.append(v)
-        p.reps.append(1)
-        p.n += 1
-        self.n += 1
-        return self._full(p, key)
-
-    def _add_rendered(self, ch) -> tuple | None:
-        """A whole rows event rendered by :func:`_fields_renderer`: one output row per row, the
-        event's own fields once (repeated at the flush), its rows' fields as the rendered text
-        (split by Arrow at the flush), in a part of rendered events of their own."""
-        s = ch.source
-        n = ch.count
-        self._count(("row", None, s.db, s.table, ch.op), n)
-        if not n:
-            return None
-        transaction, images, total0, table0 = ch.text
-        values = ("row", ch.op, s.db, s.table, s.file, s.file_seq, s.pos, None, s.ts * 1000, s.gtid,
-                  s.server_id, s.thread, s.query if self.include_query else None, s.connector, None, None,
-                  transaction, None, None) + _NONE_TAIL
-        key = (s.db, s.table, True)
-        p = self._part(key)
-        for per_row, col, v in zip(_PER_ROW_FLAGS, p.cols, values, strict=True):
-            if not per_row:
-                col.append(v)
-        p.images.append(images)
-        p.firsts.append((total0, table0))
-        p.bytes += max(len(images.before), len(images.after))
-        p.reps.append(n)
-        p.n += n
-        self.n += n
-        return self._full(p, key)
-
-    def _general(self, ch) -> tuple:
-        dumps = self._dumps
-        env = dict(self._envelope(ch, name=self.name, include_query=self.include_query))
-        kind = self._kind_of(ch)
-        row = {"kind": kind, "file": ch.source.file, "file_seq": ch.source.file_seq, "pos": ch.source.pos,
-               "gtid": ch.source.gtid}
-        extra: dict = {}
-        if kind == "transaction":
-            row.update(status=env.pop("status"), transaction_id=env.pop("id"), ts_ms=env.pop("ts_ms"),
-                       event_count=env.pop("event_count"), data_collections=dumps(env.pop("data_collections")))
-        else:
-            src = dict(env.pop("source"))
-            for k in _SOURCE_COLS:
-                row[k] = src.pop(k)
-            for k in _SOURCE_CONST:
-                src.pop(k, None)
-            if env.pop("ts_ms") != row["ts_ms"]:
-                raise AssertionError("envelope ts_ms differs from source.ts_ms")
-            if src:
-                extra["source"] = src
-            if kind == "schema":
-                pos = env.pop("position")
-                row.update(ddl=env.pop("ddl"), table_changes=dumps(env.pop("tableChanges")),
-                           position_file=pos["file"], position_pos=pos["pos"])
-                if env["databaseName"] == row["db"] and env["schemaName"] is None:
-                    del env["databaseName"], env["schemaName"]    # (else kept in extra)
-            else:
-                txn = env.pop("transaction")
-                row.update(op=env.pop("op"), before=dumps(env.pop("before")), after=dumps(env.pop("after")))
-                if txn is not None:
-                    row.update(transaction_id=txn["id"], total_order=txn["total_order"],
-                               data_collection_order=txn["data_collection_order"])
-                if "headers" in env:
-                    row["headers"] = dumps(env.pop("headers"))
-                if "mysqlddl" in env:
-                    row["mysqlddl"] = dumps(env.pop("mysqlddl"))
-        extra.update(env)
-        if extra:
-            row["extra"] = dumps(extra)
-        return tuple(row.get(n) for n, _ in COLUMNS)
-
-    def flush(self, key: tuple):
-        """The partition's pending rows as an Arrow table without the partition columns (the
-        images of rendered rows events one chunk per event)."""
-        import numpy as np
-        import pyarrow as pa
-
-        p = self.parts.pop(key)
-        self.n -= p.n
-        # the row -> change index repeating the per-change columns (None: a row per change)
-        expand = None if len(p.reps) == p.n else _ints(
-            np.repeat(np.arange(len(p.reps), dtype=np.int32), np.fromiter(p.reps, np.int64, len(p.reps))),
-            pa.int32())
-        rendered = _rendered_fields(p) if key[2] else {}
-        arrays = []
-        fields = iter(self._schema)
-        for per_row, (name, _), values in zip(_PER_ROW_FLAGS, COLUMNS, p.cols, strict=True):
-            if name in PARTITION_COLUMNS:
-                continue
-            field = next(fields)
-            if name in rendered:
-                arrays.append(rendered[name])          # (of the field's type: from_arrays checks)
-                continue
-            try:
-                arrays.append(_column(values, field.type, per_row, p, expand))
-            except (UnicodeEncodeError, pa.ArrowInvalid):
-                values = [_utf8(v) if isinstance(v, str) else v for v in values]
-                arrays.append(_column(values, field.type, per_row, p, expand))
-        return pa.Table.from_arrays(arrays, schema=self._schema)
-
-    def keys(self) -> list[tuple]:
-        return list(self.parts)
-
-
-def _rendered_fields(p: _Part) -> dict:
-    """The per-row columns of a part of rendered rows events as Arrow arrays: each side's images
-    one chunk per event over the renderer's own text and offsets (no copy: each event's offsets
-    start at 0); row = the index in the event, total_order / data_collection_order = the event's
-    total0 / table0 + the 1-based index (as render_rows' holes, envelope.LineRenderer)."""
-    import numpy as np
-    import pyarrow as pa
-
-    reps = np.fromiter(p.reps, np.int64, len(p.reps))
-    starts = np.repeat(np.cumsum(reps) - reps, reps)              # each row's event's first row
-    out = {}
-    string, buffer, chunk = pa.string(), pa.py_buffer, pa.Array.from_buffers
-    for name, text, offsets in (("before", 0, 1), ("after", 2, 3)):
-        out[name] = pa.chunked_array([chunk(string, n, [None, buffer(im[offsets]), buffer(im[text])])
-                                      for im, n in zip(p.images, p.reps, strict=True)], string)
-    k = np.arange(p.n, dtype=np.int64) - starts
-    firsts = np.array(p.firsts, np.int64).reshape(-1, 2)
-    out["row"] = _ints(k.astype(np.int32), pa.int32())
-    out["total_order"] = _ints(np.repeat(firsts[:, 0], reps) + k + 1, pa.int64())
-    out["data_collection_order"] = _ints(np.repeat(firsts[:, 1], reps) + k + 1, pa.int64())
-    return out
-
-
-def _column(values: list, type_, per_row: bool, p: _Part, expand):
-    if per_row:
-        return _array(values, type_)
-    first = values[0]
-    if values.count(first) == len(values):          # one value for the whole batch
-        return _repeat(first, type_, p.n)
-    a = _array(values, type_)
-    return a if expand is None else a.take(expand)
-
-
-# pyarrow's pa.array and pa.scalar first ask whether their input is a pandas object, and the first
-# such question imports pandas (pyarrow's pandas shim): ~0.3 s in every Python worker here, in a
-# job that never holds a pandas object. The columns are made from their buffers instead
-# (Array.from_buffers over the Arrow columnar format's validity bitmap, offsets and data); only
-# what that cannot hold (text past int32 offsets, integers out of range) goes to pa.array, for
-# its chunking or its error.
-def _ints(a, type_, valid=None):
-    """An int32 / int64 Arrow array over the numpy array ``a`` of that type (no copy); ``valid``:
-    its validity bitmap, None for no nulls."""
-    import pyarrow as pa
-
-    return pa.Array.from_buffers(type_, len(a), [valid, pa.py_buffer(a)])
-
-
-def _np_int(type_):
-    """The numpy type of the Arrow integer type ``type_`` (int32 or int64: the output's)."""
-    import numpy as np
-    import pyarrow as pa
-
-    return np.int32 if type_ == pa.int32() else np.int64
-
-
-def _array(values: list, type_):
-    """``pa.array(values, type_)`` for a list of str / int / None of the output's types."""
-    import numpy as np
-    import pyarrow as pa
-
-    n = len(values)
-    nulls = None in values
-    valid = None if not nulls else pa.py_buffer(np.packbits(np.fromiter((v is not None for v in values), np.bool_, n),
-                                                            bitorder="little"))
-    if type_ == pa.string():
-        data = [b"" if v is None else v.encode("utf-8") for v in values] if nulls else \
-            [v.encode("utf-8") for v in values]
-        ends = np.cumsum(np.fromiter(map(len, data), np.int64, n))
-        if n and ends[-1] > _OFFSETS_MAX:
-            return pa.array(values, type_)
-        offsets = np.zeros(n + 1, np.int32)
-        offsets[1:] = ends
-        return pa.Array.from_buffers(type_, n, [valid, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
-    try:
-        a = np.fromiter((0 if v is None else v for v in values), _np_int(type_), n)
-    except (OverflowError, TypeError, ValueError):
-        return pa.array(values, type_)
-    return _ints(a, type_, valid)
-
-
-def _repeat(value, type_, n: int):
-    """``value`` (str / int / None) ``n`` times as an Arrow array of ``type_``."""
-    import numpy as np
-    import pyarrow as pa
-
-    if value is None:
-        return pa.nulls(n, type_)
-    if type_ == pa.string():
-        text = value.encode("utf-8")
-        if len(text) * n > _OFFSETS_MAX:
-            return pa.array([value] * n, type_)
-        offsets = (np.arange(n + 1, dtype=np.int64) * len(text)).astype(np.int32)
-        return pa.Array.from_buffers(type_, n, [None, pa.py_buffer(offsets), pa.py_buffer(text * n)])
-    try:
-        a = np.full(n, value, _np_int(type_))
-    except (OverflowError, TypeError, ValueError):
-        return pa.array([value] * n, type_)
-    return _ints(a, type_)
-
-
-# dictionaries for the few columns of a few values only (measured: hashing every value of the
-# others cost more than it saved), min/max statistics for the ordering key and time (filters)
-_DICT_COLUMNS = ["kind", "op", "file", "connector", "status", "position_file"]
-_STATS_COLUMNS = ["file_seq", "pos", "ts_ms"]
-
-
-def _changes_parquet_options(schema) -> dict:
-    return {"use_dictionary": _DICT_COLUMNS, "write_statistics": _STATS_COLUMNS}
-
-
-class _PartWriter:
-    """One decode task's Parquet files under ``changes/``: per (db, table), batches kept until
-    :data:`GROUP_ROWS` rows, then written as a row group to the partition's open file; a file is
-    finished at :data:`FILE_ROWS` rows, when :data:`MAX_OPEN` others are open, or at the end.
-    File names are deterministic (range index, chunk number per partition) and each file is
-    written under a hidden temporary name in its directory, then published by ``os.replace``
-    (atomic): another attempt at the same range overwrites it with the same rows."""
-
-    def __init__(self, root: str, index: int, *, dirname=None, parquet_options=None):
-        import uuid
-
-        self.root, self.index = root, index
-        # a key's directory under root, and the ParquetWriter keywords of a file of a schema: the
-        # change events' (db=/table= partitions) unless given (the typed datasets)
-        self.dirname = dirname or (lambda key: partition_dir(*key))
-        self.parquet_options = parquet_options or _changes_parquet_options
-        self.pending: dict[tuple, list] = {}      # key -> [batches, rows]
-        self.pending_rows = 0
-        self.open: dict[tuple, list] = {}         # key -> [writer, tmp, final, rows], least recently written first
-        self.chunks: dict[tuple, int] = {}
-        self.files: list[str] = []
-        self.token = uuid.uuid4().hex[:12]        # this attempt's temporary names
-
-    def add(self, key: tuple, batch) -> None:
-        p = self.pending.get(key)
-        if p is None:
-            p = self.pending[key] = [[], 0]
-        p[0].append(batch)
-        p[1] += batch.num_rows
-        self.pending_rows += batch.num_rows
-        if p[1] >= GROUP_ROWS:
-            self._write(key)
-        while self.pending_rows > PENDING_ROWS:
-            self._write(max(self.pending, key=lambda k: self.pending[k][1]))
-
-    def _write(self, key: tuple) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        batches, n = self.pending.pop(key)
-        self.pending_rows -= n
-        f = self.open.pop(key, None)
-        if f is None:
-            if len(self.open) >= MAX_OPEN:
-                self._finish(next(iter(self.open)))
-            chunk = self.chunks.get(key, 0)
-            self.chunks[key] = chunk + 1
-            d = os.path.join(self.root, self.dirname(key))
-            os.makedirs(d, exist_ok=True)
-            name = f"part-{self.index:05d}-{chunk:04d}.parquet"
-            tmp = os.path.join(d, f".{name}.{self.token}.tmp")
-            schema = batches[0].schema
-            f = [pq.ParquetWriter(tmp, schema, compression="snappy", **self.parquet_options(schema)), tmp,
-                 os.path.join(d, name), 0]
-        f[0].write_table(pa.concat_tables(batches), row_group_size=n)
-        f[3] += n
-        self.open[key] = f
-        if f[3] >= FILE_ROWS:
-            self._finish(key)
-
-    def _finish(self, key: tuple) -> None:
-        w, tmp, final, _ = self.open.pop(key)
-        w.close()
-        os.replace(tmp, final)
-        self.files.append(os.path.relpath(final, self.root))
-
-    def close(self) -> None:
-        for key in list(self.pending):
-            self._write(key)
-        for key in list(self.open):
-            self._finish(key)
-
-    def abort(self) -> None:
-        """A failed attempt: its unpublished files removed (published ones are complete, and the
-        next attempt overwrites them)."""
-        for w, tmp, _, _ in self.open.values():
-            try:
-                w.close()
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-        self.open.clear()
-        self.pending.clear()
-
-
-def _typed_dir(key: tuple) -> str:
-    """``db=<db>/table=<table>/version=<file_seq>-<pos>`` of a typed dataset's key."""
-    return os.path.join(partition_dir(key[0], key[1]), f"version={key[2]}")
-
-
-class _TypedSink:
-    """A decode task's typed datasets (:mod:`mysqlddl.typed`): each row change the reader names by
-    a table version of the history (Naming.SCHEMA), keyed by (db, table, version) where version is
-    ``<file_seq>-<pos>``, the position from which the version is in force (``0-0``: the baseline's,
-    the schema given with --schema). Rows named otherwise (no version known: --on-mismatch flag,
-    TABLE_MAP naming) are counted as skipped. The values are ChangeReader's: rendered rows events
-    are decoded once more here, for their typed values (the decoder's tuples as they are, or
-    ``ChangeReader._image`` of them where the version retypes a column)."""
-
-    def __init__(self, history, root: str, index: int):
-        from . import typed
-        from .binlog import rows as rows_mod
-        from .changes import ChangeReader, Naming, RowChange
-        from .model.ids import TableId
-
-        self.history = history
-        self.writer = _PartWriter(root, index, dirname=_typed_dir,
-                                  parquet_options=lambda schema: {"use_dictionary": typed.dictionary_columns(schema)})
-        self.rows = typed.TypedRows()
-        self._values = typed.image_values
-        self._decode, self._image = rows_mod.decode_rows, ChangeReader._image
-        self._row_change, self._schema = RowChange, Naming.SCHEMA
-        self._table_id = TableId
-        self._versions: dict[int, tuple] = {}       # id(table version) -> (version, its key)
-        self.skipped: dict[str, int] = {}
-
-    def _version(self, db: str, table: str, version) -> str:
-        got = self._versions.get(id(version))
-        if got is None or got[0] is not version:
-            key = "0-0"
-            for (seq, pos), t in self.history.versions(self._table_id(db, table)):
-                if t is version:
-                    key = f"{seq}-{pos}"
-            got = self._versions[id(version)] = (version, key)
-        return got[1]
-
-    def _extend(self, version, src, metas: list, values: list) -> None:
-        key = (src.db, src.table, self._version(src.db, src.table, version))
-        n = self.rows.extend(key, version, metas, values)
-        if n >= BATCH_ROWS:
-            self.writer.add(key, self.rows.flush(key))
-        elif len(self.rows) >= PENDING_BATCH_ROWS:
-            biggest = max(self.rows.pending, key=lambda k: self.rows.pending[k].n)
-            self.writer.add(biggest, self.rows.flush(biggest))
-
-    def event(self, ev, mapped, op: str, src) -> None:
-        """A rows event the renderer turns into text: its rows decoded to values once more."""
-        decoded = self._decode(mapped.plan, ev.body, ev.rows_start, ev.rows_end, ev.present1, ev.present2,
-                               base=ev.body_offset or 0)
-        if op == "u":
-            decoded = [after for _, after in decoded]
-        if mapped.retypes:         # values the schema types better (INET, UUID...): as ChangeReader does
-            decoded = [self._values(mapped.version, self._image(row, mapped)) for row in decoded]
-        head, ts = (op, src.file_seq, src.pos), src.ts * 1000
-        self._extend(mapped.version, src, [(*head, i, ts, src.gtid) for i in range(len(decoded))], decoded)
-
-    def change(self, ch) -> None:
-        """A change of the reader's: a row change not rendered as part of a whole event."""
-        if type(ch) is not self._row_change or ch.op not in ("c", "u", "d"):
-            return
-        if ch.naming is not self._schema or ch.table_version is None or ch.mismatch:
-            t = f"{ch.source.db}.{ch.source.table}"     # (made UTF-8 text in _typed_summary)
-            self.skipped[t] = self.skipped.get(t, 0) + 1
-            return
-        s, image = ch.source, ch.before if ch.op == "d" else ch.after
-        self._extend(ch.table_version, s, [(ch.op, s.file_seq, s.pos, s.row, s.ts * 1000, s.gtid)],
-                     [self._values(ch.table_version, image)])
-
-    def close(self) -> None:
-        for key in self.rows.keys():
-            self.writer.add(key, self.rows.flush(key))
-        self.writer.close()
-
-    def abort(self) -> None:
-        self.writer.abort()
-
-    def summary(self) -> dict:
-        return {"rows": [[list(k), n] for k, n in self.rows.rows.items()], "skipped": self.skipped,
-                "nulled": self.rows.nulled, "absent": self.rows.absent, "files": self.writer.files}
-
-
 def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, name, include_query, tables=None):
     """mapPartitions body: each element is a byte range (index, files, start, stop, nbytes); its
     changes are written as Parquet under ``changes`` (and, with ``tables``, its row changes as
@@ -785,7 +200,10 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
     from pyspark import TaskContext
 
     from . import ranges
+    from .changes import ChangeOptions
     from .errors import MysqlddlError
+    from .sinks import write_records
+    from .sinks.arrow import ArrowSink
 
     _freeze_held()
     options = _options(options)
@@ -796,39 +214,21 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
     for index, files, start, stop, nbytes in ranges_:
         t0 = time.monotonic()
         rng = ranges.ByteRange(index, tuple(files), start, stop, nbytes)
-        out = _Batch(name, include_query)
-        writer = _PartWriter(changes, index)
-        typed = None
+        sink = None
         try:
             history = _history(history_bc.value, digest, options)
-            if tables is not None:
-                typed = _TypedSink(history, tables, index)
-            renderer = _fields_renderer(name, include_query, None if typed is None else typed.event)
-            for ch in ranges.read_range(rng, history, options, name=name, render_rows=renderer.rows_event,
-                                        queries=include_query, **reader_kw):
-                key = out.add(ch)
-                if key is not None:
-                    writer.add(key[:2], out.flush(key))
-                if typed is not None:
-                    typed.change(ch)
-            for key in out.keys():
-                writer.add(key[:2], out.flush(key))
-            writer.close()
-            if typed is not None:
-                typed.close()
-        except BaseException as e:
-            writer.abort()
-            if typed is not None:
-                typed.abort()
-            if isinstance(e, MysqlddlError):
-                raise _task_error(e) from None
-            raise
+            sink = ArrowSink(changes, index, name=name, include_query=include_query, tables=tables, history=history)
+            config = ChangeOptions(decode=options, name=name, queries=include_query, **reader_kw)
+            with sink:
+                write_records(ranges.read_range(rng, history, config), sink)
+        except MysqlddlError as e:
+            raise _task_error(e) from None
         if fail_first:
             raise RuntimeError(f"{FAIL_FIRST_ATTEMPT}: injected failure")
-        res = {"index": index, "counts": list(out.counts.items()), "files": writer.files,
+        res = {"index": index, "counts": list(sink.counts.items()), "files": sink.files,
                "seconds": round(time.monotonic() - t0, 3)}
-        if typed is not None:
-            res["typed"] = typed.summary()
+        if tables is not None:
+            res["typed"] = sink.typed_summary()
         yield res
 
 
@@ -836,7 +236,7 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
 
 
 def envelope_of(rec: dict, *, name: str = "mysqlddl", version: str | None = None) -> dict:
-    """The object ``mysqlddl changes`` prints for an output row (a dict of :data:`COLUMNS`).
+    """The object ``mysqlddl changes`` prints for an output row (a dict of :data:`~mysqlddl.sinks.arrow.COLUMNS`).
     ``name`` and ``version`` are the run's (summary.json: ``name``, ``mysqlddl``)."""
     from . import __version__
 
@@ -1160,7 +560,7 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     to DIR/summary.json). ``options``: default :func:`cli_options`. Raises the typed mysqlddl error
     of a failed task. ``prescanned``: the driver's pre-scans made while the JVM started (made
     with these inputs, options and range size); stage 1 pre-scans the other files. ``typed``: also
-    write the typed per-table datasets under DIR/tables (:class:`_TypedSink`)."""
+    write the typed per-table datasets under DIR/tables (:class:`~mysqlddl.sinks.parquet.TypedSink`)."""
     import hashlib
 
     from pyspark import SparkContext
@@ -1253,7 +653,7 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
             if kind != "transaction" or status == "END":
                 kinds[kind] = kinds.get(kind, 0) + n
             if kind == "row":
-                t = per_table.setdefault(f"{_utf8(db)}.{_utf8(table)}", {})
+                t = per_table.setdefault(f"{utf8_text(db)}.{utf8_text(table)}", {})
                 t[op] = t.get(op, 0) + n
     summary = {
         "mysqlddl": __version__, "name": name, "master": sc.master, "inputs": list(inputs), "files": len(files),
@@ -1285,11 +685,11 @@ def _typed_summary(results: list) -> dict:
     for res in results:
         t = res["typed"]
         for (db, table, version), n in t["rows"]:
-            k = f"{_utf8(db)}.{_utf8(table)}@{version}"
+            k = f"{utf8_text(db)}.{utf8_text(table)}@{version}"
             rows[k] = rows.get(k, 0) + n
         for part in ("skipped", "nulled", "absent"):
             for k, n in t[part].items():
-                k = _utf8(k)
+                k = utf8_text(k)
                 out[part][k] = out[part].get(k, 0) + n
         files += len(t["files"])
     return {"rows": dict(sorted(rows.items())), "row_count": sum(rows.values()), "parquet_files": files,

@@ -57,7 +57,7 @@ _INT = frozenset({int})
 
 def _rendered(v) -> str:
     """A value of a column the types above do not cover: the CLI's JSON rendering of it."""
-    from .envelope import json_value
+    from .sinks.jsonl import json_value
 
     j = json_value(v)
     return j if isinstance(j, str) else json.dumps(j, ensure_ascii=False, separators=(",", ":"))

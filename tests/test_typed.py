@@ -12,11 +12,11 @@ import pytest
 from mysqlddl import typed
 from mysqlddl.binlog.values.geometry import Geometry
 from mysqlddl.binlog.values.jsonb import JsonPartialUpdate
-from mysqlddl.envelope import json_value
 from mysqlddl.errors import ConfigError
 from mysqlddl.model.column import Column
 from mysqlddl.model.ids import TableId
 from mysqlddl.model.table import Table
+from mysqlddl.sinks.jsonl import json_value
 
 # pyarrow comes with the spark extra: these run in tox's spark environment, with the Spark tests
 pytestmark = pytest.mark.spark

@@ -133,52 +133,45 @@ def run_changes(args: argparse.Namespace) -> int:
             gc.enable()
 
 
-def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
-    from ..changes import ChangeReader, RenderedRows
-    from ..envelope import LineRenderer
-    from ..errors import SchemaMismatchError
+def _change_options(args, **kw):
+    """The ChangeOptions of a ``changes``/``history`` command line (``kw``: what differs by command)."""
+    from ..changes import ChangeOptions
 
-    filters = _filters(args)
-    render = LineRenderer(name=args.name, include_query=args.include_query)
-    reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args),
-                          schema_database=args.schema_database, schema_position=args.schema_position,
-                          filters=filters, on_mismatch=args.on_mismatch,
-                          transactions=not args.no_transactions,
-                          schema_changes=not args.no_schema_changes, name=args.name,
-                          progress=_progress(args), truncate_events=args.truncate_events,
-                          pk_change=args.pk_change, render_rows=render.rows_event,
-                          queries=args.include_query)
-    # JSON Lines are ASCII (json's ensure_ascii): written as bytes, so a rows event's rendered
-    # lines go out as they come. A rows event's rows come pre-rendered (LineRenderer.rows_event:
-    # the bytes render(change) gives per row, without a RowChange per row).
-    out = common.open_output(args.output, binary=True) if args.output else getattr(sys.stdout, "buffer", None)
-    text_out = out is None
-    if text_out:            # a stdout without a binary layer (a test's StringIO)
-        out = sys.stdout
-    write = out.write
-    started = False
+    return ChangeOptions(decode=_options(args), filters=_filters(args), schema_database=args.schema_database,
+                         schema_position=args.schema_position, **kw)
+
+
+def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
+    from ..changes import ChangeReader
+    from ..errors import SchemaMismatchError
+    from ..sinks import JsonLinesSink, write_records
+
+    options = _change_options(args, on_mismatch=args.on_mismatch, transactions=not args.no_transactions,
+                              schema_changes=not args.no_schema_changes, name=args.name,
+                              truncate_events=args.truncate_events, pk_change=args.pk_change,
+                              queries=args.include_query)
+    if args.output:
+        common.check_writable(args.output, option="--output")
+    reader = ChangeReader(args.binlogs, options, schema=_baseline(args), progress=_progress(args))
+
+    # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
+    # made them), or text to a stdout without a binary layer (a test's StringIO)
     try:
-        for change in reader:
-            if not started:
-                started = True
-                gc.freeze()
-                if gc_was_on:
-                    gc.enable()
-            if type(change) is RenderedRows:
-                write(change.text.decode("ascii") if text_out else change.text)
-            else:
-                line = render(change) + "\n"
-                write(line if text_out else line.encode("ascii"))
+        with JsonLinesSink(args.output or sys.stdout, name=args.name, include_query=args.include_query) as sink:
+            records = iter(reader)
+            first = next(records, None)
+            # the collector comes back with the first record, everything made before it frozen
+            gc.freeze()
+            if gc_was_on:
+                gc.enable()
+            if first is not None:
+                write_records((first,), sink)
+                write_records(records, sink)
     except SchemaMismatchError as e:
         print(f"mysqlddl changes: {e}", file=sys.stderr)
         print("mysqlddl changes: give the schema in force before the first event with --schema, or "
               "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
         return EXIT_MISMATCH
-    finally:
-        if args.output:
-            out.close()
-        else:
-            out.flush()
     _summary(reader.stats, args.summary)
     return 0
 
@@ -222,10 +215,9 @@ def _summary(stats, mode: str) -> None:
 def run_history(args: argparse.Namespace) -> int:
     from ..changes import ChangeReader, Filters, SchemaChange
 
-    filters = _filters(args)
-    reader = ChangeReader(args.binlogs, options=_options(args), schema=_baseline(args),
-                          schema_database=args.schema_database, schema_position=args.schema_position,
-                          filters=filters, rows=False, transactions=False, progress=_progress(args))
+    reader = ChangeReader(args.binlogs, _change_options(args, rows=False, transactions=False),
+                          schema=_baseline(args), progress=_progress(args))
+    filters = reader.config.filters
     # the records the filters select are those whose schema change the reader emits
     chosen = {id(ch.record) for ch in reader if isinstance(ch, SchemaChange)}
     everything = filters == Filters(stop_position=args.stop_position)

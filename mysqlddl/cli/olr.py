@@ -40,10 +40,11 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..envelope import dumps
     from ..olr.events import envelope
     from ..olr.reader import OlrReader
     from ..options import Options
+    from ..sinks import JsonLinesSink, write_records
+    from ..sinks.jsonl import dumps
 
     opts = Options(dialect="oracle", olr_time_unit=args.time_unit, olr_tm_unit=args.tm_unit,
                    error_policy="skip" if args.lenient else "raise")
@@ -54,15 +55,10 @@ def run(args: argparse.Namespace) -> int:
     baseline = None if args.schema is None else common.read_text(args.schema, option="--schema")
     reader = OlrReader(args.files, opts, baseline=baseline, baseline_owner=args.schema_owner, name=args.name,
                        transactions=not args.no_transactions, schema_changes=not args.no_schema_changes)
-    out = common.open_output(args.output)
-    try:
-        for change in reader:
-            out.write(dumps(envelope(change, name=args.name)) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
-        else:
-            out.flush()
+    # the MySQL path's sink, each line this path's envelope (the lines are ASCII: json's ensure_ascii)
+    with JsonLinesSink(args.output or sys.stdout, render=lambda change: dumps(envelope(change, name=args.name))) \
+            as sink:
+        write_records(reader, sink)
     if args.history:
         reader.history.save(args.history)
     _summary(reader, args.summary)

@@ -1,6 +1,6 @@
 """Oracle change events from OLR, and their Debezium envelope.
 
-The envelope is the MySQL path's (:mod:`mysqlddl.envelope`): the same top-level keys and value
+The envelope is the MySQL path's (:mod:`mysqlddl.sinks.jsonl`): the same top-level keys and value
 rendering (Decimal as its digits, datetimes ISO-8601, bytes base64), the same transaction BEGIN/END
 records, the same schema-change record. Only ``source`` differs, as it does between Debezium's
 connectors::
@@ -37,10 +37,9 @@ import dataclasses
 from collections.abc import Mapping
 
 from .. import __version__
-from ..envelope import debezium_table, json_value
 from ..history import HistoryRecord
-from ..model import render
 from ..model.table import Table
+from ..sinks.jsonl import json_image, table_changes, transaction_dict
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -118,12 +117,8 @@ def source_dict(src: OracleSource, *, name: str = "mysqlddl") -> dict:
             "line": src.line}
 
 
-def _image(values: dict | None) -> dict | None:
-    return None if values is None else {k: json_value(v) for k, v in values.items()}
-
-
 def row_envelope(ch: OracleRowChange, *, name: str = "mysqlddl") -> dict:
-    out = {"before": _image(ch.before), "after": _image(ch.after), "source": source_dict(ch.source, name=name),
+    out = {"before": json_image(ch.before), "after": json_image(ch.after), "source": source_dict(ch.source, name=name),
            "op": ch.op, "ts_ms": ch.source.ts_ms, "transaction": None}
     if ch.transaction is not None:
         out["transaction"] = {"id": ch.transaction, "total_order": ch.total_order,
@@ -139,19 +134,11 @@ def row_envelope(ch: OracleRowChange, *, name: str = "mysqlddl") -> dict:
 
 
 def transaction_envelope(mark: OracleTransactionMark) -> dict:
-    end = mark.status == "END"
-    return {"status": mark.status, "id": mark.id, "ts_ms": mark.source.ts_ms,
-            "event_count": mark.event_count if end else None,
-            "data_collections": [{"data_collection": t, "event_count": n} for t, n in mark.counts]
-            if end else None}
+    return transaction_dict(mark.status, mark.id, mark.source.ts_ms, mark.counts)
 
 
 def schema_envelope(sc: OracleSchemaChange, *, name: str = "mysqlddl") -> dict:
-    changes = []
-    for (tid, table), kind in zip(sc.record.tables, sc.kinds, strict=True):
-        changes.append({"type": kind, "id": f'"{tid.database}"."{tid.name}"' if tid.database else f'"{tid.name}"',
-                        "table": debezium_table(table) if table is not None else None,
-                        "mysqlddl_table": render.table_json(table) if table is not None else None})
+    changes = table_changes(sc.record, sc.kinds)
     src = source_dict(sc.source, name=name)
     return {"source": src, "ts_ms": src["ts_ms"], "databaseName": sc.source.db,
             "schemaName": sc.source.owner, "ddl": sc.ddl, "tableChanges": changes,

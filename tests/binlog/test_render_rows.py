@@ -19,10 +19,10 @@ import pytest
 
 from mysqlddl.binlog import _twin, rows, speedups
 from mysqlddl.binlog.coltypes import ColumnType as T
-from mysqlddl.envelope import _image as envelope_image
-from mysqlddl.envelope import value_text
 from mysqlddl.errors import CorruptEventError, MysqlddlError
 from mysqlddl.options import Options
+from mysqlddl.sinks.jsonl import json_image as envelope_image
+from mysqlddl.sinks.jsonl import value_text
 
 from .test_rows import FOUR, V_DEC, V_DT, V_INT, V_STR, tm
 from .test_twin_parity import ALL_TYPES_PRESENT, ALL_TYPES_ROW, ILL_FORMED, _decimal_bin, all_types_plan

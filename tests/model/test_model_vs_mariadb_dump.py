@@ -86,12 +86,12 @@ def test_default_dump_applies_with_run_script(dumped):
 
 
 def test_default_dump_as_the_changes_schema_baseline(dumped, mariadb_server):
-    from mysqlddl.changes import ChangeReader
+    from mysqlddl.changes import ChangeOptions, ChangeReader
     from mysqlddl.positions import BinlogPosition
 
     lab, d, text = dumped
     mariadb_server.execute("FLUSH BINARY LOGS")
-    reader = ChangeReader(mariadb_server.binlog_files()[-1], options=base.OPTS, schema=text)
+    reader = ChangeReader(mariadb_server.binlog_files()[-1], ChangeOptions(decode=base.OPTS), schema=text)
     cat = reader.history.catalog_at(BinlogPosition(-1, 0))
     assert sorted(t.name for t in cat.tables_in(d)) == ["a_child", "b_parent", "c_misc"]
     lab.catalog = cat

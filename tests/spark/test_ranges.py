@@ -12,10 +12,10 @@ from collections import Counter
 import pytest
 
 from mysqlddl import ranges
-from mysqlddl.changes import ChangeReader
-from mysqlddl.envelope import dumps, envelope
+from mysqlddl.changes import ChangeOptions, ChangeReader
 from mysqlddl.errors import ConfigError
 from mysqlddl.history import SchemaHistory
+from mysqlddl.sinks.jsonl import dumps, envelope
 
 pytestmark = pytest.mark.mariadb
 
@@ -42,7 +42,7 @@ def test_prescan_finds_the_ddl_and_boundaries(scans, lab_binlogs):
 
 def test_history_from_prescans_is_the_sequential_one(scans, lab_binlogs):
     d, _ = lab_binlogs
-    seq = ChangeReader(str(d), rows=False, transactions=False)
+    seq = ChangeReader(str(d), ChangeOptions(rows=False, transactions=False))
     for _ in seq:
         pass
     shuffled = list(scans)
@@ -62,7 +62,7 @@ def test_file_order_is_numeric_not_textual(lab_binlogs, tmp_path):
     scans = sorted((ranges.prescan(f) for f in files), key=lambda s: s.path)     # textual: .10 < .9
     assert scans[-1].path.endswith(".9")
     history, _ = ranges.build_history(scans)
-    seq = ChangeReader(files, rows=False, transactions=False)
+    seq = ChangeReader(files, ChangeOptions(rows=False, transactions=False))
     for _ in seq:
         pass
     assert list(history.lines()) == list(seq.history.lines())
@@ -111,13 +111,13 @@ def test_no_cut_inside_a_prepared_xa(scans):
 @pytest.mark.parametrize("size", [1, 200_000])
 def test_ranges_decode_to_the_sequential_events(scans, lab_binlogs, tmp_path, size):
     d, _ = lab_binlogs
-    seq = [dumps(envelope(c)) for c in ChangeReader(str(d))]
+    seq = [dumps(envelope(c)) for c in ChangeReader(str(d)).changes()]
     history, _ = ranges.build_history(scans)
     history.save(tmp_path / "h.jsonl")
     loaded = SchemaHistory.load(tmp_path / "h.jsonl")      # what executors get: the JSON Lines
     rs = ranges.cut_ranges(scans, size)
     assert len(rs) > len(scans)
-    got = [dumps(envelope(c)) for r in rs for c in ranges.read_range(r, loaded)]
+    got = [dumps(envelope(c)) for r in rs for c in ranges.read_range(r, loaded).changes()]
     assert Counter(got) == Counter(seq)
     assert len(got) == len(seq)
 
@@ -133,9 +133,10 @@ def test_min_gap_thins_cut_marks_only(scans, lab_binlogs, tmp_path):
         assert [m for m in t.marks if m[1] != ranges.CUT] == [m for m in full.marks if m[1] != ranges.CUT]
         assert t.ddl == full.ddl
     assert sum(len(t.marks) for t in thin) < sum(len(s.marks) for s in scans)
-    seq = Counter(dumps(envelope(c)) for c in ChangeReader(str(d)))
+    seq = Counter(dumps(envelope(c)) for c in ChangeReader(str(d)).changes())
     history, _ = ranges.build_history(thin)
-    got = Counter(dumps(envelope(c)) for r in ranges.cut_ranges(thin, gap) for c in ranges.read_range(r, history))
+    got = Counter(dumps(envelope(c)) for r in ranges.cut_ranges(thin, gap)
+                  for c in ranges.read_range(r, history).changes())
     assert got == seq
 
 
@@ -145,7 +146,7 @@ from mysqlddl import ranges
 from mysqlddl.history import SchemaHistory
 history = SchemaHistory.load(sys.argv[1])
 scans = [ranges.prescan(f) for f in ranges.input_files([sys.argv[2]])]
-kinds = [type(c).__name__ for r in ranges.cut_ranges(scans, 1 << 30) for c in ranges.read_range(r, history)]
+kinds = [type(c).__name__ for r in ranges.cut_ranges(scans, 1 << 30) for c in ranges.read_range(r, history).changes()]
 parser = ("mysqlddl.ddl", "antlr4", "generated")
 print(kinds.count("SchemaChange"), sorted(m for m in sys.modules if m.startswith(parser)))
 """

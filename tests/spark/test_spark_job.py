@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from mysqlddl import ranges
+from mysqlddl.sinks import arrow as arrow_sink
 
 pytestmark = [pytest.mark.spark, pytest.mark.mariadb]
 
@@ -95,12 +96,12 @@ def test_output_equals_cli_with_files_split(first_run, lab_binlogs, cli_changes)
 
 
 def test_history_json_is_the_sequential_history(first_run, lab_binlogs):
-    from mysqlddl.changes import ChangeReader
+    from mysqlddl.changes import ChangeOptions, ChangeReader
     from mysqlddl.spark_job import cli_options
 
     out, _ = first_run
     d, _ = lab_binlogs
-    seq = ChangeReader(str(d), options=cli_options(), rows=False, transactions=False)
+    seq = ChangeReader(str(d), ChangeOptions(decode=cli_options(), rows=False, transactions=False))
     for _ in seq:
         pass
     lines = (out / "history.jsonl").read_text().splitlines()
@@ -139,14 +140,13 @@ def test_retried_tasks_leave_no_duplicates(spark, lab_binlogs, cli_changes, tmp_
 def test_spark_reads_the_output_as_pyarrow_does(spark, first_run):
     """Files written by the tasks with pyarrow, partition columns in the path only: Spark reads the
     same rows, with the same types, as pyarrow.dataset."""
-    from mysqlddl import spark_job
 
     out, summary = first_run
     df = spark.read.parquet(str(out / "changes"))
     types = dict(df.dtypes)
     assert types["db"] == types["table"] == types["kind"] == types["before"] == "string"
     assert types["row"] == "int" and types["file_seq"] == types["pos"] == types["ts_ms"] == "bigint"
-    assert set(types) == {n for n, _ in spark_job.COLUMNS}
+    assert set(types) == {n for n, _ in arrow_sink.COLUMNS}
     got = _bag(r.asDict() for r in df.collect())
     assert got == _bag(_dataset(out / "changes"))
     assert df.filter("kind = 'row'").count() == summary["dml_rows"]
@@ -517,11 +517,10 @@ def test_rendered_images_and_their_per_change_fallback(lab_binlogs, cli_changes,
     order numbers computed): the CLI's events. With the images' limit
     lowered, events whose images pass it take the per-change path (0: every one; 3000: the
     larger ones, so a batch mixes both): the same events again."""
-    from mysqlddl import spark_job
     from mysqlddl.binlog import rows
 
     if limit is not None:
-        monkeypatch.setattr(spark_job, "_IMAGES_LIMIT", limit)
+        monkeypatch.setattr(arrow_sink, "IMAGES_LIMIT", limit)
     outcomes = Counter()
     render_images = rows.render_images
 
@@ -575,7 +574,7 @@ def _iso_datetime(text: str) -> bool:
 
 def _assert_typed_like_cli(root: Path, cli_changes, summary: dict) -> Counter:
     """Every CLI row change has its typed row with the same values; returns the nulled counts."""
-    from mysqlddl.envelope import json_value
+    from mysqlddl.sinks.jsonl import json_value
 
     typed = _typed(root)
     rows = [e for e in cli_changes if e.get("op") in ("c", "u", "d")]
@@ -644,7 +643,7 @@ def test_typed_rows_from_the_per_change_path(lab_binlogs, cli_changes, tmp_path,
     datasets as the reader's RowChange objects: the same rows and values."""
     from mysqlddl import spark_job
 
-    monkeypatch.setattr(spark_job, "_IMAGES_LIMIT", 0)
+    monkeypatch.setattr(arrow_sink, "IMAGES_LIMIT", 0)
     d, _ = lab_binlogs
     results = _decode_in_process(d, tmp_path, typed=True)
     _assert_typed_like_cli(tmp_path / "tables", cli_changes, {"typed": spark_job._typed_summary(results)})

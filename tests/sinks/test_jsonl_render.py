@@ -1,7 +1,7 @@
-"""The `changes` CLI's rendered path (ChangeReader(render_rows=LineRenderer.rows_event): a rows
-event's lines written by rows.render_rows, in C on the compiled core) gives the bytes of the
+"""The `changes` CLI's rendered path (JsonLinesSink: a RowBatch's lines written by
+LineRenderer.render_batch through rows.render_rows, in C on the compiled core) gives the bytes of the
 per-row path (a RowChange per row, LineRenderer per change, itself tested equal to
-dumps(envelope(change)) in test_envelope.py), on both twins:
+dumps(envelope(change)) in tests/sinks/test_jsonl.py), on both twins:
 
 - the lab workload (tools/workload.py, every phase a-d, small scale) on the `mariadb_server`, with
   the CLI's options that change what a row line holds (query, pk split, truncate events);
@@ -15,16 +15,18 @@ random_rows 12; databases rdlab/rdlab_tmp (the other lab tests use their own).
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from mysqlddl import cli
 from mysqlddl.binlog import _twin, speedups
-from mysqlddl.changes import ChangeReader, RenderedRows
-from mysqlddl.envelope import LineRenderer
+from mysqlddl.changes import ChangeOptions, ChangeReader, RowBatch
 from mysqlddl.errors import MysqlddlError
 from mysqlddl.options import Options
+from mysqlddl.sinks.jsonl import JsonLinesSink, LineRenderer
 
-from .binlog.test_twin_parity import shared_binlogs
+from ..binlog.test_twin_parity import shared_binlogs
 
 LAB_KW = {"scale": 0.001, "bigtx_rows": 300, "blob_kib": 64, "random_rows": 12}
 
@@ -39,28 +41,26 @@ def per_row(paths, *, name="mysqlddl", include_query=False, **kw) -> str:
     speedups.impl = _twin
     try:
         render = LineRenderer(name=name, include_query=include_query)
-        return "".join(render(c) + "\n" for c in ChangeReader(paths, options=Options(json_as="text"), name=name,
-                                                               **kw))
+        options = ChangeOptions(decode=Options(json_as="text"), name=name, **kw)
+        return "".join(render(c) + "\n" for c in ChangeReader(paths, options).changes())
     finally:
         speedups.impl = saved
 
 
 def rendered(paths, impl, *, name="mysqlddl", include_query=False, **kw) -> tuple[str, int]:
-    """What run_changes writes: RenderedRows text as it comes, other changes one line each; as
-    there, ROWS_QUERY / ANNOTATE_ROWS are not decoded unless the query is printed."""
+    """What run_changes writes: every record through the JSON Lines sink (a RowBatch rendered
+    whole from its bytes); as there, ROWS_QUERY / ANNOTATE_ROWS are not decoded unless the query
+    is printed. ``batches``: the RowBatches the sink rendered whole."""
     saved = speedups.impl
     speedups.impl = impl
     try:
-        render = LineRenderer(name=name, include_query=include_query)
-        out, batches = [], 0
-        for c in ChangeReader(paths, options=Options(json_as="text"), name=name, render_rows=render.rows_event,
-                              queries=include_query, **kw):
-            if type(c) is RenderedRows:
-                out.append(c.text.decode("ascii"))
-                batches += 1
-            else:
-                out.append(render(c) + "\n")
-        return "".join(out), batches
+        options = ChangeOptions(decode=Options(json_as="text"), name=name, queries=include_query, **kw)
+        out, batches = io.BytesIO(), 0
+        with JsonLinesSink(out, name=name, include_query=include_query) as sink:
+            for rec in ChangeReader(paths, options):
+                batches += isinstance(rec, RowBatch) and sink.render.rows_format(rec.mapping) is not None
+                sink.write(rec)
+        return out.getvalue().decode("ascii"), batches
     finally:
         speedups.impl = saved
 

@@ -43,7 +43,7 @@ def lab(shared_path, tmp_path_factory, tool):
 def test_lab_workload_history_and_rows(lab):
     srv, truth = lab
     reader = ChangeReader(srv.binlog_dir)
-    rows = [c for c in reader if isinstance(c, RowChange)]
+    rows = [c for c in reader.changes() if isinstance(c, RowChange)]
     stats = reader.stats
     assert stats.ddl_errors == 0 and stats.mismatches == 0
     assert {r.naming for r in rows} == {Naming.SCHEMA}

@@ -33,16 +33,23 @@ from __future__ import annotations
 import base64
 import datetime
 import decimal
+import io
 import json
 import math
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
-from . import __version__
-from .binlog import rows as rows_mod
-from .changes import Change, Naming, RowChange, SchemaChange, Source, TransactionMark, mariadb_uuid_text, typed_value
-from .model import render
-from .model.table import IndexKind, Table
-from .model.types import TypeFamily
+from .. import __version__
+from ..binlog import rows as rows_mod
+from ..changes.records import Naming, RowBatch, RowChange, SchemaChange, TransactionMark
+from ..changes.values import mariadb_uuid_text, typed_value
+from ..model import render
+from ..model.table import IndexKind, Table
+from ..model.types import TypeFamily
+from .base import Sink
+
+if TYPE_CHECKING:               # (names in annotations only)
+    from ..changes.records import Change, Record, Source, TableMapping
 
 F = TypeFamily
 
@@ -109,7 +116,8 @@ _BY_TYPE = {int: None, str: None, bool: None, type(None): None, float: _float, d
             datetime.timedelta: _td_text, bytes: _b64}
 
 
-def _image(values: dict | None) -> dict | None:
+def json_image(values: dict | None) -> dict | None:
+    """A row image (column name -> typed value) as JSON data, by :func:`json_value`."""
     if values is None:
         return None
     get = _BY_TYPE.get
@@ -133,14 +141,14 @@ def source_dict(src: Source, *, name: str = "mysqlddl", include_query: bool = Tr
 
 
 def row_envelope(ch: RowChange, *, name: str = "mysqlddl", include_query: bool = True) -> dict:
-    out = {"before": _image(ch.before), "after": _image(ch.after),
+    out = {"before": json_image(ch.before), "after": json_image(ch.after),
            "source": source_dict(ch.source, name=name, include_query=include_query), "op": ch.op,
            "ts_ms": ch.source.ts * 1000, "transaction": None}
     if ch.transaction is not None:
         out["transaction"] = {"id": ch.transaction, "total_order": ch.total_order,
                               "data_collection_order": ch.table_order}
     if ch.headers:
-        out["headers"] = {k: _image(v) for k, v in ch.headers.items()}
+        out["headers"] = {k: json_image(v) for k, v in ch.headers.items()}
     if ch.naming is not Naming.SCHEMA or ch.mismatch:
         extra: dict = {"naming": ch.naming.value}
         if ch.mismatch:
@@ -149,12 +157,18 @@ def row_envelope(ch: RowChange, *, name: str = "mysqlddl", include_query: bool =
     return out
 
 
-def transaction_envelope(mark: TransactionMark) -> dict:
-    end = mark.status == "END"
-    return {"status": mark.status, "id": mark.id, "ts_ms": mark.source.ts * 1000,
-            "event_count": mark.event_count if end else None,
-            "data_collections": [{"data_collection": t, "event_count": n} for t, n in mark.counts]
+def transaction_dict(status: str, id_: str, ts_ms: int | None, counts) -> dict:
+    """Debezium's transaction metadata event (its "Transaction metadata" section): ``counts``,
+    ((data collection, events), ...), given for END only."""
+    end = status == "END"
+    return {"status": status, "id": id_, "ts_ms": ts_ms,
+            "event_count": sum(n for _, n in counts) if end else None,
+            "data_collections": [{"data_collection": t, "event_count": n} for t, n in counts]
             if end else None}
+
+
+def transaction_envelope(mark: TransactionMark) -> dict:
+    return transaction_dict(mark.status, mark.id, mark.source.ts * 1000, mark.counts)
 
 
 # Debezium's column jdbcType (java.sql.Types) per MySQL type, as its MySQL connector reports them.
@@ -191,12 +205,17 @@ def debezium_table(t: Table) -> dict:
             "comment": t.comment}
 
 
+def table_changes(record, kinds) -> list[dict]:
+    """Debezium's ``tableChanges`` of a history record (``kinds``: CREATE/ALTER/DROP per table),
+    each with our model's full definition under ``mysqlddl_table``."""
+    return [{"type": kind, "id": _quoted_id(tid.database, tid.name),
+             "table": debezium_table(table) if table is not None else None,
+             "mysqlddl_table": render.table_json(table) if table is not None else None}
+            for (tid, table), kind in zip(record.tables, kinds, strict=True)]
+
+
 def schema_envelope(sc: SchemaChange, *, name: str = "mysqlddl") -> dict:
-    changes = []
-    for (tid, table), kind in zip(sc.record.tables, sc.kinds, strict=True):
-        changes.append({"type": kind, "id": _quoted_id(tid.database, tid.name),
-                        "table": debezium_table(table) if table is not None else None,
-                        "mysqlddl_table": render.table_json(table) if table is not None else None})
+    changes = table_changes(sc.record, sc.kinds)
     src = source_dict(sc.source, name=name)
     return {"source": src, "ts_ms": src["ts_ms"], "databaseName": sc.database, "schemaName": None,
             "ddl": sc.ddl, "tableChanges": changes,
@@ -228,6 +247,11 @@ def dumps(obj: Any) -> str:
     return _ENCODE(obj)
 
 
+def _members(d: dict, keys) -> str:
+    """The JSON text of ``d``'s members ``keys``, as _ENCODE writes them inside ``d``."""
+    return ",".join(f"{_ENCODE(k)}:{_ENCODE(d[k])}" for k in keys)
+
+
 def _scalar(v) -> str:
     """The JSON text of a source field (int, str or None) as _ENCODE writes it."""
     if v is None:
@@ -242,7 +266,7 @@ def value_text(v: Any) -> str:
 
 
 def _retyped_json(family, uuid_swap_all: bool):
-    """value_text after the schema's retyping of a decoded value (ChangeReader._image)."""
+    """value_text after the schema's retyping of a decoded value (TableMapping.image)."""
     if family is F.UUID:
         return lambda v: value_text(mariadb_uuid_text(v, uuid_swap_all))
     return lambda v: value_text(typed_value(family, v))
@@ -253,7 +277,7 @@ class LineRenderer:
     ``source`` of a row event differs from its neighbours' only in ``row``, so its JSON is encoded
     once per rows event (the parts around ``row`` are cached) and the line is assembled from
     encoded parts. Changes with extras (headers, naming, mismatches) and non-row changes take the
-    general path. tests/test_envelope.py checks the two agree."""
+    general path. tests/sinks/test_jsonl.py checks the two agree."""
 
     def __init__(self, *, name: str = "mysqlddl", include_query: bool = True):
         self.name = name
@@ -278,40 +302,41 @@ class LineRenderer:
         return hit
 
     def _source_text(self, s: Source, transaction: str | None) -> tuple[str, str, str]:
-        """_ENCODE(source_dict(s) | {"row": 0}) cut around the row, plus the transaction's start,
-        built from cached parts: a rows event's source differs from the previous one's in pos, and
-        in ts/gtid/file/thread per transaction; the rest is encoded once per table
-        (test_envelope and test_changes_render check the two agree)."""
+        """_ENCODE(source_dict(s) | {"row": 0}) around the row, plus the transaction's start, built
+        from cached parts: a rows event's source differs from the previous one's in pos, and in
+        ts/gtid/file/thread per transaction; the rest is encoded once per table
+        (tests/sinks/test_jsonl.py and test_jsonl_render.py check the two agree)."""
         key = (s.connector, s.db, s.table, s.server_id, s.ts, s.gtid, s.file, s.thread, s.query, transaction)
         parts = self._fixed.get(key)
         if parts is None:
-            pre = _ENCODE(source_dict(s, name=self.name, include_query=self.include_query))
+            d = source_dict(s, name=self.name, include_query=self.include_query)
+            keys = list(d)
+            pos, row = keys.index("pos"), keys.index("row")
             txn = "null" if transaction is None else '{"id":' + _ENCODE(transaction) + ',"total_order":'
             if len(self._fixed) > 4096:
                 self._fixed.clear()
-            # the text up to pos's value, and from thread on (pos and row are the last fields before it)
-            parts = self._fixed[key] = (pre[:pre.index(',"pos":') + len(',"pos":')], pre[pre.index(',"thread":'):],
-                                        txn)
+            # the members before pos, and those after row (pos and row vary by event and by row)
+            parts = self._fixed[key] = ("{" + _members(d, keys[:pos]) + ',"pos":',
+                                        "," + _members(d, keys[row + 1:]) + "}", txn)
         return f'{parts[0]}{_scalar(s.pos)},"row":', parts[1], parts[2]
 
-    # -- whole rows events (ChangeReader(render_rows=...)) ------------------------------------------
-    def rows_event(self, ev, mapped, op: str, src: Source, transaction: str | None, total0: int,
-                   table0: int) -> tuple[bytes, int] | None:
-        """Every row of a rows event as lines (``(text, rows)``, ASCII bytes), rendered from the event's bytes by
+    # -- whole rows events --------------------------------------------------------------------------
+    def render_batch(self, batch: RowBatch) -> bytes | None:
+        """Every row of a RowBatch as lines (ASCII bytes), rendered from the event's bytes by
         :func:`mysqlddl.binlog.rows.render_rows` (in C on the compiled core) into the lines
-        ``__call__`` gives for each of its RowChanges (same bytes; tests/test_changes_render.py).
-        ``mapped``: the ChangeReader's view of the table (plan, names, naming, families, mismatch);
-        ``src``: the source of row 0. None when these rows need the per-change path."""
-        if transaction is None:
-            return None
+        ``__call__`` gives for each of its RowChanges (same bytes; tests/sinks/test_jsonl_render.py);
+        notes the batch's row count. None when its rows need the per-change path (a table whose
+        column names repeat)."""
+        mapped = batch.mapping
         if mapped is self._last[0]:
             fmt = self._last[1]
         else:
-            fmt = self._format(mapped)
+            fmt = self.rows_format(mapped)
             self._last = (mapped, fmt)
         if fmt is None:
             return None
-        head, tail, txn = self._source_text(src, transaction)
+        src, op, ev = batch.source, batch.op, batch.event
+        head, tail, txn = self._source_text(src, batch.transaction)
         extra = ""
         if mapped.naming is not Naming.SCHEMA or mapped.mismatch:
             more: dict = {"naming": mapped.naming.value}
@@ -321,12 +346,16 @@ class LineRenderer:
         parts = ('{"before":', ',"after":', f',"source":{head}',
                  f'{tail},"op":"{op}","ts_ms":{src.ts * 1000},"transaction":{txn}',
                  ',"data_collection_order":', "}" + extra + "}\n")
-        return rows_mod.render_rows(mapped.plan, fmt, ev.body, ev.rows_start, ev.rows_end, ev.present1,
-                                    ev.present2, base=ev.body_offset or 0, op=op, parts=parts,
-                                    total0=total0, table0=table0)
+        with mapped.decoding(ev):
+            text, n = rows_mod.render_rows(mapped.plan, fmt, ev.body, ev.rows_start, ev.rows_end, ev.present1,
+                                           ev.present2, base=ev.body_offset or 0, op=op, parts=parts,
+                                           total0=batch.total0, table0=batch.table0)
+        batch.note_count(n)
+        return text
 
-    def _format(self, m):
-        """The JsonRowsFormat of a mapped table (cached: a table keeps its plan across TABLE_MAPs)."""
+    def rows_format(self, m: TableMapping):
+        """The JsonRowsFormat of a table mapping (cached: a table keeps its plan across TABLE_MAPs),
+        None when its column names repeat (a JSON object cannot hold them)."""
         key = (m.plan, m.names, m.families, m.uuid_swap_all)
         hit = self._formats.get(key, False)
         if hit is False:
@@ -348,11 +377,75 @@ class LineRenderer:
         head, tail, txn = self._source_parts(change)
         if change.transaction is not None:
             txn = f'{txn}{change.total_order},"data_collection_order":{change.table_order}}}'
-        before = "null" if change.before is None else _ENCODE(_image(change.before))
-        after = "null" if change.after is None else _ENCODE(_image(change.after))
+        before = "null" if change.before is None else _ENCODE(json_image(change.before))
+        after = "null" if change.after is None else _ENCODE(json_image(change.after))
         return (f'{{"before":{before},"after":{after},"source":{head}{change.source.row}{tail},'
                 f'"op":"{change.op}","ts_ms":{change.source.ts * 1000},"transaction":{txn}}}')
 
 
-__all__ = ["LineRenderer", "debezium_table", "dumps", "envelope", "json_value", "kind_of", "row_envelope",
-           "schema_envelope", "source_dict", "transaction_envelope", "value_text"]
+
+class JsonLinesSink(Sink):
+    """JSON Lines in the native format (this module's docstring): one line per change, a RowBatch's
+    lines rendered from the event's bytes (:meth:`LineRenderer.render_batch`), every other record
+    by :meth:`LineRenderer.__call__`. ``out``: a path (opened by :meth:`open`, closed by
+    :meth:`close`) or an open stream, binary or text (the lines are ASCII; a stream without a
+    binary layer, such as a StringIO, gets text). ``commit`` only records the position reached
+    (``position``): a stream has nothing to commit, and a flush per transaction would cost a
+    system call each; :meth:`close` flushes. :meth:`abort` keeps what was written (a stream
+    cannot take it back) and closes as :meth:`close` does. ``render``: the line of a record other
+    than a RowBatch (default: :class:`LineRenderer`; the Oracle path gives its own envelope's)."""
+
+    def __init__(self, out, *, name: str = "mysqlddl", include_query: bool = True, render=None):
+        self.out = out
+        self.lines = LineRenderer(name=name, include_query=include_query)
+        self.render = render if render is not None else self.lines
+        self.position = None
+        self._stream = None
+        self._owned = False
+        self._text = False
+        self._write = None
+
+    def open(self) -> None:
+        if isinstance(self.out, (str, os.PathLike)):
+            self._stream, self._owned = open(self.out, "wb"), True  # noqa: SIM115
+        else:
+            buffer = getattr(self.out, "buffer", None)
+            binary = "b" in getattr(self.out, "mode", "") or isinstance(self.out, (io.RawIOBase, io.BufferedIOBase))
+            self._text = buffer is None and not binary
+            self._stream = self.out if self._text or binary else buffer
+        self._write = self._stream.write
+
+    def write(self, record: Record) -> None:
+        write = self._write
+        if write is None:
+            self.open()
+            write = self._write
+        render = self.render
+        if type(record) is RowBatch:
+            text = self.lines.render_batch(record)
+            if text is None:
+                text = "".join(render(ch) + "\n" for ch in record.changes()).encode("ascii")
+            write(text.decode("ascii") if self._text else text)
+        else:
+            line = render(record) + "\n"
+            write(line if self._text else line.encode("ascii"))
+
+    def commit(self, position) -> None:
+        self.position = position
+
+    def abort(self) -> None:
+        """(what was written stays: see the class docstring)"""
+
+    def close(self) -> None:
+        stream, self._stream, self._write = self._stream, None, None
+        if stream is None:
+            return
+        if self._owned:
+            stream.close()
+        else:
+            stream.flush()
+
+
+__all__ = ["JsonLinesSink", "LineRenderer", "debezium_table", "dumps", "envelope", "json_image", "json_value",
+           "kind_of", "row_envelope", "schema_envelope", "source_dict", "table_changes", "transaction_dict",
+           "transaction_envelope", "value_text"]

@@ -1,0 +1,89 @@
+"""The TABLE_MAP half of the join: a TABLE_MAP is looked up by (db, table) -- never by table_id,
+which the server changes after every DDL -- in the history at its position, cross-checked against
+the table version in force (:func:`~mysqlddl.changes.crosscheck.cross_check`), and resolved into a
+:class:`~mysqlddl.changes.records.TableMapping`: the decode plan built from the two, the column
+names and where they come from (the schema; the TABLE_MAP's COLUMN_NAME metadata with
+binlog_row_metadata=FULL; else ``col_1..n``: never guessed).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..binlog import rows as rows_mod
+from ..binlog.events import TableMapEvent
+from ..errors import SchemaMismatchError
+from ..model.ids import TableId
+from ..model.table import IndexKind
+from ..model.types import TypeFamily
+from ..options import Dialect, Options
+from ..positions import BinlogPosition, file_seq
+from .crosscheck import cross_check, plan_columns
+from .options import OnMismatch
+from .records import Naming, TableMapping
+from .values import uuid_swap_all, value_family
+
+F = TypeFamily
+
+#: the decode plans kept (per table version, TABLE_MAP layout and options) before the cache restarts
+PLAN_CACHE = 4096
+
+
+class MappingBook:
+    """The TABLE_MAP half of :class:`~mysqlddl.changes.reader.ChangeReader` (a base class of it):
+    uses the reader's ``history``, ``config``, ``stats``, ``_maps``, ``_plans`` and ``_db_known``."""
+
+    def _table_map(self, tm: TableMapEvent, opts: Options) -> None:
+        if not self.config.filters.table_ok(tm.database, tm.table):
+            self._maps[tm.table_id] = TableMapping(tm, None, (), Naming.POSITIONAL, (), None, False)
+            return
+        pos = BinlogPosition(file_seq(tm.file or ""), tm.pos, Path(tm.file or "").name)
+        version = self.history.table_at(TableId(tm.database, tm.table), pos)
+        mismatch: tuple[str, ...] = ()
+        charset_known = self._db_known(tm.database)
+        if version is not None:
+            problems = cross_check(tm, version, charset_known=charset_known,
+                                   mariadb=opts.dialect is Dialect.MARIADB)
+            if problems:
+                if self.config.on_mismatch is OnMismatch.RAISE:
+                    raise SchemaMismatchError(
+                        f"TABLE_MAP of {tm.database}.{tm.table} does not match the table version in "
+                        f"force: {'; '.join(problems)}", file=tm.file, log_pos=tm.pos,
+                        event_type="TABLE_MAP", table=f"{tm.database}.{tm.table}", offset=tm.pos)
+                self.stats.mismatches += 1
+                mismatch = tuple(problems)
+                version = None
+        if version is not None:
+            key = (id(version), tm.column_types, tm.column_metadata, tm.signedness, tm.column_charsets,
+                   tm.default_charset, opts, charset_known)
+            hit = self._plans.get(key)
+            if hit is None:
+                plan = rows_mod.build_plan(tm, opts, columns=plan_columns(tm, version, charset_known=charset_known))
+                hit = self._plans[key] = (version, plan)
+                if len(self._plans) > PLAN_CACHE:
+                    self._plans.clear()
+            plan = hit[1]
+            names = tuple(c.name for c in version.columns)
+            families = tuple(value_family(c, version) for c in version.columns)
+            # only these retype a decoded value (see typed_value); MariaDB JSON is LONGTEXT, kept as
+            # the document's text as the server stored it when json_as="text"
+            retyped = (F.INET4, F.INET6, F.UUID) if opts.json_as == "text" else (F.JSON, F.INET4, F.INET6, F.UUID)
+            families = tuple(f if f in retyped else None for f in families)
+            naming = Naming.SCHEMA
+        else:
+            plan = rows_mod.build_plan(tm, opts)
+            if tm.column_names is not None and len(tm.column_names) == tm.column_count:
+                names, naming = tuple(tm.column_names), Naming.TABLE_MAP
+            else:
+                names = tuple(f"col_{i + 1}" for i in range(tm.column_count))
+                naming = Naming.POSITIONAL
+            families = (None,) * tm.column_count
+        pk = ()
+        if version is not None and version.primary_key is not None \
+                and version.primary_key.kind is IndexKind.PRIMARY:
+            pk = version.primary_key.columns
+        self._maps[tm.table_id] = TableMapping(tm, plan, names, naming, families, version, True, mismatch, pk,
+                                               uuid_swap_all(opts))
+
+
+__all__ = ["PLAN_CACHE", "MappingBook"]

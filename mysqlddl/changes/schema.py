@@ -1,0 +1,221 @@
+"""The schema half of the join: QUERY events classified, DDL parsed under the event's own sql_mode
+and default database and recorded in the history at the event's *end* position (DESIGN "Schema
+history is keyed by position"), and the SchemaChange (plus Debezium's truncate events) emitted.
+
+DDL on a table the history never saw (created before the first file and absent from the baseline)
+cannot be applied: it is left out and counted (``ChangeStats.ddl_unknown_tables``), and that
+table's rows are named by the TABLE_MAP or positionally.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..binlog.events import QueryEvent
+from ..commands import (
+    AlterDatabase,
+    AlterTable,
+    CreateDatabase,
+    CreateIndex,
+    DropIndex,
+    DropTable,
+    RenameTable,
+    TruncateTable,
+)
+from ..errors import DdlError
+from ..history import HistoryRecord
+from ..model.ids import TableId
+from ..options import ErrorPolicy, Options
+from ..positions import BinlogPosition, file_seq
+from .classify import QueryKind, classify_query, sql_mode_names
+from .records import Change, Naming, RowChange, SchemaChange
+
+
+def charset_stating_databases(rec: HistoryRecord) -> Iterator[str]:
+    """The databases whose default charset a recorded DDL states: CREATE DATABASE, and ALTER
+    DATABASE with a charset or collation (what makes a column's inherited charset a fact; see
+    ChangeReader._db_known)."""
+    for cmd in rec.commands:
+        if isinstance(cmd, CreateDatabase) or (isinstance(cmd, AlterDatabase) and (cmd.charset or cmd.collation)):
+            name = cmd.name or rec.default_db
+            if name:
+                yield name
+
+
+class SchemaBook:
+    """The schema half of :class:`~mysqlddl.changes.reader.ChangeReader` (a base class of it):
+    the methods use the reader's ``history``, ``config``, ``stats``, ``baseline_position``,
+    ``_recorded``, ``_known_dbs``, ``_maps``, ``_gtid`` and ``_source``, and the transaction
+    methods of :class:`~mysqlddl.changes.transactions.TransactionBook`."""
+
+    def _query(self, ev: QueryEvent, opts: Options) -> Iterator[Change]:
+        kind = classify_query(ev.query, opts)
+        self.stats.queries[kind.value] += 1
+        if kind is QueryKind.BEGIN:
+            if self._txn is None or self._txn.began or self._txn.xa:
+                self._begin(ev, thread=ev.thread_id)
+            else:
+                self._txn.thread = ev.thread_id
+            return
+        if kind in (QueryKind.COMMIT, QueryKind.ROLLBACK):
+            yield from self._commit(ev)
+            return
+        if kind is QueryKind.XA:
+            yield from self._xa_end(ev)
+            return
+        if kind is not QueryKind.DDL:
+            return
+        if ev.error_code:
+            return  # the statement failed on the master (logged for replication): no schema change
+        yield from self._ddl(ev, opts)
+
+    def _ddl(self, ev: QueryEvent, opts: Options) -> Iterator[Change]:
+        end = BinlogPosition(file_seq(ev.file or ""), ev.next_pos,
+                             Path(ev.file or "").name, self._gtid)
+        if self.baseline_position is not None and end.key <= self.baseline_position:
+            self.stats.ddl_before_baseline += 1
+            return
+        if ev.status.sql_mode is not None:
+            opts = opts.replace(sql_mode=sql_mode_names(ev.status.sql_mode))
+        db = ev.database or None
+        if not self.config.record_ddl:
+            yield from self._ddl_recorded(ev, end, db)
+            return
+        # (imported here, not above: a reader on a pre-built history, such as a Spark decode
+        # task, never parses DDL, and the parser's import and ATN load cost ~0.3 s a process)
+        from ..ddl import statement_commands
+
+        where = f"{Path(ev.file or '').name}:{ev.pos}"
+        try:
+            commands = statement_commands(ev.query, opts, source=where)
+            if not commands:
+                self.stats.queries["no_schema_change"] += 1
+                return
+            commands, unknown = self._without_unknown(commands, db)
+            if unknown:
+                self.stats.ddl_unknown_tables += 1
+                if not commands:
+                    return
+            before = self.history.catalog
+            rec = self.history.record(end, db, ev.query, commands, options=opts)
+        except DdlError as e:
+            if e.source is None:
+                e.source = where
+            if opts.error_policy is ErrorPolicy.RAISE:
+                raise
+            self.stats.ddl_errors += 1
+            return
+        yield from self._ddl_applied(ev, db, rec, before.table)
+
+    def _ddl_recorded(self, ev: QueryEvent, end: BinlogPosition, db: str | None) -> Iterator[Change]:
+        """record_ddl=False: the history already holds what this DDL did (no record: it changed no
+        schema, or was skipped, when the history was built); emit what recording it emitted."""
+        rec = self._recorded.get(end.key)
+        if rec is None:
+            return
+        before = BinlogPosition(end.file_seq, end.pos - 1)    # the catalog before this record
+        yield from self._ddl_applied(ev, db, rec, lambda tid: self.history.table_at(tid, before))
+
+    def _ddl_applied(self, ev: QueryEvent, db: str | None, rec, table_before) -> Iterator[Change]:
+        """What a DDL in the history means for the stream, however it got there (recorded now, or
+        already in a pre-built history): counts, forgotten TABLE_MAPs, and the schema-change
+        event. ``table_before(tid)``: the table's version before this DDL, None if it had none."""
+        self.stats.ddl += 1
+        self.stats.ddl_errors += len(rec.errors)
+        self._note_databases(rec)
+        self._maps.clear()
+        gtid = self._gtid
+        self._gtid = None
+        if self.config.schema_changes and self._in_window(ev) and self.config.filters.gtid_ok(gtid) \
+                and self._schema_change_ok(db, rec):
+            kinds = tuple("DROP" if t is None else "CREATE" if table_before(tid) is None else "ALTER"
+                          for tid, t in rec.tables)
+            # a DDL is its own transaction: its QUERY event's thread_id is the session's
+            yield SchemaChange(dataclasses.replace(self._source(ev, db=db), gtid=gtid, thread=ev.thread_id),
+                               ev.query, db, rec, kinds)
+            yield from self._truncates(ev, db, rec, gtid)
+
+    def _truncates(self, ev: QueryEvent, db: str | None, rec: HistoryRecord, gtid) -> Iterator[Change]:
+        """Debezium's truncate events (op "t", no before/after) for the tables a TRUNCATE emptied."""
+        if not self.config.truncate_events:
+            return
+        for cmd in rec.commands:
+            if not isinstance(cmd, TruncateTable):
+                continue
+            tid = cmd.table.qualified(rec.default_db)
+            if not self.config.filters.table_ok(tid.database, tid.name):
+                continue
+            table = self.history.table_at(tid, rec.position)
+            src = dataclasses.replace(self._source(ev, db=tid.database, table=tid.name), gtid=gtid,
+                                      thread=ev.thread_id)
+            self.stats.truncates[f"{tid.database}.{tid.name}"] += 1
+            yield RowChange("t", src, None, None, tuple(c.name for c in table.columns) if table else (),
+                            Naming.SCHEMA if table else Naming.POSITIONAL, table)
+
+    def _db_known(self, name: str) -> bool:
+        """Whether a database's default charset is a fact (from the baseline or a CREATE /
+        ALTER DATABASE in the log), not the default the model assumed when a CREATE TABLE named
+        a database it had never seen."""
+        key = name.lower() if self.history.catalog.lower_case_table_names else name
+        return key in self._known_dbs
+
+    def _note_databases(self, rec: HistoryRecord) -> None:
+        lower = self.history.catalog.lower_case_table_names
+        self._known_dbs.update(name.lower() if lower else name for name in charset_stating_databases(rec))
+
+    def _never_seen(self, tid: TableId | None, db: str | None) -> bool:
+        """The history knows nothing of this table: not in the baseline, never created, and not
+        in the catalog now."""
+        if tid is None:
+            return False
+        tid = tid.qualified(db)
+        if tid.database is None:
+            return False
+        h = self.history
+        return (h.catalog.table(tid) is None and not h.versions(tid)
+                and h.table_at(tid, BinlogPosition(-1, 0)) is None)
+
+    def _without_unknown(self, commands, db):
+        """The commands minus what acts on tables the history never saw (DDL on a table created
+        before the first file and absent from the baseline cannot be applied; such a table stays
+        unknown and its rows are named by the TABLE_MAP or positionally, as they say). Returns
+        (commands, whether something was left out)."""
+        out, dropped = [], False
+        for cmd in commands:
+            if isinstance(cmd, DropTable) and not getattr(cmd, "if_exists", False):
+                # (DROP TABLE IF EXISTS applies as it is: a no-op for an unknown table)
+                keep = tuple(t for t in cmd.tables if not self._never_seen(t, db))
+                if len(keep) != len(cmd.tables):
+                    dropped = True
+                    if keep:
+                        out.append(dataclasses.replace(cmd, tables=keep))
+                    continue
+            elif isinstance(cmd, RenameTable):
+                # pairs apply in order: a name an earlier pair created is known (a swap through
+                # a temporary name)
+                made: set[TableId] = set()
+                unknown = False
+                for a, b in cmd.pairs:
+                    if a.qualified(db) not in made and self._never_seen(a, db):
+                        unknown = True
+                    made.add(b.qualified(db))
+                if unknown:
+                    dropped = True
+                    continue
+            elif isinstance(cmd, (AlterTable, TruncateTable, CreateIndex, DropIndex)):
+                if self._never_seen(cmd.table, db):
+                    dropped = True
+                    continue
+            out.append(cmd)
+        return out, dropped
+
+    def _schema_change_ok(self, db: str | None, rec: HistoryRecord) -> bool:
+        f = self.config.filters
+        if not rec.tables:
+            return f.table_ok(db, None) and not f.tables
+        return any(f.table_ok(tid.database, tid.name) for tid, _ in rec.tables)
+
+
+__all__ = ["SchemaBook", "charset_stating_databases"]
