@@ -101,6 +101,7 @@ def _options(args):
 
 
 def _filters(args):
+    # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import Filters, GtidSet
 
     return Filters(start_position=args.start_position, stop_position=args.stop_position,
@@ -135,6 +136,7 @@ def run_changes(args: argparse.Namespace) -> int:
 
 def _change_options(args, **kw):
     """The ChangeOptions of a ``changes``/``history`` command line (``kw``: what differs by command)."""
+    # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeOptions
 
     return ChangeOptions(decode=_options(args), filters=_filters(args), schema_database=args.schema_database,
@@ -142,6 +144,7 @@ def _change_options(args, **kw):
 
 
 def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
+    # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeReader
     from ..errors import SchemaMismatchError
     from ..sinks import JsonLinesSink, write_records
@@ -213,6 +216,7 @@ def _summary(stats, mode: str) -> None:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeReader, Filters, SchemaChange
 
     reader = ChangeReader(args.binlogs, _change_options(args, rows=False, transactions=False),

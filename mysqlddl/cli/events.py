@@ -37,6 +37,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: the binlog reader loads only when this subcommand runs (cli/main.py)
     from ..binlog.events.jsonable import event_to_dict
     from ..binlog.reader import BinlogReader
     from ..options import Options

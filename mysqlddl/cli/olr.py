@@ -40,6 +40,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: the OLR reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..olr.events import envelope
     from ..olr.reader import OlrReader
     from ..options import Options

@@ -37,6 +37,7 @@ PARTITION_COLUMNS = ("db", "table")
 
 def arrow_schema(*, files: bool = False):
     """The output's Arrow schema; ``files``: as in the files, without the partition columns."""
+    # lazy: pyarrow and numpy are the [spark] extra (module docstring)
     import pyarrow as pa
 
     types = {"string": pa.string(), "long": pa.int64(), "int": pa.int32()}
@@ -236,6 +237,7 @@ class ChangeBatches:
     def flush(self, key: tuple):
         """The partition's pending rows as an Arrow table without the partition columns (the
         images of rendered rows events one chunk per event)."""
+        # lazy: pyarrow and numpy are the [spark] extra (module docstring)
         import numpy as np
         import pyarrow as pa
 
@@ -271,6 +273,7 @@ def _rendered_fields(p: _Part) -> dict:
     one chunk per event over the renderer's own text and offsets (no copy: each event's offsets
     start at 0); row = the index in the event, total_order / data_collection_order = the event's
     total0 / table0 + the 1-based index (as render_rows' holes, sinks.jsonl.LineRenderer)."""
+    # lazy: pyarrow and numpy are the [spark] extra (module docstring)
     import numpy as np
     import pyarrow as pa
 
@@ -308,6 +311,7 @@ def _column(values: list, type_, per_row: bool, p: _Part, expand):
 def _ints(a, type_, valid=None):
     """An int32 / int64 Arrow array over the numpy array ``a`` of that type (no copy); ``valid``:
     its validity bitmap, None for no nulls."""
+    # lazy: pyarrow and numpy are the [spark] extra (module docstring)
     import pyarrow as pa
 
     return pa.Array.from_buffers(type_, len(a), [valid, pa.py_buffer(a)])
@@ -315,6 +319,7 @@ def _ints(a, type_, valid=None):
 
 def _np_int(type_):
     """The numpy type of the Arrow integer type ``type_`` (int32 or int64: the output's)."""
+    # lazy: pyarrow and numpy are the [spark] extra (module docstring)
     import numpy as np
     import pyarrow as pa
 
@@ -323,6 +328,7 @@ def _np_int(type_):
 
 def _array(values: list, type_):
     """``pa.array(values, type_)`` for a list of str / int / None of the output's types."""
+    # lazy: pyarrow and numpy are the [spark] extra (module docstring)
     import numpy as np
     import pyarrow as pa
 
@@ -348,6 +354,7 @@ def _array(values: list, type_):
 
 def _repeat(value, type_, n: int):
     """``value`` (str / int / None) ``n`` times as an Arrow array of ``type_``."""
+    # lazy: pyarrow and numpy are the [spark] extra (module docstring)
     import numpy as np
     import pyarrow as pa
 

@@ -101,6 +101,7 @@ class PartWriter:
             self._write(max(self.pending, key=lambda k: self.pending[k][1]))
 
     def _write(self, key: tuple) -> None:
+        # lazy: pyarrow is the [spark] extra (module docstring)
         import pyarrow as pa
         import pyarrow.parquet as pq
 

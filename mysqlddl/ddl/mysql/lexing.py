@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import re
 
+from antlr4.Token import CommonToken
+
 from ...options import DEFAULT, Dialect, Options
 
 # What a statement needs scanned for: quoted runs, comments, versioned-comment markers. Only the
@@ -220,8 +222,6 @@ class FastTokenizer:
     """Tokens for one statement, identical to MySqlLexer's, built with regular expressions."""
 
     def __init__(self, lexer_cls, parser_cls):
-        from antlr4.Token import CommonToken
-
         self._CommonToken = CommonToken
         t = lexer_cls
         self.eof = -1
