@@ -133,6 +133,11 @@ class DialectRules:
     # with ", " ("STORED GENERATED, INVISIBLE", checked on 10.11.19). MySQL keeps the model's
     # earlier space-separated form: unverified, there is no MySQL server in the lab.
     extra_invisible_separator: str = " "
+    # Compiled-in character_set_server / collation_server of servers before a version, as
+    # (version, charset, collation): MySQL before 8.0.1 defaulted to latin1 / latin1_swedish_ci
+    # (MySQL 8.0.1 release notes and manual 12.3.2 "Server Character Set and Collation": the
+    # default changed from latin1 to utf8mb4). None: the same in every version.
+    legacy_server_charset: tuple[tuple[int, int, int], str, str] | None = None
     # The order SHOW CREATE TABLE lists keys in, and which ALTER TABLE statements sort them again
     # (sort_keys() in sql_table.cc; the two servers differ, see model/key_order.py).
     key_order: KeyOrder = MYSQL_KEY_ORDER
@@ -183,6 +188,13 @@ class DialectRules:
             return options.explicit_defaults_for_timestamp
         return version_of(options, self) >= self.explicit_defaults_since
 
+    def server_charset_for(self, options: Options) -> tuple[str, str]:
+        """The compiled-in (character_set_server, collation_server) of ``options.server_version``."""
+        legacy = self.legacy_server_charset
+        if legacy is not None and version_of(options, self) < legacy[0]:
+            return legacy[1], legacy[2]
+        return self.server_charset, self.server_collation
+
     def keeps_int_display_width(self, options: Options) -> bool:
         if self.int_display_width_dropped_since is None:
             return True
@@ -196,6 +208,7 @@ MYSQL = DialectRules(
     no_implicit_null_default=frozenset({TypeFamily.TEXT, TypeFamily.BLOB, TypeFamily.JSON,
                                         TypeFamily.GEOMETRY}),
     check_name_pattern="{table}_chk_{n}", column_check_named_after_column=False,
+    legacy_server_charset=((8, 0, 1), "latin1", "latin1_swedish_ci"),
 )
 
 MARIADB = DialectRules(
