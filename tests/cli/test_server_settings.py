@@ -88,3 +88,12 @@ def test_server_options_last_set_wins():
     ns = argparse.Namespace(settings=[("sql_mode", frozenset({"ANSI"})), ("sql_mode", frozenset())],
                             server_version=None)
     assert common.server_options(ns, Options()).sql_mode == frozenset()
+
+
+@pytest.mark.parametrize("sub", ["schema", "history", "changes"])
+def test_listed_under_help(capsys, sub):
+    with pytest.raises(SystemExit) as e:
+        cli.main([sub, "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert "--server-version X.Y.Z" in out and "--set VAR=VALUE" in out
