@@ -15,6 +15,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                           "applied (its position in the file is on stderr)", common.USAGE)
     sp.add_argument("files", nargs="+", metavar="FILE.sql", help="DDL scripts, applied in order")
     common.add_dialect(sp)
+    common.add_server_settings(sp)
     sp.add_argument("--format", choices=("json", "sql"), default="json",
                     help="json: deterministic {\"tables\": [...]}; sql: canonical CREATE TABLE text")
     sp.add_argument("--database", default="test", metavar="DB",
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from ..options import Options
 
     common.check_readable(args.files)
-    opts = Options(dialect=args.dialect)
+    opts = common.server_options(args, Options(dialect=args.dialect))
     catalog = Catalog.empty(opts)
     if args.database:
         catalog = UseDatabase(args.database).apply(catalog, opts)

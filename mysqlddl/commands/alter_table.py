@@ -798,6 +798,15 @@ class AlterTable(Command):
                 if ix.unique and len(cols) > 1 and hit and len(hit) < len(cols) and ed.has_index(ix.name):
                     raise DdlSemanticError(f"Key column '{hit[0]}' doesn't exist in table")
         prune_generated_indexes(ed)
+        # Sort the keys again where the server does (model/key_order.py: MySQL on every ALTER
+        # but a bare RENAME TO; MariaDB when a key is added or the head key loses its standing),
+        # by the NULL-ability the statement gives the columns before a new PRIMARY KEY forces
+        # them NOT NULL (MariaDB 10.11: "ADD PRIMARY KEY (a)" keeps UNIQUE (a) after a NOT NULL
+        # unique key; checked on 10.11.19).
+        order = rules.key_order
+        if order.resorts(t, ed.all_keys(), ed.columns, key_added=ed.keys_added,
+                         rebuilt=any(not isinstance(op, RenameTo) for op in ops)):
+            ed.resort_keys(order)
         promote_primary_key_columns(ed, st.ctx)
         check_expression_columns(ed)
         validate_table(ed)

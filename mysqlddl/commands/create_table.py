@@ -128,7 +128,8 @@ class CreateTable(Command):
     def _build(self, catalog, options, tid, engine, cs, coll, comment, others) -> Table:
         if self.like is not None:
             src = _require_table(catalog, self.like)
-            ed = src.replace(foreign_keys=()).edit().rename(tid).resort_keys()  # a new table: keys sorted
+            # a new table: keys sorted
+            ed = src.replace(foreign_keys=()).edit().rename(tid).resort_keys(rules_for(options).key_order)
             ed.set(temporary=self.temporary)
             if src.sequence is not None:
                 ed.set(sequence=Sequence())  # LIKE a sequence: a new sequence with the default settings
@@ -136,7 +137,7 @@ class CreateTable(Command):
         db_cs = _database_defaults(catalog, tid.database, options)
         cs, coll = charsets.resolve_pair(cs, coll, db_cs, rules_for(options).collation_column)
         ctx = _context(catalog, options, tid.name, cs, coll)
-        ed = Table(tid).edit()
+        ed = Table(tid).edit().key_order(rules_for(options).key_order)
         engine = engine or catalog.default_engine(options)
         ed.set(charset=cs, collation=coll, engine=engine and _canonical_engine(engine),
                comment=comment, options=tuple(others), partitioning=self.partitioning,

@@ -143,10 +143,10 @@ class Catalog:
             return None, None
         cs = self.session.character_set_server or options.character_set_server
         coll = self.session.collation_server or options.collation_server
+        compiled = rules.server_charset_for(options)
         if cs is None and coll is None:
-            return rules.server_charset, rules.server_collation
-        return charsets.resolve_pair(cs, coll, (rules.server_charset, rules.server_collation),
-                                     rules.collation_column)
+            return compiled
+        return charsets.resolve_pair(cs, coll, compiled, rules.collation_column)
 
     def explicit_defaults_for_timestamp(self, options: Options) -> bool:
         if self.session.explicit_defaults_for_timestamp is not None:

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ..options import Dialect, Options
+from .key_order import MARIADB_KEY_ORDER, MYSQL_KEY_ORDER, ORACLE_KEY_ORDER, KeyOrder
 from .oracle import resolve_column as oracle_column
 from .oracle_sql import table_sql as oracle_table_sql
 from .types import TypeFamily
@@ -132,6 +133,14 @@ class DialectRules:
     # with ", " ("STORED GENERATED, INVISIBLE", checked on 10.11.19). MySQL keeps the model's
     # earlier space-separated form: unverified, there is no MySQL server in the lab.
     extra_invisible_separator: str = " "
+    # Compiled-in character_set_server / collation_server of servers before a version, as
+    # (version, charset, collation): MySQL before 8.0.1 defaulted to latin1 / latin1_swedish_ci
+    # (MySQL 8.0.1 release notes and manual 12.3.2 "Server Character Set and Collation": the
+    # default changed from latin1 to utf8mb4). None: the same in every version.
+    legacy_server_charset: tuple[tuple[int, int, int], str, str] | None = None
+    # The order SHOW CREATE TABLE lists keys in, and which ALTER TABLE statements sort them again
+    # (sort_keys() in sql_table.cc; the two servers differ, see model/key_order.py).
+    key_order: KeyOrder = MYSQL_KEY_ORDER
 
     # Oracle (SQL Ref. 2.8 "Database Object Names and Qualifiers"): a nonquoted identifier is
     # case-insensitive and stored in upper case; a quoted one keeps its case. "upper" folds
@@ -179,6 +188,13 @@ class DialectRules:
             return options.explicit_defaults_for_timestamp
         return version_of(options, self) >= self.explicit_defaults_since
 
+    def server_charset_for(self, options: Options) -> tuple[str, str]:
+        """The compiled-in (character_set_server, collation_server) of ``options.server_version``."""
+        legacy = self.legacy_server_charset
+        if legacy is not None and version_of(options, self) < legacy[0]:
+            return legacy[1], legacy[2]
+        return self.server_charset, self.server_collation
+
     def keeps_int_display_width(self, options: Options) -> bool:
         if self.int_display_width_dropped_since is None:
             return True
@@ -192,6 +208,7 @@ MYSQL = DialectRules(
     no_implicit_null_default=frozenset({TypeFamily.TEXT, TypeFamily.BLOB, TypeFamily.JSON,
                                         TypeFamily.GEOMETRY}),
     check_name_pattern="{table}_chk_{n}", column_check_named_after_column=False,
+    legacy_server_charset=((8, 0, 1), "latin1", "latin1_swedish_ci"),
 )
 
 MARIADB = DialectRules(
@@ -206,7 +223,7 @@ MARIADB = DialectRules(
     drop_table_partial=True, now_sql="current_timestamp()", default_generated_extra=False,
     invisible_index_keyword="IGNORED", invisible_index_sql="IGNORED", check_enforcement=False,
     fk_constraint_named_after_index=True,
-    extra_invisible_separator=", ",
+    extra_invisible_separator=", ", key_order=MARIADB_KEY_ORDER,
 )
 
 # Oracle reuses the MySQL machinery where it has no rule of its own; its columns are resolved by
@@ -217,7 +234,7 @@ ORACLE = dataclasses.replace(
     limits_key_length=False, foreign_key_index=False, keeps_constraint_names=True,
     fk_name_pattern="SYS_FK_{table}_{n}", check_name_pattern="SYS_CK_{table}_{n}",
     no_implicit_null_default=frozenset(), table_engine=False, table_charset=False,
-    table_sql=oracle_table_sql, drop_referenced_table_is_error=True)
+    table_sql=oracle_table_sql, drop_referenced_table_is_error=True, key_order=ORACLE_KEY_ORDER)
 
 # Longest key in bytes per engine (InnoDB with the DYNAMIC/COMPRESSED row formats: 3072, MySQL
 # manual 17.22 "InnoDB Limits"; MyISAM: 1000; Aria: 2000), used by the automatic key prefix above.

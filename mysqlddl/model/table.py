@@ -9,6 +9,7 @@ import re
 from ..errors import DdlSemanticError
 from .column import Column, DefaultKind
 from .ids import TableId, column_key
+from .key_order import MARIADB_KEY_ORDER, KeyOrder
 
 
 def rename_in_expression(expr: str, old: str, new: str) -> str:
@@ -255,7 +256,8 @@ class TableEditor:
         self.foreign_keys: list[ForeignKey] = list(table.foreign_keys)
         self.checks: list[Check] = list(table.checks)
         self.fields: dict[str, object] = {}
-        self._keys_added = False
+        self._resort = False
+        self._key_order: KeyOrder = MARIADB_KEY_ORDER
 
     # ---------------------------------------------------------------- columns
     def _find(self, name: str) -> int:
@@ -409,13 +411,27 @@ class TableEditor:
             name, n = f"{base}_{n}", n + 1
         return name
 
-    def resort_keys(self) -> TableEditor:
-        """Sort the keys again at build (a new table made from this one, e.g. CREATE TABLE LIKE)."""
-        self._keys_added = True
+    def resort_keys(self, order: KeyOrder | None = None) -> TableEditor:
+        """Sort the keys again at build, in ``order`` (the dialect's, ``DialectRules.key_order``;
+        without it the order given last, by default MariaDB's): a new table (CREATE TABLE, LIKE)
+        or an ALTER TABLE that re-creates the definition (see model/key_order.py)."""
+        self._resort = True
+        if order is not None:
+            self._key_order = order
         return self
 
+    def key_order(self, order: KeyOrder) -> TableEditor:
+        """Use ``order`` if the keys are sorted at build (without asking for the sort)."""
+        self._key_order = order
+        return self
+
+    @property
+    def keys_added(self) -> bool:
+        """A key was added through this editor (so the keys are sorted at build)."""
+        return self._resort
+
     def add_index(self, index: Index) -> TableEditor:
-        self._keys_added = True
+        self._resort = True
         for p in index.parts:
             if p.column is not None and self._find(p.column) < 0:
                 raise DdlSemanticError(f"Key column '{p.column}' doesn't exist in table")
@@ -526,26 +542,11 @@ class TableEditor:
         return self
 
     def _sorted_keys(self) -> tuple[list[Index], list[Index]]:
-        """The server's key order (sort_keys() in sql_table.cc, stable on the previous order):
-        unique keys ordered by (has a nullable part, has a prefix part), then MariaDB's long
-        unique (HASH) keys; plain and spatial keys, then FULLTEXT keys.
-
-        MariaDB 10.11 re-sorts only when the statement adds a key, ranking by the NULL-ability the
-        statement gives the columns before a primary key forces them NOT NULL; a statement that
-        only makes a column NOT NULL (MODIFY) leaves the order alone. Checked on 10.11.19."""
-        if not self._keys_added:
+        """The keys in the server's order (model/key_order.py) when something asked for the sort
+        (a key added, :meth:`resort_keys`), else as they were."""
+        if not self._resort:
             return self.unique_keys, self.indexes
-        nullable = {column_key(c.name): c.nullable for c in self.columns}
-
-        def rank(ix: Index) -> tuple[int, int]:
-            if ix.using == "HASH":
-                return (2, 0)  # MariaDB long unique (hash) keys come last
-            null_part = any(p.column is None or nullable.get(column_key(p.column)) is not False
-                            for p in ix.parts)
-            prefix = any(p.length is not None for p in ix.parts)
-            return (int(null_part), int(prefix))
-        return (sorted(self.unique_keys, key=rank),
-                sorted(self.indexes, key=lambda ix: 1 if ix.kind is IndexKind.FULLTEXT else 0))
+        return self._key_order.sort(self.unique_keys, self.indexes, self.columns)
 
     def build(self) -> Table:
         self.unique_keys, self.indexes = self._sorted_keys()

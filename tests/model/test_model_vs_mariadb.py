@@ -572,9 +572,10 @@ class Lab:
                 bump("explained: renamed column CHECK name lost by SHOW CREATE TABLE")
                 b["name"] = a["name"]
         if theirs["keys"] != mine["keys"] and sorted(theirs["keys"], key=repr) == sorted(mine["keys"], key=repr):
-            # The server re-sorts keys only when a statement adds one (see TableEditor._sorted_keys),
-            # so a table whose columns became NOT NULL later keeps a key order that a fresh CREATE
-            # TABLE from its own SHOW CREATE TABLE text does not reproduce.
+            # MariaDB re-sorts keys only when a statement adds one or the head key loses its
+            # standing (model/key_order.py), so a table whose columns became NOT NULL later keeps a
+            # key order that a fresh CREATE TABLE from its own SHOW CREATE TABLE text does not
+            # reproduce.
             bump("explained: key order of a re-created table")
             theirs["keys"] = mine["keys"]
         self.diff(after, f"{d}.{t.name} JSON of SHOW CREATE TABLE fed back", theirs, mine)
