@@ -149,7 +149,7 @@ def test_previous_gtids_tagged_format(bl, build_binlog):
     # Gtid_set::encode (sql/rpl_gtid_set.cc): n_sids word = format << 56 | n_sids << 8 | format for
     # the tagged format (encode_nsids_format); per TSID uuid(16), tag as varlen length + bytes
     # (Tag::encode_tag -> Primitive_type_codec<std::string>), n_intervals(8), (start, end) int64 each.
-    sid = bytes.fromhex("11223344556677000000000000000000c8"[:32])
+    sid = bytes.fromhex("11223344556677000000000000000000")
     body = (struct.pack("<Q", (1 << 56) | (2 << 8) | 1)
             + sid + H("00") + struct.pack("<Q", 1) + struct.pack("<qq", 1, 4)     # untagged: tag length 0
             + sid + H("06") + b"abc" + struct.pack("<Q", 1) + struct.pack("<qq", 5, 6))
