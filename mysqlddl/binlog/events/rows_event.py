@@ -168,8 +168,10 @@ def decode_rows_event(header, cur, ctx) -> RowsEvent:
     # rows_event.cpp); ROWS_HEADER_LEN_V2 10 adds var_header_len(2). Read once per event: the
     # row images (the compiled path) start after the fenced post-header and extra data.
     phl = ctx.post_header_len(header.type_code)
-    minimum = 10 if version == 2 else (6 if phl == 6 else 8)
-    post = ctx.post_header(header, cur, minimum, header.type_name)
+    if phl < (10 if version == 2 else (6 if phl == 6 else 8)):
+        # (the common case stays one comparison: this path runs once per rows event)
+        ctx.checked_post_header_len(header, cur, 10 if version == 2 else 8, header.type_name)
+    post = cur.sub(phl, "rows post-header")
     id_width = 4 if phl == 6 else 6
     table_id = post.uint(id_width, "table_id")
     flags = post.u16("rows flags")
