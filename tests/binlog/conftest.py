@@ -38,6 +38,23 @@ def varlen(n: int) -> bytes:
     return bytes([first]) + (n >> shift).to_bytes(nbytes - 1, "little")
 
 
+def query_body(status: bytes, db: bytes = b"db", query: bytes = b"SELECT 1", extra_post: bytes = b""):
+    """A QUERY event body (statement_events.h ``Query_event``): post-header thread_id(4)
+    exec_time(4) db_len(1) error_code(2) status_vars_len(2) [+ ``extra_post``], then status vars,
+    db, NUL, query."""
+    return (struct.pack("<IIBHH", 7, 1, len(db), 0, len(status)) + extra_post + status + db + b"\0" + query)
+
+
+def table_map_body(table_id=5, *, ncols_types, meta, null=None, optional=b"", id_width=6):
+    """A TABLE_MAP body (rows_event.h ``Table_map_event``): post-header table_id(6, or 4)
+    flags(2), then db ``db``, table ``t``, column count, types, metadata, null bitmap, optional
+    metadata."""
+    n = len(ncols_types)
+    return (table_id.to_bytes(id_width, "little") + b"\x01\x00" + b"\x02db\x00" + b"\x01t\x00"
+            + lenenc(n) + bytes(ncols_types) + lenenc(len(meta)) + meta
+            + (null if null is not None else bytes((n + 7) // 8)) + optional)
+
+
 class BinlogBuilder:
     def __init__(self, server_version: str = "8.0.29", post_header: bytes = MYSQL80_PHL, crc: bool = True,
                  fde_flags: int = 0):
@@ -111,6 +128,7 @@ def bl():
     import types
 
     return types.SimpleNamespace(Builder=BinlogBuilder, lenenc=lenenc, varlen=varlen,
+                                 query_body=query_body, table_map=table_map_body,
                                  MYSQL80_PHL=MYSQL80_PHL, MARIADB_PHL=MARIADB_PHL)
 
 

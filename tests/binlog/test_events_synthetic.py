@@ -18,11 +18,6 @@ from mysqlddl.options import Options
 T = EventType
 
 
-def query_body(bl, status: bytes, db: bytes = b"db", query: bytes = b"SELECT 1", extra_post: bytes = b""):
-    # Query_event: thread_id(4) exec_time(4) db_len(1) error_code(2) status_vars_len(2)
-    return (struct.pack("<IIBHH", 7, 1, len(db), 0, len(status)) + extra_post + status + db + b"\0" + query)
-
-
 def test_query_every_status_variable(bl, build_binlog):
     # Q_* codes of statement_events.h plus MariaDB's 128-131, in increasing order as servers write
     status = (b"\x00" + struct.pack("<I", 0x4000)                       # Q_FLAGS2_CODE
@@ -49,7 +44,7 @@ def test_query_every_status_variable(bl, build_binlog):
               + b"\x82\x05"                                             # Q_GTID_FLAGS3 (MariaDB)
               + b"\x83\x01" + struct.pack("<HH", 33, 192)               # Q_CHARACTER_SET_COLLATIONS
               + b"\xc8\xde\xad")                                        # unknown code: parse stops
-    (q,) = build_binlog(bl.Builder().event(T.QUERY, query_body(bl, status, query=b"CREATE TABLE t (a INT)")))
+    (q,) = build_binlog(bl.Builder().event(T.QUERY, bl.query_body(status, query=b"CREATE TABLE t (a INT)")))
     s = q.status
     assert (s.flags2, s.sql_mode) == (0x4000, 0x20000000)
     assert (s.auto_increment_increment, s.auto_increment_offset) == (2, 5)
@@ -69,13 +64,13 @@ def test_query_every_status_variable(bl, build_binlog):
 def test_query_old_catalog_and_over_max_db_names(bl, build_binlog):
     # Q_CATALOG_CODE (5.0.0-5.0.3) is NUL-terminated; Q_UPDATED_DB_NAMES > 16 is OVER_MAX (254)
     status = b"\x02\x03std\x00" + b"\x0c\xfe"
-    (q,) = build_binlog(bl.Builder().event(T.QUERY, query_body(bl, status)))
+    (q,) = build_binlog(bl.Builder().event(T.QUERY, bl.query_body(status)))
     assert q.status.catalog == "std" and q.status.updated_db_names == "OVER_MAX"
 
 
 def test_query_latin1_is_cp1252(bl, build_binlog):
     status = b"\x04" + struct.pack("<HHH", 8, 8, 8)       # client charset latin1_swedish_ci
-    (q,) = build_binlog(bl.Builder().event(T.QUERY, query_body(bl, status, query=b"SELECT '\x80'")))
+    (q,) = build_binlog(bl.Builder().event(T.QUERY, bl.query_body(status, query=b"SELECT '\x80'")))
     assert q.query == "SELECT '\u20ac'"
 
 
@@ -86,7 +81,7 @@ def test_query_latin1_is_cp1252(bl, build_binlog):
 ])
 def test_query_status_block_damage_is_positioned(bl, build_binlog, status, where):
     with pytest.raises(TruncatedError) as ei:
-        build_binlog(bl.Builder().event(T.QUERY, query_body(bl, status)))
+        build_binlog(bl.Builder().event(T.QUERY, bl.query_body(status)))
     assert where in str(ei.value) and ei.value.event_type == "QUERY" and ei.value.offset > 100
 
 
@@ -95,16 +90,16 @@ def test_mariadb_compressed_query(bl, build_binlog):
     text = b"INSERT INTO t VALUES " + b"(1)," * 50 + b"(2)"
     comp = bytes([0x82]) + len(text).to_bytes(2, "big") + zlib.compress(text)
     (q,) = build_binlog(bl.Builder("10.11.6-MariaDB", bl.MARIADB_PHL).event(
-        T.MARIADB_QUERY_COMPRESSED, query_body(bl, b"", query=comp)))
+        T.MARIADB_QUERY_COMPRESSED, bl.query_body(b"", query=comp)))
     assert q.compressed and q.query == text.decode()
     bad = bytes([0x82]) + (len(text) + 1).to_bytes(2, "big") + zlib.compress(text)
     with pytest.raises(CorruptEventError, match="announced"):
         build_binlog(bl.Builder("10.11.6-MariaDB", bl.MARIADB_PHL).event(
-            T.MARIADB_QUERY_COMPRESSED, query_body(bl, b"", query=bad)))
+            T.MARIADB_QUERY_COMPRESSED, bl.query_body(b"", query=bad)))
     huge = bytes([0x84]) + (1 << 31).to_bytes(4, "big") + zlib.compress(text)
     with pytest.raises(CorruptEventError, match="limit"):
         build_binlog(bl.Builder("10.11.6-MariaDB", bl.MARIADB_PHL).event(
-            T.MARIADB_QUERY_COMPRESSED, query_body(bl, b"", query=huge)))
+            T.MARIADB_QUERY_COMPRESSED, bl.query_body(b"", query=huge)))
 
 
 def test_user_var_kinds(bl, build_binlog):
@@ -143,13 +138,6 @@ def test_small_control_events(bl, build_binlog):
     assert stop.type_name == "STOP"
 
 
-def _table_map(bl, table_id=5, *, ncols_types, meta, null=None, optional=b"", id_width=6):
-    n = len(ncols_types)
-    return (table_id.to_bytes(id_width, "little") + b"\x01\x00" + b"\x02db\x00" + b"\x01t\x00"
-            + bl.lenenc(n) + bytes(ncols_types) + bl.lenenc(len(meta)) + meta
-            + (null if null is not None else bytes((n + 7) // 8)) + optional)
-
-
 def tlv(bl, t, value: bytes) -> bytes:
     return bytes([t]) + bl.lenenc(len(value)) + value
 
@@ -175,7 +163,7 @@ def test_table_map_every_optional_metadata_kind(bl, build_binlog):
            + tlv(bl, 12, b"\xfc")                                          # COLUMN_VISIBILITY: 7th hidden
            + tlv(bl, 13, L(4))                                             # VECTOR_DIMENSIONALITY
            + tlv(bl, 99, b"future"))                                       # a type newer than us
-    (tm,) = build_binlog(bl.Builder().event(T.TABLE_MAP, _table_map(bl, ncols_types=types, meta=meta,
+    (tm,) = build_binlog(bl.Builder().event(T.TABLE_MAP, bl.table_map(ncols_types=types, meta=meta,
                                                                      null=b"\x7e", optional=opt)))
     assert tm.column_types == tuple(types) and tm.column_metadata_raw == meta
     assert tm.column_metadata is not None and len(tm.column_metadata) == 7
@@ -197,7 +185,7 @@ def test_table_map_primary_key_with_prefix_and_default_charset_expansion(bl, bui
     meta = b"\x28\x00\x28\x00"
     L = bl.lenenc
     opt = tlv(bl, 2, L(45) + L(1) + L(63)) + tlv(bl, 9, L(0) + L(0) + L(1) + L(10))
-    (tm,) = build_binlog(bl.Builder().event(T.TABLE_MAP, _table_map(bl, ncols_types=types, meta=meta,
+    (tm,) = build_binlog(bl.Builder().event(T.TABLE_MAP, bl.table_map(ncols_types=types, meta=meta,
                                                                      optional=opt)))
     assert tm.primary_key == ((0, 0), (1, 10))
     assert tm.column_charsets is None and tm.charsets == (45, 63)
@@ -206,11 +194,11 @@ def test_table_map_primary_key_with_prefix_and_default_charset_expansion(bl, bui
 def test_table_map_damaged_optional_metadata(bl, build_binlog):
     opt = tlv(bl, 1, b"\x80\x00")      # 2 signedness bytes for one numeric column
     with pytest.raises(CorruptEventError, match="SIGNEDNESS") as ei:
-        build_binlog(bl.Builder().event(T.TABLE_MAP, _table_map(bl, ncols_types=[3], meta=b"", optional=opt)))
+        build_binlog(bl.Builder().event(T.TABLE_MAP, bl.table_map(ncols_types=[3], meta=b"", optional=opt)))
     assert ei.value.event_type == "TABLE_MAP"
     opt = b"\x04" + bl.lenenc(10) + b"\x02id"   # TLV longer than the event
     with pytest.raises(TruncatedError):
-        build_binlog(bl.Builder().event(T.TABLE_MAP, _table_map(bl, ncols_types=[3], meta=b"", optional=opt)))
+        build_binlog(bl.Builder().event(T.TABLE_MAP, bl.table_map(ncols_types=[3], meta=b"", optional=opt)))
 
 
 def test_four_byte_table_id_of_early_5_1(bl, build_binlog):
@@ -218,7 +206,7 @@ def test_four_byte_table_id_of_early_5_1(bl, build_binlog):
     b = bl.Builder("5.1.2-alpha-log", bl.MYSQL80_PHL[:26])
     b.post_header[18] = 6
     b.post_header[22] = 6
-    b.event(T.TABLE_MAP, _table_map(bl, 0x01020304, ncols_types=[3], meta=b"", id_width=4))
+    b.event(T.TABLE_MAP, bl.table_map(0x01020304, ncols_types=[3], meta=b"", id_width=4))
     b.event(T.WRITE_ROWS_V1, (0x01020304).to_bytes(4, "little") + b"\x01\x00" + b"\x01\xff"
             + b"\xfe" + struct.pack("<i", 5))
     tm, w = build_binlog(b)
@@ -227,7 +215,7 @@ def test_four_byte_table_id_of_early_5_1(bl, build_binlog):
 
 
 def test_rows_v2_extra_data_masks_and_update_bitmaps(bl, build_binlog):
-    tmb = _table_map(bl, 9, ncols_types=[3, 3, 3], meta=b"")
+    tmb = bl.table_map(9, ncols_types=[3, 3, 3], meta=b"")
     # ROWS_V_EXTRAINFO_TAG: len 4 (counts len+format), format 0, 2 data bytes; then PART partition_id
     extra = b"\x00\x04\x00\xab\xcd" + b"\x01" + struct.pack("<HH", 3, 2)
     post = (9).to_bytes(6, "little") + b"\x01\x00" + struct.pack("<H", 2 + len(extra))
@@ -271,7 +259,7 @@ def test_mariadb_compressed_rows(bl, build_binlog):
     # (row_log_event_uncompress)
     img = b"\xfe" + struct.pack("<i", 41) + b"\xfe" + struct.pack("<i", 42)
     b = bl.Builder("10.11.6-MariaDB", bl.MARIADB_PHL)
-    b.event(T.TABLE_MAP, _table_map(bl, 3, ncols_types=[3], meta=b""))
+    b.event(T.TABLE_MAP, bl.table_map(3, ncols_types=[3], meta=b""))
     b.event(T.MARIADB_WRITE_ROWS_COMPRESSED_V1, (3).to_bytes(6, "little") + b"\x01\x00" + b"\x01\xff"
             + bytes([0x81, len(img)]) + zlib.compress(img))
     tm, w = build_binlog(b)
@@ -295,7 +283,7 @@ def _inner(type_code, body):
 
 @pytest.mark.parametrize("ctype", [0, 255])
 def test_transaction_payload_inner_events(bl, build_binlog, ctype):
-    inner = (_inner(T.QUERY, query_body(bl, b"", query=b"BEGIN")) + _inner(T.XID, struct.pack("<Q", 9)))
+    inner = (_inner(T.QUERY, bl.query_body(b"", query=b"BEGIN")) + _inner(T.XID, struct.pack("<Q", 9)))
     evs = build_binlog(bl.Builder().event(T.TRANSACTION_PAYLOAD, _payload(bl, inner, ctype, len(inner))))
     assert [e.type_name for e in evs] == ["TRANSACTION_PAYLOAD", "QUERY", "XID"]
     assert evs[2].xid == 9 and evs[2].payload_offset == len(inner) - 27
@@ -337,34 +325,6 @@ def test_serialization_varlen(hexs, signed, value):
     c = Cursor(raw)
     assert (c.varlen_signed() if signed else c.varlen()) == value
     assert c.pos == len(raw)
-
-
-def test_gtid_tagged(bl, build_binlog):
-    # Gtid_event::define_fields() order; message = size, last non-ignorable id, (id, value)*
-    V = bl.varlen
-    sid = bytes(range(16))
-    fields = (V(0) + V(1) + V(1) + b"".join(V(x) for x in sid) + V(2) + V(5 << 1)
-              + V(3) + V(3) + b"abc" + V(4) + V(4 << 1) + V(5) + V(5 << 1) + V(6) + V(1700000000000000)
-              + V(8) + V(300) + V(9) + V(80400))
-    rest = V(9) + fields                       # last non-ignorable field id, then the fields
-    n = next(n for n in range(1, 10) if len(V(len(rest) + n)) == n)
-    body = V(len(rest) + n) + rest             # the size counts its own bytes
-    (g,) = build_binlog(bl.Builder().event(T.GTID_TAGGED, body))
-    assert g.sid == "00010203-0405-0607-0809-0a0b0c0d0e0f" and g.gno == 5 and g.tag == "abc"
-    assert g.gtid == "00010203-0405-0607-0809-0a0b0c0d0e0f:abc:5"
-    assert (g.last_committed, g.sequence_number) == (4, 5)
-    assert g.immediate_commit_timestamp == g.original_commit_timestamp == 1700000000000000
-    assert g.transaction_length == 300 and g.immediate_server_version == 80400
-    # a field newer than us: skipped when ignorable (last non-ignorable id 9), refused otherwise
-    for last, ok in ((9, True), (13, False)):
-        rest = V(last) + fields + V(12) + V(7)
-        n = next(n for n in range(1, 10) if len(V(len(rest) + n)) == n)
-        b = bl.Builder().event(T.GTID_TAGGED, V(len(rest) + n) + rest)
-        if ok:
-            assert build_binlog(b)[0].gno == 5
-        else:
-            with pytest.raises(UnsupportedError, match="field 12"):
-                build_binlog(b)
 
 
 def test_previous_gtids_untagged_and_tagged(bl, build_binlog):
@@ -421,7 +381,7 @@ def test_registry_override_and_opaque_default(bl, build_binlog):
 
     reg.register(T.XID, my_xid)
     reg.unregister(T.QUERY)
-    b = bl.Builder().event(T.XID, struct.pack("<Q", 3)).event(T.QUERY, query_body(bl, b""))
+    b = bl.Builder().event(T.XID, struct.pack("<Q", 3)).event(T.QUERY, bl.query_body(b""))
     x, q = build_binlog(b, registry=reg)
     assert x.xid == -3
     assert isinstance(q, OpaqueEvent) and q.body.endswith(b"SELECT 1")

@@ -29,8 +29,10 @@ from .types import Event, EventType, StatementTextEvent
 
 
 def _skip_post_header(header, cur, ctx, what: str):
-    """Fence the post-header the FDE declares and return a cursor over it."""
-    return cur.sub(ctx.post_header_len(header.type_code), what + " post-header")
+    """Types whose post-header is empty today (``*_HEADER_LEN`` 0 in binlog_event.h): whatever
+    length the FDE declares is skipped, so a newer server's post-header fields are never read as
+    the body."""
+    return ctx.post_header(header, cur, 0, what)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,8 +42,11 @@ class RotateEvent(Event):
 
 
 def decode_rotate(header, cur, ctx) -> RotateEvent:
-    post = _skip_post_header(header, cur, ctx, "ROTATE")
-    position = post.u64("rotate position") if post.remaining >= 8 else 4
+    # ROTATE_HEADER_LEN 8 (binlog_event.h); binlog v1 (3.23) declared 0 and had no position:
+    # the next file then starts at 4, right after the magic.
+    declared = ctx.post_header_len(header.type_code)
+    post = ctx.post_header(header, cur, 8 if declared else 0, "ROTATE")
+    position = post.u64("rotate position") if declared else 4
     post.pos = post.end
     name = cur.rest()
     if not name:
@@ -178,7 +183,7 @@ class IncidentEvent(Event):
 
 
 def decode_incident(header, cur, ctx) -> IncidentEvent:
-    post = _skip_post_header(header, cur, ctx, "INCIDENT")
+    post = ctx.post_header(header, cur, 2, "INCIDENT")   # INCIDENT_HEADER_LEN 2
     incident = post.u16("incident number")
     post.pos = post.end
     n = cur.u8("incident message length")
@@ -202,7 +207,11 @@ def decode_heartbeat(header, cur, ctx) -> HeartbeatEvent:
 def decode_heartbeat_v2(header, cur, ctx) -> HeartbeatEvent:
     """HEARTBEAT_LOG_EVENT_V2: the binary codec's TLV list (libs/mysql/binlog/event/codecs/
     binary.cpp): field type (packed int), field length (packed int), value; type 0 ends the
-    header. Field 1 is the log file name, field 2 the position (a packed int)."""
+    header. Field 1 is the log file name, field 2 the position (a packed int).
+
+    The codec starts right after the common header whatever the FDE declares
+    (``Heartbeat_event_v2`` constructor, control_events.cpp, hands it ``reader().ptr()`` without
+    skipping a post-header): its fields are self-delimiting, so no post-header is skipped here."""
     name = ""
     position = None
     while cur.remaining:

@@ -27,6 +27,7 @@ import dataclasses
 from ...errors import EncryptedBinlogError
 from .types import Event, EventType, StatementTextEvent
 
+GTID_HEADER_LEN = 19
 FL_STANDALONE = 1
 FL_GROUP_COMMIT_ID = 2
 FL_TRANSACTIONAL = 4
@@ -48,7 +49,7 @@ class AnnotateRowsEvent(StatementTextEvent):
 
 
 def decode_annotate_rows(header, cur, ctx) -> AnnotateRowsEvent:
-    cur.sub(ctx.post_header_len(header.type_code), "ANNOTATE_ROWS post-header")
+    ctx.post_header(header, cur, 0, "ANNOTATE_ROWS")   # ANNOTATE_ROWS_HEADER_LEN 0
     return AnnotateRowsEvent(**ctx.base(header), query_bytes=cur.rest())
 
 
@@ -58,7 +59,12 @@ class BinlogCheckpointEvent(Event):
 
 
 def decode_binlog_checkpoint(header, cur, ctx) -> BinlogCheckpointEvent:
-    n = cur.u32("binlog file name length")
+    # BINLOG_CHECKPOINT_HEADER_LEN 4: the name length is the post-header and the name starts
+    # after the declared post-header (Binlog_checkpoint_log_event constructor, log_event.cc,
+    # reads ``buf + post_header_len``).
+    post = ctx.post_header(header, cur, 4, "BINLOG_CHECKPOINT")
+    n = post.u32("binlog file name length")
+    post.pos = post.end
     name = cur.take(n, "binlog file name").decode("utf-8", "surrogateescape")
     cur.expect_end("BINLOG_CHECKPOINT")
     return BinlogCheckpointEvent(**ctx.base(header), binlog_file=name)
@@ -90,6 +96,14 @@ class MariadbGtidEvent(Event):
 
 
 def decode_mariadb_gtid(header, cur, ctx) -> MariadbGtidEvent:
+    # GTID_HEADER_LEN 19 is a padded minimum, not a field boundary: MariaDB's Gtid_log_event
+    # constructor (log_event.cc) refuses a declared post_header_len below 19, then reads
+    # seq_no, domain_id, flags2 and the optional parts on from the start of the post-header
+    # without skipping to its declared end (a commit id already runs past byte 19). We do the
+    # same: the declared length is checked, and whatever follows the fields must be the zero
+    # padding the server writes.
+    cur.need(ctx.checked_post_header_len(header, cur, GTID_HEADER_LEN, "MARIADB_GTID"),
+             "MARIADB_GTID post-header")
     v: dict = {}
     v["seq_no"] = cur.u64("seq_no")
     v["domain_id"] = cur.u32("domain_id")
@@ -133,8 +147,12 @@ class GtidListEvent(Event):
 
 
 def decode_gtid_list(header, cur, ctx) -> GtidListEvent:
-    at = cur.pos
-    word = cur.u32("gtid count")
+    # GTID_LIST_HEADER_LEN 4: the count word is the post-header; the list starts after the
+    # declared post-header. MariaDB GTIDs have no tags (domain-server-seq), nothing else to read.
+    post = ctx.post_header(header, cur, 4, "GTID_LIST")
+    at = post.pos
+    word = post.u32("gtid count")
+    post.pos = post.end
     count = word & ((1 << 28) - 1)
     if count * 16 > cur.remaining:
         raise cur.corrupt(f"GTID_LIST announces {count} GTIDs but has {cur.remaining} bytes", at)

@@ -262,8 +262,9 @@ class BeginLoadQueryEvent(Event):
 
 
 def _decode_query_like(header, cur, ctx, *, compressed: bool = False, load: bool = False):
-    phl = ctx.post_header_len(header.type_code)
-    post = cur.sub(phl, "query post-header")
+    # QUERY_HEADER_MINIMAL_LEN 11 (v1/v3: no status_vars_len), QUERY_HEADER_LEN 13;
+    # EXECUTE_LOAD_QUERY_HEADER_LEN = QUERY_HEADER_LEN + 13 (statement_events.h, load_data_events.h)
+    post = ctx.post_header(header, cur, 26 if load else 11, header.type_name)
     thread_id = post.u32("thread_id")
     exec_time = post.u32("exec_time")
     db_len = post.u8("db_len")
@@ -304,7 +305,7 @@ def decode_execute_load_query(header, cur, ctx) -> ExecuteLoadQueryEvent:
 
 
 def decode_begin_load_query(header, cur, ctx) -> BeginLoadQueryEvent:
-    post = cur.sub(ctx.post_header_len(header.type_code), "BEGIN_LOAD_QUERY post-header")
+    post = ctx.post_header(header, cur, 4, "BEGIN_LOAD_QUERY")   # BEGIN_LOAD_QUERY_HEADER_LEN 4
     file_id = post.u32("file_id")
     post.pos = post.end
     return BeginLoadQueryEvent(**ctx.base(header), file_id=file_id, data=cur.rest())

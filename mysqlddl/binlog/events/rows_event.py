@@ -164,9 +164,15 @@ def _extra_info(c, kind) -> tuple:
 
 def decode_rows_event(header, cur, ctx) -> RowsEvent:
     kind, version, compressed = ROWS_TYPES[header.type_code]
+    # ROWS_HEADER_LEN_V1 8 = table_id(6) flags(2), 6 with a 4-byte table_id (Rows_event ctor,
+    # rows_event.cpp); ROWS_HEADER_LEN_V2 10 adds var_header_len(2). Read once per event: the
+    # row images (the compiled path) start after the fenced post-header and extra data.
     phl = ctx.post_header_len(header.type_code)
+    if phl < (10 if version == 2 else (6 if phl == 6 else 8)):
+        # (the common case stays one comparison: this path runs once per rows event)
+        ctx.checked_post_header_len(header, cur, 10 if version == 2 else 8, header.type_name)
     post = cur.sub(phl, "rows post-header")
-    id_width = 4 if phl == 6 else 6   # Rows_event ctor: post_header_len == 6 => 4-byte table id
+    id_width = 4 if phl == 6 else 6
     table_id = post.uint(id_width, "table_id")
     flags = post.u16("rows flags")
     extra_data = None

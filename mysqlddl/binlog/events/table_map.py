@@ -202,9 +202,11 @@ def _optional_metadata(cur, column_types, mariadb: bool) -> dict:
 
 
 def decode_table_map(header, cur, ctx) -> TableMapEvent:
+    # TABLE_MAP_HEADER_LEN 8 = table_id(6) flags(2); a declared length of exactly 6 means a
+    # 4-byte table_id (pre-5.1.4 sources, Table_map_event constructor, rows_event.cpp).
     phl = ctx.post_header_len(header.type_code)
-    post = cur.sub(phl, "TABLE_MAP post-header")
-    id_width = 4 if phl == 6 else 6   # "post_header_len == 6: table id is 4 bytes" (Table_map_event ctor)
+    post = ctx.post_header(header, cur, 6 if phl == 6 else 8, "TABLE_MAP")
+    id_width = 4 if phl == 6 else 6
     table_id = post.uint(id_width, "table_id")
     flags = post.u16("table map flags")
     post.pos = post.end
