@@ -10,6 +10,11 @@ from fnmatch import fnmatchcase
 
 from ..errors import ConfigError
 
+# a GTID tag: a letter or underscore, then up to 31 letters, digits or underscores (MySQL 8.4
+# manual, "GTID Format and Storage"; mysql::gtid::Tag::is_valid in libs/mysql/gtid/tag.cpp)
+_TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
+_INTERVAL = re.compile(r"\d+(?:-\d+)?")
+
 
 class GtidSet:
     """A set of GTIDs: MySQL ``uuid:1-5:7[,uuid2:3]`` (tags as ``uuid:tag:1-5``) or MariaDB
@@ -24,15 +29,21 @@ class GtidSet:
             if m:
                 self._add(f"{m.group(1)}-{m.group(2)}", [m.group(3)], item)
                 continue
-            parts = item.split(":")
-            # the source is everything before the first interval (uuid, uuid:tag, domain-server)
-            i = 1
-            while i < len(parts) and not re.fullmatch(r"\d+(?:-\d+)?", parts[i]):
-                i += 1
-            source, intervals = ":".join(parts[:i]), parts[i:]
-            if not intervals or not source:
+            # uuid (or a MariaDB domain-server) then intervals and tags: MySQL 8.4's form
+            # uuid:1-5:tag1:3-4:tag2:7, where a tag applies to the intervals after it up to the next
+            # tag (MySQL 8.4 manual, "GTID Sets" / "GTID Format and Storage")
+            uuid, *parts = item.split(":")
+            source, groups = uuid, 0
+            for part in parts:
+                if _INTERVAL.fullmatch(part):
+                    self._add(source, [part], item)
+                    groups += 1
+                elif _TAG.fullmatch(part) and (source == uuid or groups):
+                    source, groups = f"{uuid}:{part}", 0
+                else:
+                    raise ConfigError(f"not a GTID interval or tag in {item!r}: {part!r}")
+            if not uuid or not groups:
                 raise ConfigError(f"not a GTID set item: {item!r}")
-            self._add(source, intervals, item)
 
     def _add(self, source: str, intervals, item: str) -> None:
         for iv in intervals:

@@ -182,3 +182,16 @@ def test_gtid_sets():
     assert None not in s
     with pytest.raises(ConfigError):
         GtidSet("0-1:9-3")
+
+
+def test_gtid_sets_with_tags():
+    # MySQL 8.4's tagged form: untagged intervals first, then each tag with the intervals after it
+    u = "3e11fa47-71ca-11e1-9e33-c80aa9429562"
+    s = GtidSet(f"{u}:1-2:Alpha:5-6:8:beta:3")
+    assert f"{u}:2" in s and f"{u}:5" not in s
+    assert f"{u}:alpha:5" in s and f"{u}:alpha:8" in s and f"{u}:alpha:7" not in s and f"{u}:alpha:1" not in s
+    assert f"{u}:beta:3" in s and f"{u}:beta:5" not in s and f"{u}:gamma:3" not in s
+    assert f"{u}:abc:3" in GtidSet(f"{u}:abc:1-5") and f"{u}:3" not in GtidSet(f"{u}:abc:1-5")
+    for bad in (f"{u}:1-2:abc", f"{u}:a:b:1", f"{u}:1:9abc:2", f"{u}:{'t' * 33}:1", u):
+        with pytest.raises(ConfigError):
+            GtidSet(bad)
