@@ -44,8 +44,8 @@ PRIVATE = {
 # ---- to be removed by the #19 restructure: these files are being rewritten (cli/, changes/,
 # spark/, sinks/, ddl/mysql/); the lead drops each entry as its file is replaced.
 RESTRUCTURE = (
-    "mysqlddl/changes.py", "mysqlddl/cli.py", "mysqlddl/cli_changes.py", "mysqlddl/spark_job.py",
-    "mysqlddl/envelope.py", "mysqlddl/typed.py", "mysqlddl/ranges.py", "mysqlddl/olr/cli.py",
+    "mysqlddl/changes.py", "mysqlddl/cli.py", "mysqlddl/cli_changes.py", "mysqlddl/spark/job.py",
+    "mysqlddl/envelope.py", "mysqlddl/sinks/typed.py", "mysqlddl/spark/ranges.py", "mysqlddl/olr/cli.py",
     "mysqlddl/ddl/*",
 )
 # ---- end of the block to be removed

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl import ranges
 from mysqlddl.sinks import arrow as arrow_sink
+from mysqlddl.spark import ranges
 
 pytestmark = [pytest.mark.spark, pytest.mark.mariadb]
 
@@ -35,7 +35,7 @@ def _dataset(path: Path) -> list[dict]:
 
 def spark_events(out: Path) -> list[dict]:
     """Every output row of a run as the object `mysqlddl changes` prints."""
-    from mysqlddl.spark_job import envelope_of
+    from mysqlddl.spark.job import envelope_of
 
     return [envelope_of(r) for r in _dataset(out / "changes")]
 
@@ -61,7 +61,7 @@ def _assert_same_as_cli(out: Path, cli_changes) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def first_run(spark, lab_binlogs, tmp_path_factory):
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
     out = tmp_path_factory.mktemp("spark_out")
@@ -97,7 +97,7 @@ def test_output_equals_cli_with_files_split(first_run, lab_binlogs, cli_changes)
 
 def test_history_json_is_the_sequential_history(first_run, lab_binlogs):
     from mysqlddl.changes import ChangeOptions, ChangeReader
-    from mysqlddl.spark_job import cli_options
+    from mysqlddl.spark.job import cli_options
 
     out, _ = first_run
     d, _ = lab_binlogs
@@ -112,7 +112,7 @@ def test_retried_tasks_leave_no_duplicates(spark, lab_binlogs, cli_changes, tmp_
     """Every decode task fails once after publishing all its files (local[2,2] retries it): the
     retry writes the same file names and replaces them, so the output is still exactly the CLI's,
     and no temporary file is left."""
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
     sc = spark.sparkContext
@@ -185,8 +185,8 @@ def test_not_a_binlog_is_a_typed_error_and_exit_1(run_cli, tmp_path):
 def test_failing_decode_task_raises_the_typed_error(spark, lab_binlogs, tmp_path):
     """A baseline that contradicts the log (phase d's file: rows of `bulk`, created earlier): the
     decode task's SchemaMismatchError reaches the driver as itself, with its position."""
-    from mysqlddl import spark_job
     from mysqlddl.errors import SchemaMismatchError
+    from mysqlddl.spark import job as spark_job
 
     d, truth = lab_binlogs
     last = d / truth.files[-1]
@@ -214,7 +214,7 @@ def test_files_pre_scanned_by_the_driver_join_stage_1s(spark, lab_binlogs, cli_c
     """The driver pre-scans files while its JVM starts; stage 1 pre-scans the rest (1: only the
     first was done; None: all were, so no stage-1 job runs and the workers start during the
     history's build): the output is the same."""
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
     files = ranges.input_files([str(d)])
@@ -228,8 +228,8 @@ def test_files_pre_scanned_by_the_driver_join_stage_1s(spark, lab_binlogs, cli_c
 def test_driver_prescan_scans_in_log_order_and_keeps_its_error(spark, lab_binlogs, tmp_path):
     """DriverPrescan's thread pre-scans like a stage-1 task; a file it cannot read ends its scan
     and is raised by run() as the typed, positioned error stage 1 would give."""
-    from mysqlddl import spark_job
     from mysqlddl.errors import MysqlddlError
+    from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
     options = spark_job.cli_options()
@@ -254,7 +254,7 @@ def test_driver_prescan_scans_in_log_order_and_keeps_its_error(spark, lab_binlog
 def test_embedded_local_jvm_gets_the_start_up_options(spark):
     """session() starts a local JVM with the client compiler and the serial GC (or what
     $MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS says): the options reached the running JVM."""
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     want = os.environ.get("MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS", spark_job.LOCAL_JVM_OPTIONS)
     assert spark.sparkContext.getConf().get("spark.driver.extraJavaOptions").endswith(want)  # after Spark's own
@@ -267,7 +267,7 @@ def test_python_workers_talk_to_the_jvm_over_unix_domain_sockets(spark):
     over loopback TCP each task waited ~40 ms for its input's end (Nagle against delayed ACK)."""
     import pyspark
 
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     assert spark_job._conf("local[1]", "t")[0].get("spark.python.unix.domain.socket.enabled") == "true"
     if tuple(int(x) for x in pyspark.__version__.split(".")[:2]) < (4, 1):
@@ -281,7 +281,7 @@ def test_python_workers_talk_to_the_jvm_over_unix_domain_sockets(spark):
 def _probe_workers_after_a_run(spark, lab_binlogs, tmp_path, probe) -> list:
     """Run the job, then ``probe`` in two tasks at once (so each runs in its own worker: the
     workers the job's tasks ran in, reused); its results, each led by the worker's pid."""
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     def busy(i):              # (a closure: pickled by value, the workers cannot import the tests)
         import time
@@ -331,7 +331,7 @@ def test_a_replaced_history_is_collected_not_kept_frozen(first_run):
     import gc
     import weakref
 
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     out, _ = first_run
     text = (out / "history.jsonl").read_text(encoding="utf-8")
@@ -357,7 +357,7 @@ def test_a_replaced_history_is_collected_not_kept_frozen(first_run):
 _WORKERS_PROBE = """
 import os, time
 from pyspark import SparkContext
-from mysqlddl import spark_job
+from mysqlddl.spark import job as spark_job
 sc = spark_job.context("local[2]")
 pids = set(sc.parallelize(range(4), 2).map(lambda _: (os.getpid(), os.getppid())).collect())
 def gone(pid):
@@ -394,7 +394,7 @@ def test_python_workers_end_before_their_jvm(tmp_path):
 
 _CDS_PROBE = """
 from pyspark import SparkContext
-from mysqlddl import spark_job
+from mysqlddl.spark import job as spark_job
 sc = spark_job.context("local[1]", cds=True)
 args = sc._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
 print("\\n".join(str(a) for a in (args.toArray() if hasattr(args, "toArray") else args)))
@@ -444,7 +444,7 @@ def test_jvm_class_data_archive_path_and_options(tmp_path, monkeypatch):
     """The archive is keyed by the JVM options (and the java and Spark jars); "off" disables it;
     without an archive the JVM is told to write one under a name of this process, and an earlier
     process's leftover temporary goes once that process is gone."""
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     monkeypatch.setenv("MYSQLDDL_SPARK_CDS", "off")
     assert spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) is None
@@ -491,7 +491,7 @@ def _decode_in_process(d: Path, out: Path, *, typed: bool = False) -> list[dict]
     import hashlib
     import types
 
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     options = spark_job.cli_options()
     scans = [ranges.prescan(f, options, min_gap=ranges.cut_gap(SMALL)) for f in ranges.input_files([str(d)])]
@@ -608,9 +608,10 @@ def test_typed_datasets_hold_the_cli_values(spark, lab_binlogs, cli_changes, tmp
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from mysqlddl import spark_job, typed
     from mysqlddl.history import SchemaHistory
     from mysqlddl.model.ids import TableId
+    from mysqlddl.sinks import typed
+    from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
     out = tmp_path / "out"
@@ -641,7 +642,7 @@ def test_typed_datasets_hold_the_cli_values(spark, lab_binlogs, cli_changes, tmp
 def test_typed_rows_from_the_per_change_path(lab_binlogs, cli_changes, tmp_path, monkeypatch):
     """Events the renderer does not take whole (here: none, by its images' limit) reach the typed
     datasets as the reader's RowChange objects: the same rows and values."""
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     monkeypatch.setattr(arrow_sink, "IMAGES_LIMIT", 0)
     d, _ = lab_binlogs

@@ -1,12 +1,12 @@
 """Batch re-parsing of archived binlogs on Spark: schema-correct change events as Parquet.
 
     mysqlddl spark INPUT... --out DIR [--master URL] [--schema DDL.sql] [--range-size 64M]
-    python -m mysqlddl.spark_job INPUT... --out DIR ...
-    spark-submit --master URL $(python -c 'import mysqlddl.spark_job as m; print(m.__file__)') INPUT... --out DIR
+    python -m mysqlddl.spark.job INPUT... --out DIR ...
+    spark-submit --master URL $(python -c 'import mysqlddl.spark.job as m; print(m.__file__)') INPUT... --out DIR
 
 The only module that imports pyspark (lazily: importing this module, as the CLI does, loads
 no Spark; its arguments are mysqlddl.cli.spark's). The stages (DESIGN, "Key decisions: Spark"; the pure parts are in
-:mod:`mysqlddl.ranges`):
+:mod:`mysqlddl.spark.ranges`):
 
 1. **Pre-scan**, one task per file: FDE, QUERY, GTID, XID and XA_PREPARE bodies only (the rest
    skipped by header size) -> the DDL with positions, sql_mode and default database, and the
@@ -53,7 +53,7 @@ second attempt overwrites the first's files with the same content.
 - ``history.jsonl``: the schema history (``SchemaHistory.lines``, what ``mysqlddl history``
   prints); ``summary.json``: the run (counts per table and op, ranges, seconds per stage).
 - with ``--typed`` (``run(typed=True)``), ``tables/db=<db>/table=<table>/version=<file_seq>-<pos>/``:
-  per table version, its row changes with one typed column per column (:mod:`mysqlddl.typed`;
+  per table version, its row changes with one typed column per column (:mod:`mysqlddl.sinks.typed`;
   :class:`~mysqlddl.sinks.parquet.TypedSink`), cleared with ``changes/``; summary.json's ``typed`` counts them.
 
 :func:`envelope_of` turns an output row back into the exact object ``mysqlddl changes`` prints.
@@ -75,7 +75,7 @@ import socket
 import sys
 import time
 
-from .sinks.parquet import utf8_text
+from ..sinks.parquet import utf8_text
 
 _MARK, _MARK_END = "MYSQLDDL_TASK_ERROR", "END_MYSQLDDL_TASK_ERROR"
 #: Spark local property (tests): "1" makes each decode task's first attempt fail after publishing
@@ -103,7 +103,7 @@ def _task_error(e: BaseException) -> RuntimeError:
 
 def typed_error(exc: BaseException):
     """The mysqlddl error a failed Spark job carries in its text (the first failed task's), or None."""
-    from . import errors
+    from .. import errors
 
     m = re.search(re.escape(_MARK) + r"(\{.*?\})" + re.escape(_MARK_END), str(exc))
     if not m:
@@ -130,21 +130,21 @@ def _options_kw(options) -> dict:
     Options would tie the workers to the driver's exact class layout)."""
     import dataclasses
 
-    from .options import DEFAULT
+    from ..options import DEFAULT
 
     return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)
             if getattr(options, f.name) != getattr(DEFAULT, f.name)}
 
 
 def _options(kw: dict):
-    from .options import Options
+    from ..options import Options
 
     return Options(**kw)
 
 
 def _prescan_task(path: str, options, min_gap: int):
+    from ..errors import MysqlddlError
     from . import ranges
-    from .errors import MysqlddlError
 
     _freeze_held()
     try:
@@ -177,7 +177,7 @@ def _history(text: str, digest: str, options):
         import gc
         import tempfile
 
-        from .history import SchemaHistory
+        from ..history import SchemaHistory
 
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8", delete=False) as f:
             f.write(text)
@@ -199,11 +199,11 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
     typed datasets there); yields the range's summary."""
     from pyspark import TaskContext
 
+    from ..changes import ChangeOptions
+    from ..errors import MysqlddlError
+    from ..sinks import write_records
+    from ..sinks.arrow import ArrowSink
     from . import ranges
-    from .changes import ChangeOptions
-    from .errors import MysqlddlError
-    from .sinks import write_records
-    from .sinks.arrow import ArrowSink
 
     _freeze_held()
     options = _options(options)
@@ -238,7 +238,7 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
 def envelope_of(rec: dict, *, name: str = "mysqlddl", version: str | None = None) -> dict:
     """The object ``mysqlddl changes`` prints for an output row (a dict of :data:`~mysqlddl.sinks.arrow.COLUMNS`).
     ``name`` and ``version`` are the run's (summary.json: ``name``, ``mysqlddl``)."""
-    from . import __version__
+    from .. import __version__
 
     def js(k):
         v = rec.get(k)
@@ -565,7 +565,8 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
 
     from pyspark import SparkContext
 
-    from . import __version__, ranges
+    from .. import __version__
+    from . import ranges
 
     options = options or cli_options()
     sc = spark if isinstance(spark, SparkContext) else spark.sparkContext
@@ -700,7 +701,7 @@ def cli_options(*, verify_checksums: bool = True, ddl_errors: str = "raise"):
     """The options ``mysqlddl changes`` decodes with (JSON columns as text), so that the two outputs
     agree: the same as mysqlddl.cli.args.change_options (tests/cli/test_spark.py checks it), built
     here as the CLI sits above this module."""
-    from .options import Options
+    from ..options import Options
 
     return Options(verify_checksums=verify_checksums, error_policy=ddl_errors, json_as="text")
 
@@ -766,8 +767,8 @@ def _warm_worker(_) -> int:
     decoder, pyarrow) and what it holds then kept out of the per-task collection."""
     import pyarrow.parquet  # noqa: F401
 
+    from ..binlog import rows  # noqa: F401
     from . import ranges  # noqa: F401
-    from .binlog import rows  # noqa: F401
 
     _freeze_held()
     return os.getpid()
@@ -782,7 +783,7 @@ def _preload() -> None:
     import threading
 
     def load():
-        for name in ("mysqlddl.ranges", "mysqlddl.history", "pyspark.testing.utils"):
+        for name in ("mysqlddl.spark.ranges", "mysqlddl.history", "pyspark.testing.utils"):
             try:
                 importlib.import_module(name)
             except Exception:
@@ -796,7 +797,7 @@ def run_args(args: argparse.Namespace, *, schema: str | None, options) -> int:
     and the options read and set exactly as ``mysqlddl changes`` does (JSON columns as text,
     checksums, DDL error policy), so the two outputs agree. Exit codes as ``changes``: 1 a
     positioned input error, 3 a TABLE_MAP that does not match the table version in force."""
-    from .errors import ConfigError, SchemaMismatchError
+    from ..errors import ConfigError, SchemaMismatchError
     # numpy (pyarrow imports it) loads OpenBLAS, which starts a thread per further CPU that
     # spin-waits for work: 0.06-0.09 s more CPU to import and ~0.04 s spinning after, here, in a
     # driver that only builds index arrays with numpy. pyspark's workers already run with
@@ -832,8 +833,8 @@ def run_args(args: argparse.Namespace, *, schema: str | None, options) -> int:
 
 
 if __name__ == "__main__":
-    # `python -m mysqlddl.spark_job ARGS` or spark-submit of this file: `mysqlddl spark ARGS`, run by
-    # the installed package, so executors unpickle functions of mysqlddl.spark_job (not __main__)
+    # `python -m mysqlddl.spark.job ARGS` or spark-submit of this file: `mysqlddl spark ARGS`, run by
+    # the installed package, so executors unpickle functions of mysqlddl.spark.job (not __main__)
     from mysqlddl.cli import main
 
     sys.exit(main(["spark", *sys.argv[1:]]))
