@@ -8,7 +8,7 @@ import argparse
 
 # importing the job's module loads no pyspark: only its run does (tests/cli checks that `mysqlddl
 # --help` leaves pyspark and pyarrow unloaded)
-from ..spark import job as spark_job
+from ..spark.job import run_args
 from . import args as common
 
 HELP = "change events of archived binlogs as Parquet, on Spark (mysqlddl[spark])"
@@ -36,4 +36,4 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # the baseline and the options exactly as `changes` reads and sets them
-    return spark_job.run_args(args, schema=common.read_baseline(args), options=common.baseline_options(args))
+    return run_args(args, schema=common.read_baseline(args), options=common.baseline_options(args))

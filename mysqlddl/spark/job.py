@@ -4,9 +4,11 @@
     python -m mysqlddl.spark.job INPUT... --out DIR ...
     spark-submit --master URL $(python -c 'import mysqlddl.spark.job as m; print(m.__file__)') INPUT... --out DIR
 
-The only module that imports pyspark (lazily: importing this module, as the CLI does, loads
-no Spark; its arguments are mysqlddl.cli.spark's). The stages (DESIGN, "Key decisions: Spark"; the pure parts are in
-:mod:`mysqlddl.spark.ranges`):
+The job's driver: its stages, the history's broadcast and the summary. Importing it, as the CLI
+does, loads no pyspark (only :func:`run` and :func:`run_args` do); its arguments are
+mysqlddl.cli.spark's. Beside it in :mod:`mysqlddl.spark`: the pure parts in :mod:`.ranges`, the
+Python tasks in :mod:`.tasks`, the JVM's start and end in :mod:`.launcher`. The stages (DESIGN,
+"Key decisions: Spark"):
 
 1. **Pre-scan**, one task per file: FDE, QUERY, GTID, XID and XA_PREPARE bodies only (the rest
    skipped by header size) -> the DDL with positions, sql_mode and default database, and the
@@ -67,170 +69,22 @@ on the executors (``pip install mysqlddl[spark]``): its Cython extension cannot 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib
 import json
 import os
-import re
 import shutil
-import socket
 import sys
+import threading
 import time
 
+from .. import __version__
+from ..errors import ConfigError, SchemaMismatchError
+from ..options import Options
 from ..sinks.parquet import utf8_text
-
-_MARK, _MARK_END = "MYSQLDDL_TASK_ERROR", "END_MYSQLDDL_TASK_ERROR"
-#: Spark local property (tests): "1" makes each decode task's first attempt fail after publishing
-#: all its files (the retry must overwrite them, not add to them).
-FAIL_FIRST_ATTEMPT = "mysqlddl.test.fail_first_attempt"
-_ERROR_ATTRS = ("file", "log_pos", "event_type", "table", "column", "offset", "needed", "available", "line",
-                "statement", "statement_index", "source")
-
-
-# ------------------------------------------------------------------------------- task errors
-
-
-def _error_data(e: BaseException) -> dict:
-    attrs = {k: getattr(e, k) for k in _ERROR_ATTRS if isinstance(getattr(e, k, None), (str, int))}
-    return {"type": type(e).__name__, "message": getattr(e, "message", str(e)), "attrs": attrs,
-            "text": str(e)}
-
-
-def _task_error(e: BaseException) -> RuntimeError:
-    """What a task raises for a mysqlddl error: its type and fields as one JSON line between
-    markers, which survive Spark's wrapping (Py4J, PythonException) into the driver's exception
-    text and are rebuilt there by :func:`typed_error`."""
-    return RuntimeError(f"{_MARK}{json.dumps(_error_data(e), ensure_ascii=True)}{_MARK_END}")
-
-
-def typed_error(exc: BaseException):
-    """The mysqlddl error a failed Spark job carries in its text (the first failed task's), or None."""
-    from .. import errors
-
-    m = re.search(re.escape(_MARK) + r"(\{.*?\})" + re.escape(_MARK_END), str(exc))
-    if not m:
-        return None
-    data = json.loads(m.group(1))
-    cls = getattr(errors, data["type"], None)
-    if isinstance(cls, type) and issubclass(cls, errors.MysqlddlError):
-        try:
-            err = cls(data["message"], **data["attrs"])
-            if str(err) == data["text"]:
-                return err
-        except TypeError:
-            pass
-    err = errors.MysqlddlError(data["text"])
-    err.kind = data["type"]
-    return err
-
-
-# ------------------------------------------------------------------------------------- tasks
-
-
-def _options_kw(options) -> dict:
-    """The options that differ from the defaults: what tasks rebuild theirs from (a pickled
-    Options would tie the workers to the driver's exact class layout)."""
-    import dataclasses
-
-    from ..options import DEFAULT
-
-    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)
-            if getattr(options, f.name) != getattr(DEFAULT, f.name)}
-
-
-def _options(kw: dict):
-    from ..options import Options
-
-    return Options(**kw)
-
-
-def _prescan_task(path: str, options, min_gap: int):
-    from ..errors import MysqlddlError
-    from . import ranges
-
-    _freeze_held()
-    try:
-        return ranges.prescan(path, _options(options), min_gap=min_gap)
-    except MysqlddlError as e:
-        raise _task_error(e) from None
-
-
-# pyspark's daemon runs a full gc.collect() in a reused worker after each of its tasks
-# (pyspark/daemon.py). A full collection walks every container object the worker holds: the
-# modules it imported (pyspark, pyarrow, numpy, ours: ~90k objects once a range was decoded) and
-# the loaded history; ~30-60 ms a task here, as much as Spark's own cost of a task. A task starts
-# right after that collection, so what is alive then is what the worker holds for good: a task
-# first moves it out of the collector's reach (gc.freeze, the permanent generation). Frozen
-# objects are still freed by reference counting; a replaced history is unfrozen and collected
-# first, so that its reference cycles are not kept.
-def _freeze_held() -> None:
-    import gc
-
-    gc.freeze()
-
-
-_HISTORIES: dict = {}
-
-
-def _history(text: str, digest: str, options):
-    """The broadcast history, loaded once per Python worker (workers are reused across tasks)."""
-    h = _HISTORIES.get(digest)
-    if h is None:
-        import gc
-        import tempfile
-
-        from ..history import SchemaHistory
-
-        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8", delete=False) as f:
-            f.write(text)
-        try:
-            h = SchemaHistory.load(f.name, options)
-        finally:
-            os.unlink(f.name)
-        if _HISTORIES:
-            _HISTORIES.clear()
-            gc.unfreeze()
-            gc.collect()
-        _HISTORIES[digest] = h
-    return h
-
-
-def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, name, include_query, tables=None):
-    """mapPartitions body: each element is a byte range (index, files, start, stop, nbytes); its
-    changes are written as Parquet under ``changes`` (and, with ``tables``, its row changes as
-    typed datasets there); yields the range's summary."""
-    from pyspark import TaskContext
-
-    from ..changes import ChangeOptions
-    from ..errors import MysqlddlError
-    from ..sinks import write_records
-    from ..sinks.arrow import ArrowSink
-    from . import ranges
-
-    _freeze_held()
-    options = _options(options)
-    tc = TaskContext.get()
-    # test hook: fail each task's first attempt after it published its files (proves a retry
-    # overwrites them); set by tests with SparkContext.setLocalProperty
-    fail_first = tc is not None and tc.getLocalProperty(FAIL_FIRST_ATTEMPT) == "1" and tc.attemptNumber() == 0
-    for index, files, start, stop, nbytes in ranges_:
-        t0 = time.monotonic()
-        rng = ranges.ByteRange(index, tuple(files), start, stop, nbytes)
-        sink = None
-        try:
-            history = _history(history_bc.value, digest, options)
-            sink = ArrowSink(changes, index, name=name, include_query=include_query, tables=tables, history=history)
-            config = ChangeOptions(decode=options, name=name, queries=include_query, **reader_kw)
-            with sink:
-                write_records(ranges.read_range(rng, history, config), sink)
-        except MysqlddlError as e:
-            raise _task_error(e) from None
-        if fail_first:
-            raise RuntimeError(f"{FAIL_FIRST_ATTEMPT}: injected failure")
-        res = {"index": index, "counts": list(sink.counts.items()), "files": sink.files,
-               "seconds": round(time.monotonic() - t0, 3)}
-        if tables is not None:
-            res["typed"] = sink.typed_summary()
-        yield res
-
+from . import ranges
+from .launcher import context, embedded_local, stop
+from .tasks import decode_ranges, options_from, options_kw, prescan_task, typed_error, warm_worker
 
 # ------------------------------------------------------------------------------------ output
 
@@ -238,8 +92,6 @@ def _decode_ranges(ranges_, *, changes, history_bc, digest, options, reader_kw, 
 def envelope_of(rec: dict, *, name: str = "mysqlddl", version: str | None = None) -> dict:
     """The object ``mysqlddl changes`` prints for an output row (a dict of :data:`~mysqlddl.sinks.arrow.COLUMNS`).
     ``name`` and ``version`` are the run's (summary.json: ``name``, ``mysqlddl``)."""
-    from .. import __version__
-
     def js(k):
         v = rec.get(k)
         return None if v is None else json.loads(v)
@@ -281,277 +133,6 @@ def _write_text(path: str, text: str) -> None:
 # --------------------------------------------------------------------------------------- run
 
 
-#: The embedded local JVM's start-up options (see :func:`_conf`).
-LOCAL_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-#: The environment variable naming the directory of the embedded JVM's class-data archive
-#: (:func:`context` with ``cds=True``), or "off"; default ``$XDG_CACHE_HOME/mysqlddl``.
-CDS_ENV = "MYSQLDDL_SPARK_CDS"
-
-# (temporary, final) path of the archive this process's JVM writes as it exits: :func:`stop`
-# ends the JVM and publishes it
-_CDS_DUMP: list[tuple[str, str]] = []
-
-
-def _cds_archive(jvm_options: str) -> str | None:
-    """Where the embedded JVM's class-data archive for this java, these Spark jars and these
-    options lives (a dynamic CDS archive, JDK 13+, holds the classes of one JVM build from one
-    class path: it is keyed by all three), or None: no cache directory, no java found, or a path
-    that would need quoting in Spark's option string."""
-    import hashlib
-
-    import pyspark
-
-    d = os.environ.get(CDS_ENV)
-    if d is None:
-        d = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "mysqlddl")
-    elif d.strip().lower() in ("", "0", "off", "no", "false"):
-        return None
-    d = os.path.abspath(d)
-    home = os.environ.get("JAVA_HOME")
-    java = os.path.join(home, "bin", "java") if home else shutil.which("java")
-    if not java or not os.path.exists(java) or re.search(r"[\s'\"]", d):
-        return None
-    java = os.path.realpath(java)
-    jars = os.path.realpath(os.path.join(os.environ.get("SPARK_HOME") or os.path.dirname(pyspark.__file__), "jars"))
-    parts = [pyspark.__version__, jvm_options]
-    for p in (java, os.path.join(os.path.dirname(os.path.dirname(java)), "lib", "server", "libjvm.so"), jars):
-        try:
-            st = os.stat(p)
-            parts.append(f"{p}:{st.st_size}:{st.st_mtime_ns}")
-        except OSError:
-            parts.append(p)
-    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
-    return os.path.join(d, f"spark-jvm-{key}.jsa")
-
-
-def _cds_options(archive: str) -> tuple[str, tuple[str, str] | None]:
-    """The JVM options that map ``archive``, or, when there is none yet, make the JVM write it
-    under a temporary name of this process as it exits (:func:`stop` publishes it); and that
-    dump's (temporary, final) paths. An earlier run's leftover temporary (a JVM that exited
-    without :func:`stop`) is removed once its process is gone."""
-    quiet = " -Xlog:cds*=off"    # the JVM logs CDS warnings (classes it cannot archive) to stdout
-    if os.path.exists(archive):
-        # a damaged archive crashes the JVM as it maps it: its crash report goes next to the
-        # archive, not into the user's working directory
-        crash = os.path.join(os.path.dirname(archive), "hs_err_pid%p.log")
-        return f"-XX:SharedArchiveFile={archive} -XX:ErrorFile={crash}{quiet}", None
-    d = os.path.dirname(archive)
-    os.makedirs(d, exist_ok=True)
-    for name in os.listdir(d):
-        m = re.fullmatch(r"spark-jvm-[0-9a-f]+\.jsa\.(\d+)\.tmp", name)
-        if m and not _alive(int(m.group(1))):
-            try:
-                os.unlink(os.path.join(d, name))
-            except OSError:
-                pass
-    tmp = f"{archive}.{os.getpid()}.tmp"
-    return f"-XX:ArchiveClassesAtExit={tmp}{quiet}", (tmp, archive)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
-def _conf(master: str | None, app: str, *, cds: bool = False):
-    """The job's SparkConf: ``master`` when given; under spark-submit (a gateway is already up) the
-    one it configured; else an embedded ``local[*]``. With ``cds`` an embedded JVM also maps its
-    class-data archive (or writes it); returns (conf, archive path or None, dump or None)."""
-    from pyspark import SparkConf
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    conf = SparkConf().setAppName(app)
-    if master:
-        conf.setMaster(master)
-    elif "PYSPARK_GATEWAY_PORT" not in os.environ:
-        conf.setMaster("local[*]")
-    # no web UI or console progress bar for a batch CLI; partition values are names (db=007 is a
-    # database named "007", not a number) when a session reads the output back
-    conf.set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false") \
-        .set("spark.sql.sources.partitionColumnTypeInference.enabled", "false") \
-        .set("spark.executorEnv.PYTHONSAFEPATH", "1")
-    # (PYTHONSAFEPATH, Python 3.11+: a worker does not put its start directory first on sys.path,
-    # where a source checkout's bare package would shadow the installed one)
-    if hasattr(socket, "AF_UNIX"):
-        # Spark 4.1+ (SPARK-51688; ignored before): a JVM talks to its Python workers, and the
-        # driver to its JVM, over Unix domain sockets instead of loopback TCP. Over TCP every
-        # Python task waited ~40 ms here for the end of its input: a small write held back by
-        # Nagle's algorithm until the worker's delayed ACK (a trivial task: 56 ms against 13 ms).
-        # (Under spark-submit a --conf that turns it off is kept.)
-        conf.setIfMissing("spark.python.unix.domain.socket.enabled", "true")
-    archive = dump = None
-    if _embedded_local(master):
-        # An embedded JVM only schedules Python tasks and moves their summaries: its startup is
-        # most of what it costs. The client compiler alone and the serial collector start it
-        # ~1.3 s sooner here (-XX:TieredStopAtLevel=1: no C2 compiler threads warming up;
-        # -XX:+UseSerialGC: no parallel GC threads to create). $MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS
-        # replaces them (empty: none, e.g. to keep spark-defaults.conf's).
-        jopts = os.environ.get("MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS", LOCAL_JVM_OPTIONS)
-        # Class-data sharing (JDK 13+ dynamic archive, JEP 350): the classes Spark loads to start
-        # and to run a first job, mapped from an archive the first run wrote instead of read from
-        # ~280 jars and verified again: another ~1.2-1.7 s less here.
-        archive = _cds_archive(jopts) if cds else None
-        if archive:
-            try:
-                more, dump = _cds_options(archive)
-                jopts = f"{jopts} {more}".strip()
-            except OSError:             # a cache directory that cannot be made or listed: none
-                archive = None
-        if jopts:
-            conf.set("spark.driver.extraJavaOptions", jopts)
-    return conf, archive, dump
-
-
-def context(master: str | None = None, *, log_level: str = "FATAL", app: str = "mysqlddl", cds: bool = False):
-    """A SparkContext (``master`` as :func:`session`): all :func:`run` needs, as the job schedules
-    Python tasks and uses no Spark SQL. The CLI runs on it: a SparkSession's start (the JVM's SQL
-    session state) cost another 2.7 s here on a 7 s start.
-
-    ``cds`` (the CLI): an embedded local JVM starts from its class-data archive in
-    $MYSQLDDL_SPARK_CDS (default ``~/.cache/mysqlddl``; "off": none); the first start writes it,
-    and only :func:`stop` publishes it (the JVM writes it as it exits). A damaged archive makes the
-    JVM die as it starts: it is then removed and the JVM started without it."""
-    from pyspark import SparkContext
-
-    conf, archive, dump = _conf(master, app, cds=cds)
-    try:
-        sc = SparkContext.getOrCreate(conf)
-    except Exception:
-        if archive is None or dump is not None:
-            raise
-        try:
-            os.unlink(archive)
-        except FileNotFoundError:
-            pass
-        import warnings
-
-        warnings.warn(f"the JVM died starting from its class-data archive {archive}: removed it, starting "
-                      f"without it (the JVM's report is in {os.path.dirname(archive)})", RuntimeWarning,
-                      stacklevel=2)
-        sc = SparkContext.getOrCreate(_conf(master, app)[0])
-    else:
-        # (getOrCreate may return a context started earlier, without these options)
-        if dump is not None and dump[0] in sc.getConf().get("spark.driver.extraJavaOptions", ""):
-            _CDS_DUMP.append(dump)
-    sc.setLogLevel(log_level)
-    return sc
-
-
-def stop(sc, *, exiting: bool = False) -> str | None:
-    """Stop ``sc``, and end its embedded JVM when it is writing a new class-data archive (the first
-    ``context(cds=True)``: the JVM writes it as it exits), then publish the archive (an atomic
-    rename, only after the JVM exited cleanly: a partly written archive would crash the next JVM).
-    Returns the published archive's path.
-
-    ``exiting`` (the CLI, about to end): an embedded JVM is always ended here, and waited for,
-    after stopping the context in it, instead of through pyspark's ``sc.stop()``: that waits for
-    its accumulator server, whose request loop polls the JVM's connection with 1 s timeouts (0.9 s
-    of a 6 s run here). That connection's end, when the JVM exits, is expected then."""
-    from pyspark import SparkContext
-
-    proc = getattr(SparkContext._gateway, "proc", None)
-    dump = _CDS_DUMP.pop() if _CDS_DUMP else None
-    if proc is None or proc.stdin is None:
-        sc.stop()
-        return None                     # an archive being written is left for a later start to remove
-    _end_python_workers(proc.pid)
-    server = getattr(sc, "_accumulatorServer", None)
-    if exiting and server is not None and getattr(sc, "_jsc", None) is not None:
-        sc._jsc.stop()
-        server.handle_error = lambda request, client_address: None
-        # the rest of what sc.stop() does: this context is done, a later getOrCreate makes another
-        sc._jsc = None
-        with SparkContext._lock:
-            SparkContext._active_spark_context = None
-    else:
-        sc.stop()
-        if dump is None:
-            return None
-    # The gateway JVM exits at EOF on its stdin (Spark's PythonGatewayServer); a later context in
-    # this process starts a new one.
-    gateway = SparkContext._gateway
-    SparkContext._gateway = SparkContext._jvm = None
-    # py4j's threads blocked in socket calls (its server's accept, a read per Python connection)
-    # are in native code, and HotSpot's exit waits up to 300 ms at its last safepoint for such
-    # threads to stop (VM_Exit::wait_for_threads_in_native_to_block): shutting the gateway down
-    # first ends them, and the JVM's exit took 0.07-0.09 s here instead of 0.38-0.39 s.
-    try:
-        gateway.shutdown()
-    except Exception:                   # (a JVM that is gone already: nothing to end)
-        pass
-    proc.stdin.close()
-    try:
-        rc = proc.wait(timeout=300)
-    except Exception:
-        rc = None
-    if dump is None:
-        return None
-    tmp, final = dump
-    if rc == 0 and os.path.exists(tmp) and os.path.getsize(tmp) > 0:
-        os.replace(tmp, final)
-        return final
-    if rc is not None and os.path.exists(tmp):
-        os.unlink(tmp)
-    return None
-
-
-def _end_python_workers(jvm_pid: int, timeout: float = 2.0) -> None:
-    """End the Python worker daemon of the embedded JVM ``jvm_pid`` (its child running
-    ``pyspark.daemon``; Linux /proc) the way Spark ends it, SIGTERM: the daemon sends its workers
-    SIGHUP, which ends them, and exits. Done before the context stops: stopping it first closes
-    the idle workers' sockets and only then ends the daemon, and a worker that saw its socket end
-    first reports that, and over a Unix domain socket fails to (EPIPE, where TCP took the write):
-    a traceback on stderr. Waits until the daemon is gone (a zombie of the JVM's)."""
-    import signal
-
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return
-    parent = str(jvm_pid).encode()
-    for name in names:
-        stat = _proc_stat(name) if name.isdigit() else None
-        if stat is None or stat[1] != parent:
-            continue
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as f:
-                if b"pyspark.daemon" not in f.read():
-                    continue
-            os.kill(int(name), signal.SIGTERM)
-        except OSError:
-            continue
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            stat = _proc_stat(name)
-            if stat is None or stat[0] == b"Z":
-                break
-            time.sleep(0.005)
-
-
-def _proc_stat(pid: str) -> list[bytes] | None:
-    """/proc/PID/stat's fields after the command name (state, ppid, ...), or None: no such process."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-
-
-def session(master: str | None = None, *, log_level: str = "FATAL", app: str = "mysqlddl"):
-    """A SparkSession on :func:`context` (for reading the output back with Spark): ``master`` when
-    given; under spark-submit (a gateway is already up) the one it configured; else an embedded
-    ``local[*]``. Local workers run this interpreter."""
-    from pyspark.sql import SparkSession
-
-    context(master, log_level=log_level, app=app)
-    return SparkSession.builder.getOrCreate()
-
-
 def run(spark, inputs, out: str, *, options=None, schema: str | None = None, schema_database: str | None = None,
         schema_position=None, range_size: int = 64 << 20, name: str = "mysqlddl",
         on_mismatch: str = "raise", include_query: bool = False, truncate_events: bool = False,
@@ -561,12 +142,8 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     of a failed task. ``prescanned``: the driver's pre-scans made while the JVM started (made
     with these inputs, options and range size); stage 1 pre-scans the other files. ``typed``: also
     write the typed per-table datasets under DIR/tables (:class:`~mysqlddl.sinks.parquet.TypedSink`)."""
-    import hashlib
-
+    # pyspark (optional, heavy): only when the job runs
     from pyspark import SparkContext
-
-    from .. import __version__
-    from . import ranges
 
     options = options or cli_options()
     sc = spark if isinstance(spark, SparkContext) else spark.sparkContext
@@ -575,7 +152,7 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     os.makedirs(out, exist_ok=True)
 
     # stage 1: pre-scan, one task per file (not pre-scanned by the driver already)
-    okw = _options_kw(options)
+    okw = options_kw(options)
     done = prescanned.take() if prescanned is not None else {}
     for f in files:
         if isinstance(done.get(f), Exception):
@@ -584,7 +161,7 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     if todo:
         try:
             gap = ranges.cut_gap(range_size)
-            done.update(zip(todo, sc.parallelize(todo, len(todo)).map(lambda f: _prescan_task(f, okw, gap)).collect(),
+            done.update(zip(todo, sc.parallelize(todo, len(todo)).map(lambda f: prescan_task(f, okw, gap)).collect(),
                             strict=True))
         except Exception as e:
             raise (typed_error(e) or e) from None
@@ -597,8 +174,6 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
     cut = ranges.cut_ranges(scans, range_size)
     warm = None
     if not todo and cut:
-        import threading
-
         warm = threading.Thread(target=_warm_workers, args=(sc, min(sc.defaultParallelism, len(cut))),
                                 name="mysqlddl-warm-workers", daemon=True)
         warm.start()
@@ -630,7 +205,7 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
         os.makedirs(tables)
 
     def decode(it):
-        return _decode_ranges(it, changes=changes, history_bc=bc, digest=digest, options=okw,
+        return decode_ranges(it, changes=changes, history_bc=bc, digest=digest, options=okw,
                               reader_kw=reader_kw, name=name, include_query=include_query,
                               tables=tables if typed else None)
 
@@ -701,14 +276,7 @@ def cli_options(*, verify_checksums: bool = True, ddl_errors: str = "raise"):
     """The options ``mysqlddl changes`` decodes with (JSON columns as text), so that the two outputs
     agree: the same as mysqlddl.cli.args.change_options (tests/cli/test_spark.py checks it), built
     here as the CLI sits above this module."""
-    from ..options import Options
-
     return Options(verify_checksums=verify_checksums, error_policy=ddl_errors, json_as="text")
-
-
-def _embedded_local(master: str | None) -> bool:
-    """The job will start its own local JVM (no spark-submit gateway, a local master)."""
-    return (master or "local").startswith("local") and "PYSPARK_GATEWAY_PORT" not in os.environ
 
 
 class DriverPrescan:
@@ -721,22 +289,18 @@ class DriverPrescan:
     :func:`run`, which names it as stage 1 would."""
 
     def __init__(self, inputs, options, range_size: int):
-        import threading
-
         self._stop = threading.Event()
         self.done: dict = {}
-        self._thread = threading.Thread(target=self._scan, args=(list(inputs), _options_kw(options), range_size),
+        self._thread = threading.Thread(target=self._scan, args=(list(inputs), options_kw(options), range_size),
                                         name="mysqlddl-prescan", daemon=True)
         self._thread.start()
 
     def _scan(self, inputs, okw: dict, range_size: int) -> None:
-        from . import ranges
-
         try:
             files = ranges.input_files(inputs)
         except Exception:               # (run() resolves the inputs again and raises it)
             return
-        options, gap = _options(okw), ranges.cut_gap(range_size)
+        options, gap = options_from(okw), ranges.cut_gap(range_size)
         for f in files:
             if self._stop.is_set():
                 return
@@ -757,33 +321,18 @@ def _warm_workers(sc, slots: int) -> None:
     """One task per slot, all at once (each in a worker of its own): see :func:`run`. A failure
     here is left for stage 2 to meet and report."""
     try:
-        sc.parallelize(range(slots), slots).map(_warm_worker).collect()
+        sc.parallelize(range(slots), slots).map(warm_worker).collect()
     except Exception:
         pass
 
 
-def _warm_worker(_) -> int:
-    """Starts a Python worker for stage 2 while the driver builds the history: its imports (the
-    decoder, pyarrow) and what it holds then kept out of the per-task collection."""
-    import pyarrow.parquet  # noqa: F401
-
-    from ..binlog import rows  # noqa: F401
-    from . import ranges  # noqa: F401
-
-    _freeze_held()
-    return os.getpid()
-
-
 def _preload() -> None:
     """Import in a thread, while the main thread waits for the JVM to start (a subprocess), what
-    the driver imports once it is up: the job's own modules, and pyspark.testing.utils, which
+    the driver imports once it is up: pyspark.testing.utils, which
     pyspark's py4j input converter for numpy arrays imports on the first call into the JVM (and
     with it pandas and pyarrow: ~0.5 s here). A failed import is left for the main thread to meet."""
-    import importlib
-    import threading
-
     def load():
-        for name in ("mysqlddl.spark.ranges", "mysqlddl.history", "pyspark.testing.utils"):
+        for name in ("pyspark.testing.utils",):
             try:
                 importlib.import_module(name)
             except Exception:
@@ -797,18 +346,18 @@ def run_args(args: argparse.Namespace, *, schema: str | None, options) -> int:
     and the options read and set exactly as ``mysqlddl changes`` does (JSON columns as text,
     checksums, DDL error policy), so the two outputs agree. Exit codes as ``changes``: 1 a
     positioned input error, 3 a TABLE_MAP that does not match the table version in force."""
-    from ..errors import ConfigError, SchemaMismatchError
     # numpy (pyarrow imports it) loads OpenBLAS, which starts a thread per further CPU that
     # spin-waits for work: 0.06-0.09 s more CPU to import and ~0.04 s spinning after, here, in a
     # driver that only builds index arrays with numpy. pyspark's workers already run with
     # OMP_NUM_THREADS set to their task's cores, which OpenBLAS also obeys; the driver has neither.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
+        # pyspark (optional): the job's one hard requirement, checked before any work
         import pyspark  # noqa: F401
     except ImportError:
         raise ConfigError("pyspark is not installed: pip install 'mysqlddl[spark]'") from None
     _preload()
-    early = DriverPrescan(args.inputs, options, args.range_size) if _embedded_local(args.master) else None
+    early = DriverPrescan(args.inputs, options, args.range_size) if embedded_local(args.master) else None
     sc = context(args.master, log_level=args.log_level, cds=True)
     try:
         summary = run(sc, args.inputs, args.out, options=options, schema=schema,

@@ -39,7 +39,7 @@ from ..binlog.events import (
 from ..binlog.reader import BinlogReader, resolve_sources
 from ..changes import ChangeOptions, ChangeReader, ChangeStats, QueryKind, classify_query, parse_xid
 from ..changes.reader import options_for
-from ..errors import ConfigError
+from ..errors import ConfigError, CorruptEventError
 from ..history import SchemaHistory
 from ..options import DEFAULT, Options
 from ..positions import file_seq
@@ -136,8 +136,6 @@ def prescan(path: str, options: Options = DEFAULT, *, min_gap: int = 0) -> FileS
                     end_cuts.append(ev.next_pos)
         prev = ev
     if fde is None:
-        from ..errors import CorruptEventError
-
         raise CorruptEventError("the file has no FORMAT_DESCRIPTION event", file=str(path), offset=4)
     size = os.path.getsize(path)
     cuts = gtid_cuts if has_gtids else end_cuts
