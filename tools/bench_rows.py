@@ -139,7 +139,7 @@ class SchemaColumns:
     alone, as in ChangeReader)."""
 
     def __init__(self, paths, options: Options):
-        from mysqlddl import ranges
+        from mysqlddl.spark import ranges
 
         t0 = time.process_time()
         scans = [ranges.prescan(p, options) for p in paths]

@@ -97,7 +97,7 @@ def run_spark(d: Path, work: Path, master: str, range_size: str) -> dict:
 
 
 def jvm_archive(small: Path, work: Path) -> str:
-    """The command keeps its embedded JVM's class-data archive between runs (mysqlddl.spark_job.
+    """The command keeps its embedded JVM's class-data archive between runs (mysqlddl.spark.job.
     context(cds=True)); the first run on an installation writes it, and is slower for it. Runs
     the command once on the smallest file, so the measured runs all start as a user's second run
     does; says what that run did."""

@@ -1,5 +1,5 @@
 """``mysqlddl spark INPUT... --out DIR``: the change events of archived binlogs as Parquet, on Spark
-(mysqlddl[spark]; the job is :mod:`mysqlddl.spark_job`). The arguments are `changes`'s shared groups,
+(mysqlddl[spark]; the job is :mod:`mysqlddl.spark.job`). The arguments are `changes`'s shared groups,
 so both read the baseline and decode alike and their outputs agree."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import argparse
 
 # importing the job's module loads no pyspark: only its run does (tests/cli checks that `mysqlddl
 # --help` leaves pyspark and pyarrow unloaded)
-from .. import spark_job
+from ..spark.job import run_args
 from . import args as common
 
 HELP = "change events of archived binlogs as Parquet, on Spark (mysqlddl[spark])"
@@ -29,11 +29,11 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     common.add_server_name(sp)
     sp.add_argument("--typed", action="store_true",
                     help="also write tables/db=<db>/table=<table>/version=<file_seq>-<pos>/: per table version, its "
-                    "row changes with one typed column per column (see mysqlddl.typed)")
+                    "row changes with one typed column per column (see mysqlddl.sinks.typed)")
     sp.add_argument("--log-level", default="FATAL", help="Spark's log level (default FATAL: a failed task "
                     "is reported once, as its typed error; WARN or ERROR show Spark's own logs)")
 
 
 def run(args: argparse.Namespace) -> int:
     # the baseline and the options exactly as `changes` reads and sets them
-    return spark_job.run_args(args, schema=common.read_baseline(args), options=common.baseline_options(args))
+    return run_args(args, schema=common.read_baseline(args), options=common.baseline_options(args))

@@ -1,5 +1,5 @@
 """Parquet files of a decode task (the Spark job's output): its change events per ``db=/table=``
-partition, and the typed datasets per table version (:mod:`mysqlddl.typed`). Every file is
+partition, and the typed datasets per table version (:mod:`mysqlddl.sinks.typed`). Every file is
 written under a hidden temporary name and published by an atomic rename, so a retried task
 overwrites what a failed attempt published (DESIGN "Spark").
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import uuid
 
-from .. import typed
 from ..changes.records import Naming, RowChange
 from ..model.ids import TableId
+from . import typed
 
 #: Rows per Arrow batch a decode task builds per (db, table), and over all of them (bound a task's
 #: memory in Python objects: beyond, the biggest partition's are turned into a batch early).
@@ -157,7 +157,7 @@ def _typed_dir(key: tuple) -> str:
 
 
 class TypedSink:
-    """A decode task's typed datasets (:mod:`mysqlddl.typed`): each row change the reader names by
+    """A decode task's typed datasets (:mod:`mysqlddl.sinks.typed`): each row change the reader names by
     a table version of the history (Naming.SCHEMA), keyed by (db, table, version) where version is
     ``<file_seq>-<pos>``, the position from which the version is in force (``0-0``: the baseline's,
     the schema given with --schema). Rows named otherwise (no version known: --on-mismatch flag,

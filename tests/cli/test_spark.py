@@ -6,9 +6,9 @@ import argparse
 
 import pytest
 
-from mysqlddl import spark_job
 from mysqlddl.cli import args as common
 from mysqlddl.cli.main import build_parser
+from mysqlddl.spark import job as spark_job
 
 
 def test_the_job_decodes_with_the_options_changes_uses():

@@ -59,7 +59,7 @@ def spark(tmp_path_factory):
     os.environ["PYSPARK_PYTHON"] = sys.executable
     # the commands the tests run keep their JVM's class-data archive here, not in ~/.cache
     os.environ.setdefault("MYSQLDDL_SPARK_CDS", str(tmp_path_factory.mktemp("jvm_cds")))
-    from mysqlddl import spark_job
+    from mysqlddl.spark import launcher
 
     # The JVM, and the Python workers it starts, keep the directory they start in, which comes
     # first on the workers' sys.path: from the checkout, its bare source package (no generated
@@ -67,7 +67,7 @@ def spark(tmp_path_factory):
     here = os.getcwd()
     os.chdir(tmp_path_factory.mktemp("spark_cwd"))
     try:
-        s = spark_job.session("local[2,2]", app="mysqlddl-tests")
+        s = launcher.session("local[2,2]", app="mysqlddl-tests")
     finally:
         os.chdir(here)
     yield s

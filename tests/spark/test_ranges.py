@@ -1,4 +1,4 @@
-"""mysqlddl.ranges without Spark, on the lab workload's binlogs (every phase: DDL evolution, XA, a
+"""mysqlddl.spark.ranges without Spark, on the lab workload's binlogs (every phase: DDL evolution, XA, a
 big transaction, bulk files): the history built from the pre-scans is the sequential reader's,
 and decoding the set range by range -- cut at every transaction boundary -- gives exactly the
 sequential reader's events."""
@@ -11,11 +11,11 @@ from collections import Counter
 
 import pytest
 
-from mysqlddl import ranges
 from mysqlddl.changes import ChangeOptions, ChangeReader
 from mysqlddl.errors import ConfigError
 from mysqlddl.history import SchemaHistory
 from mysqlddl.sinks.jsonl import dumps, envelope
+from mysqlddl.spark import ranges
 
 pytestmark = pytest.mark.mariadb
 
@@ -142,7 +142,7 @@ def test_min_gap_thins_cut_marks_only(scans, lab_binlogs, tmp_path):
 
 _NO_PARSER_PROBE = """
 import sys
-from mysqlddl import ranges
+from mysqlddl.spark import ranges
 from mysqlddl.history import SchemaHistory
 history = SchemaHistory.load(sys.argv[1])
 scans = [ranges.prescan(f) for f in ranges.input_files([sys.argv[2]])]

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl import ranges
 from mysqlddl.sinks import arrow as arrow_sink
+from mysqlddl.spark import launcher, ranges, tasks
 
 pytestmark = [pytest.mark.spark, pytest.mark.mariadb]
 
@@ -35,7 +35,7 @@ def _dataset(path: Path) -> list[dict]:
 
 def spark_events(out: Path) -> list[dict]:
     """Every output row of a run as the object `mysqlddl changes` prints."""
-    from mysqlddl.spark_job import envelope_of
+    from mysqlddl.spark.job import envelope_of
 
     return [envelope_of(r) for r in _dataset(out / "changes")]
 
@@ -61,7 +61,7 @@ def _assert_same_as_cli(out: Path, cli_changes) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def first_run(spark, lab_binlogs, tmp_path_factory):
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
     out = tmp_path_factory.mktemp("spark_out")
@@ -87,7 +87,7 @@ def test_output_equals_cli_with_files_split(first_run, lab_binlogs, cli_changes)
     # the ordering key: file_seq is the file name's number, as an integer
     assert all(r["file_seq"] == int(r["file"].rsplit(".", 1)[1]) for r in rows)
     assert {(r["db"], r["table"]) for r in rows} >= {("spark_lab", "bulk"), ("spark_lab", "bigtx"),
-                                                       ("spark_lab", "all_types")}
+                                                  ("spark_lab", "all_types")}
     assert (out / "changes" / "db=spark_lab" / "table=bulk").is_dir()
     assert summary["dml_rows"] == len(rows) == sum(1 for e in cli_changes if "op" in e and "ddl" not in e)
     assert summary["transactions"] == sum(1 for e in cli_changes if e.get("status") == "END")
@@ -97,7 +97,7 @@ def test_output_equals_cli_with_files_split(first_run, lab_binlogs, cli_changes)
 
 def test_history_json_is_the_sequential_history(first_run, lab_binlogs):
     from mysqlddl.changes import ChangeOptions, ChangeReader
-    from mysqlddl.spark_job import cli_options
+    from mysqlddl.spark.job import cli_options
 
     out, _ = first_run
     d, _ = lab_binlogs
@@ -112,16 +112,16 @@ def test_retried_tasks_leave_no_duplicates(spark, lab_binlogs, cli_changes, tmp_
     """Every decode task fails once after publishing all its files (local[2,2] retries it): the
     retry writes the same file names and replaces them, so the output is still exactly the CLI's,
     and no temporary file is left."""
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
     sc = spark.sparkContext
     sc.setJobGroup("retry-test", "every first attempt fails")
-    sc.setLocalProperty(spark_job.FAIL_FIRST_ATTEMPT, "1")
+    sc.setLocalProperty(tasks.FAIL_FIRST_ATTEMPT, "1")
     try:
         summary = spark_job.run(spark, [str(d)], str(tmp_path / "out"), range_size=256 << 10)
     finally:
-        sc.setLocalProperty(spark_job.FAIL_FIRST_ATTEMPT, None)
+        sc.setLocalProperty(tasks.FAIL_FIRST_ATTEMPT, None)
         sc.setLocalProperty("spark.jobGroup.id", None)
     tracker = sc.statusTracker()
     failed = 0
@@ -185,8 +185,8 @@ def test_not_a_binlog_is_a_typed_error_and_exit_1(run_cli, tmp_path):
 def test_failing_decode_task_raises_the_typed_error(spark, lab_binlogs, tmp_path):
     """A baseline that contradicts the log (phase d's file: rows of `bulk`, created earlier): the
     decode task's SchemaMismatchError reaches the driver as itself, with its position."""
-    from mysqlddl import spark_job
     from mysqlddl.errors import SchemaMismatchError
+    from mysqlddl.spark import job as spark_job
 
     d, truth = lab_binlogs
     last = d / truth.files[-1]
@@ -214,7 +214,7 @@ def test_files_pre_scanned_by_the_driver_join_stage_1s(spark, lab_binlogs, cli_c
     """The driver pre-scans files while its JVM starts; stage 1 pre-scans the rest (1: only the
     first was done; None: all were, so no stage-1 job runs and the workers start during the
     history's build): the output is the same."""
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
     files = ranges.input_files([str(d)])
@@ -228,8 +228,8 @@ def test_files_pre_scanned_by_the_driver_join_stage_1s(spark, lab_binlogs, cli_c
 def test_driver_prescan_scans_in_log_order_and_keeps_its_error(spark, lab_binlogs, tmp_path):
     """DriverPrescan's thread pre-scans like a stage-1 task; a file it cannot read ends its scan
     and is raised by run() as the typed, positioned error stage 1 would give."""
-    from mysqlddl import spark_job
     from mysqlddl.errors import MysqlddlError
+    from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
     options = spark_job.cli_options()
@@ -254,9 +254,8 @@ def test_driver_prescan_scans_in_log_order_and_keeps_its_error(spark, lab_binlog
 def test_embedded_local_jvm_gets_the_start_up_options(spark):
     """session() starts a local JVM with the client compiler and the serial GC (or what
     $MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS says): the options reached the running JVM."""
-    from mysqlddl import spark_job
 
-    want = os.environ.get("MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS", spark_job.LOCAL_JVM_OPTIONS)
+    want = os.environ.get("MYSQLDDL_SPARK_DRIVER_JAVA_OPTIONS", launcher.LOCAL_JVM_OPTIONS)
     assert spark.sparkContext.getConf().get("spark.driver.extraJavaOptions").endswith(want)  # after Spark's own
     args = spark.sparkContext._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
     assert set(want.split()) <= set(args.toArray() if hasattr(args, "toArray") else args)
@@ -267,9 +266,8 @@ def test_python_workers_talk_to_the_jvm_over_unix_domain_sockets(spark):
     over loopback TCP each task waited ~40 ms for its input's end (Nagle against delayed ACK)."""
     import pyspark
 
-    from mysqlddl import spark_job
 
-    assert spark_job._conf("local[1]", "t")[0].get("spark.python.unix.domain.socket.enabled") == "true"
+    assert launcher._conf("local[1]", "t")[0].get("spark.python.unix.domain.socket.enabled") == "true"
     if tuple(int(x) for x in pyspark.__version__.split(".")[:2]) < (4, 1):
         pytest.skip(f"pyspark {pyspark.__version__}: Unix domain sockets for Python workers need Spark 4.1")
     # the JVM tells the workers it starts which transport it uses (PythonWorkerFactory)
@@ -281,7 +279,7 @@ def test_python_workers_talk_to_the_jvm_over_unix_domain_sockets(spark):
 def _probe_workers_after_a_run(spark, lab_binlogs, tmp_path, probe) -> list:
     """Run the job, then ``probe`` in two tasks at once (so each runs in its own worker: the
     workers the job's tasks ran in, reused); its results, each led by the worker's pid."""
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     def busy(i):              # (a closure: pickled by value, the workers cannot import the tests)
         import time
@@ -297,7 +295,7 @@ def _probe_workers_after_a_run(spark, lab_binlogs, tmp_path, probe) -> list:
 
 
 def test_reused_workers_keep_their_modules_and_history_out_of_the_per_task_collection(spark, lab_binlogs,
-                                                                                     tmp_path):
+                                                                                tmp_path):
     """pyspark's daemon fully collects a reused worker after every task: a worker that ran the
     job's tasks has what it holds for good (modules, the history) frozen, so that collection walks
     only a task's own objects (~90k objects, 30-60 ms a task, before)."""
@@ -331,34 +329,34 @@ def test_a_replaced_history_is_collected_not_kept_frozen(first_run):
     import gc
     import weakref
 
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     out, _ = first_run
     text = (out / "history.jsonl").read_text(encoding="utf-8")
     options = spark_job.cli_options()
-    saved = dict(spark_job._HISTORIES)
-    spark_job._HISTORIES.clear()
+    saved = dict(tasks._HISTORIES)
+    tasks._HISTORIES.clear()
     try:
-        h = spark_job._history(text, "a", options)
+        h = tasks._history(text, "a", options)
         h.test_cycle = [h]                # a reference cycle: only a collection frees it
         old = weakref.ref(h)
         del h
-        spark_job._freeze_held()
-        assert spark_job._history(text, "a", options) is old()          # loaded once per digest
-        spark_job._history(text, "b", options)
+        tasks.freeze_held()
+        assert tasks._history(text, "a", options) is old()          # loaded once per digest
+        tasks._history(text, "b", options)
         gc.collect()                                                      # the daemon's, after the task
         assert old() is None
     finally:
         gc.unfreeze()
-        spark_job._HISTORIES.clear()
-        spark_job._HISTORIES.update(saved)
+        tasks._HISTORIES.clear()
+        tasks._HISTORIES.update(saved)
 
 
 _WORKERS_PROBE = """
 import os, time
 from pyspark import SparkContext
-from mysqlddl import spark_job
-sc = spark_job.context("local[2]")
+from mysqlddl.spark import launcher
+sc = launcher.context("local[2]")
 pids = set(sc.parallelize(range(4), 2).map(lambda _: (os.getpid(), os.getppid())).collect())
 def gone(pid):
     try:
@@ -368,13 +366,13 @@ def gone(pid):
         return True
 daemons = {d for _, d in pids}
 assert len(daemons) == 1 and not any(gone(p) for p in daemons | {w for w, _ in pids}), pids
-spark_job._end_python_workers(SparkContext._gateway.proc.pid)
+launcher._end_python_workers(SparkContext._gateway.proc.pid)
 assert all(gone(d) for d in daemons), pids
 deadline = time.monotonic() + 5
 while not all(gone(w) for w, _ in pids) and time.monotonic() < deadline:
     time.sleep(0.01)
 assert all(gone(w) for w, _ in pids), pids
-spark_job.stop(sc, exiting=True)
+launcher.stop(sc, exiting=True)
 print("ended")
 """
 
@@ -394,13 +392,13 @@ def test_python_workers_end_before_their_jvm(tmp_path):
 
 _CDS_PROBE = """
 from pyspark import SparkContext
-from mysqlddl import spark_job
-sc = spark_job.context("local[1]", cds=True)
+from mysqlddl.spark import launcher
+sc = launcher.context("local[1]", cds=True)
 args = sc._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
 print("\\n".join(str(a) for a in (args.toArray() if hasattr(args, "toArray") else args)))
 assert sc.parallelize(range(10), 2).map(lambda x: x * x).sum() == 285
 gateway = SparkContext._gateway
-spark_job.stop(sc, exiting=True)
+launcher.stop(sc, exiting=True)
 assert SparkContext._active_spark_context is None and SparkContext._gateway is None
 assert gateway.proc.returncode == 0        # the JVM is gone, not left to outlive this process
 """
@@ -444,20 +442,19 @@ def test_jvm_class_data_archive_path_and_options(tmp_path, monkeypatch):
     """The archive is keyed by the JVM options (and the java and Spark jars); "off" disables it;
     without an archive the JVM is told to write one under a name of this process, and an earlier
     process's leftover temporary goes once that process is gone."""
-    from mysqlddl import spark_job
 
     monkeypatch.setenv("MYSQLDDL_SPARK_CDS", "off")
-    assert spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) is None
+    assert launcher._cds_archive(launcher.LOCAL_JVM_OPTIONS) is None
     monkeypatch.setenv("MYSQLDDL_SPARK_CDS", str(tmp_path / "cds"))
-    a = spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS)
+    a = launcher._cds_archive(launcher.LOCAL_JVM_OPTIONS)
     assert a is not None and Path(a).parent == tmp_path / "cds" and a.endswith(".jsa")
-    assert a == spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) != spark_job._cds_archive("-XX:+UseSerialGC")
+    assert a == launcher._cds_archive(launcher.LOCAL_JVM_OPTIONS) != launcher._cds_archive("-XX:+UseSerialGC")
     monkeypatch.setenv("MYSQLDDL_SPARK_CDS", str(tmp_path / "with space"))
-    assert spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) is None
+    assert launcher._cds_archive(launcher.LOCAL_JVM_OPTIONS) is None
     (tmp_path / "a dir").mkdir()
     monkeypatch.chdir(tmp_path / "a dir")                  # a relative directory is judged as absolute
     monkeypatch.setenv("MYSQLDDL_SPARK_CDS", "cds")
-    assert spark_job._cds_archive(spark_job.LOCAL_JVM_OPTIONS) is None
+    assert launcher._cds_archive(launcher.LOCAL_JVM_OPTIONS) is None
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MYSQLDDL_SPARK_CDS", str(tmp_path / "cds"))
 
@@ -468,18 +465,18 @@ def test_jvm_class_data_archive_path_and_options(tmp_path, monkeypatch):
     live = Path(f"{a}.{os.getppid()}.tmp")
     stale.write_bytes(b"x")
     live.write_bytes(b"x")
-    opts, dump = spark_job._cds_options(a)
+    opts, dump = launcher._cds_options(a)
     assert dump == (f"{a}.{os.getpid()}.tmp", a)
     assert f"-XX:ArchiveClassesAtExit={a}.{os.getpid()}.tmp" in opts.split()
     assert not stale.exists() and live.exists()
     Path(a).write_bytes(b"archive")
-    opts, dump = spark_job._cds_options(a)
+    opts, dump = launcher._cds_options(a)
     assert dump is None and f"-XX:SharedArchiveFile={a}" in opts.split()
 
     # a cache directory that cannot be made: the JVM starts without an archive
     (tmp_path / "a-file").write_bytes(b"")
     monkeypatch.setenv("MYSQLDDL_SPARK_CDS", str(tmp_path / "a-file" / "cds"))
-    conf, archive, dump = spark_job._conf("local[1]", "t", cds=True)
+    conf, archive, dump = launcher._conf("local[1]", "t", cds=True)
     assert archive is None and dump is None
     assert "Archive" not in conf.get("spark.driver.extraJavaOptions", "")
 
@@ -491,7 +488,7 @@ def _decode_in_process(d: Path, out: Path, *, typed: bool = False) -> list[dict]
     import hashlib
     import types
 
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     options = spark_job.cli_options()
     scans = [ranges.prescan(f, options, min_gap=ranges.cut_gap(SMALL)) for f in ranges.input_files([str(d)])]
@@ -502,11 +499,11 @@ def _decode_in_process(d: Path, out: Path, *, typed: bool = False) -> list[dict]
     if typed:
         (out / "tables").mkdir()
     try:
-        return list(spark_job._decode_ranges(rows, changes=str(out / "changes"),
-                                             history_bc=types.SimpleNamespace(value=text),
-                                             digest=hashlib.sha256(text.encode()).hexdigest(),
-                                             options=spark_job._options_kw(options), reader_kw={}, name="mysqlddl",
-                                             include_query=False, tables=str(out / "tables") if typed else None))
+        return list(tasks.decode_ranges(rows, changes=str(out / "changes"),
+                                        history_bc=types.SimpleNamespace(value=text),
+                                        digest=hashlib.sha256(text.encode()).hexdigest(),
+                                        options=tasks.options_kw(options), reader_kw={}, name="mysqlddl",
+                                        include_query=False, tables=str(out / "tables") if typed else None))
     finally:
         gc.unfreeze()           # (a task freezes what its worker holds: here, this test process)
 
@@ -608,9 +605,10 @@ def test_typed_datasets_hold_the_cli_values(spark, lab_binlogs, cli_changes, tmp
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from mysqlddl import spark_job, typed
     from mysqlddl.history import SchemaHistory
     from mysqlddl.model.ids import TableId
+    from mysqlddl.sinks import typed
+    from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
     out = tmp_path / "out"
@@ -641,7 +639,7 @@ def test_typed_datasets_hold_the_cli_values(spark, lab_binlogs, cli_changes, tmp
 def test_typed_rows_from_the_per_change_path(lab_binlogs, cli_changes, tmp_path, monkeypatch):
     """Events the renderer does not take whole (here: none, by its images' limit) reach the typed
     datasets as the reader's RowChange objects: the same rows and values."""
-    from mysqlddl import spark_job
+    from mysqlddl.spark import job as spark_job
 
     monkeypatch.setattr(arrow_sink, "IMAGES_LIMIT", 0)
     d, _ = lab_binlogs

@@ -1,6 +1,6 @@
 """Typed per-table datasets: a row change as one Arrow column per column of its table version.
 
-The change events (``spark_job``'s ``changes/``) keep every value as the CLI renders it, JSON text
+The change events (the Spark job's ``changes/``) keep every value as the CLI renders it, JSON text
 that holds any table version exactly. This is the other shape users query: per table version, its
 own Arrow schema, each row change one row holding the row's state after the change (the deleted
 row for a delete; Debezium's ``ExtractNewRecordState`` with ``__op``), plus the ordering key.
@@ -39,10 +39,13 @@ import datetime
 import decimal
 import json
 
-from .binlog.rows import ABSENT  # a column the row image does not hold (MINIMAL/NOBLOB images)
-from .model.column import Column
-from .model.table import Table
-from .model.types import TypeFamily as F
+from ..binlog.rows import ABSENT  # a column the row image does not hold (MINIMAL/NOBLOB images)
+from ..binlog.values.geometry import Geometry
+from ..errors import ConfigError
+from ..model.column import Column
+from ..model.table import Table
+from ..model.types import TypeFamily as F
+from .jsonl import json_value
 
 #: The columns every typed dataset starts with (named so that they cannot be a MySQL column of the
 #: table as the CLI names it: a column named like them is an error, see :func:`arrow_schema`).
@@ -57,8 +60,6 @@ _INT = frozenset({int})
 
 def _rendered(v) -> str:
     """A value of a column the types above do not cover: the CLI's JSON rendering of it."""
-    from .sinks.jsonl import json_value
-
     j = json_value(v)
     return j if isinstance(j, str) else json.dumps(j, ensure_ascii=False, separators=(",", ":"))
 
@@ -72,9 +73,8 @@ def column_type(col: Column):
     The Python types are the decoder's (exact types: a bool is no INTEGER value); None: any value,
     converted. DATETIME values come naive and TIMESTAMP values in UTC from the decoder
     (binlog.values.temporal), so a datetime is each one's."""
+    # pyarrow: heavy and optional (mysqlddl[spark]), loaded when a typed dataset is built
     import pyarrow as pa
-
-    from .binlog.values.geometry import Geometry
 
     fam = col.family
     if fam is F.INTEGER and col.type_name in _INT_BITS:
@@ -116,14 +116,13 @@ TYPE_KEY = "mysql_type"
 def arrow_schema(table: Table):
     """The Arrow schema of a table version's typed dataset: :data:`META_COLUMNS`, then its columns
     (each with its MySQL type in the field metadata, :data:`TYPE_KEY`)."""
+    # pyarrow: heavy and optional (mysqlddl[spark]), loaded when a typed dataset is built
     import pyarrow as pa
 
     names = {n for n, _ in META_COLUMNS}
     fields = [pa.field(n, getattr(pa, t)()) for n, t in META_COLUMNS]
     for col in table.columns:
         if col.name in names:
-            from .errors import ConfigError
-
             raise ConfigError(f"table {str(table.id)!r} has a column named {col.name!r}, which its typed dataset "
                               f"uses for the change's own fields ({', '.join(n for n, _ in META_COLUMNS)})")
         fields.append(pa.field(col.name, column_type(col)[0], metadata={TYPE_KEY: col.column_type}))
@@ -212,6 +211,7 @@ class TypedRows:
 
     def flush(self, key: tuple):
         """The key's pending rows as an Arrow table of its version's schema."""
+        # pyarrow: heavy and optional (mysqlddl[spark]), loaded when a typed dataset is built
         import pyarrow as pa
 
         p = self.pending.pop(key)

@@ -1,6 +1,6 @@
 """Splitting a binlog set for parallel decoding: a per-file pre-scan, the history built from what
 the pre-scans found, and byte ranges cut at transaction boundaries (pure Python; the Spark job in
-:mod:`mysqlddl.spark_job` runs these functions in executors and in its driver).
+:mod:`mysqlddl.spark.job` runs these functions in executors and in its driver).
 
 Why this is sound (DESIGN, "Key decisions: Spark"; "Binlog facts"):
 
@@ -28,7 +28,7 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .binlog.events import (
+from ..binlog.events import (
     FormatDescriptionEvent,
     GtidEvent,
     MariadbGtidEvent,
@@ -36,13 +36,13 @@ from .binlog.events import (
     XaPrepareEvent,
     XidEvent,
 )
-from .binlog.reader import BinlogReader, resolve_sources
-from .changes import ChangeOptions, ChangeReader, ChangeStats, QueryKind, classify_query, parse_xid
-from .changes.reader import options_for
-from .errors import ConfigError
-from .history import SchemaHistory
-from .options import DEFAULT, Options
-from .positions import file_seq
+from ..binlog.reader import BinlogReader, resolve_sources
+from ..changes import ChangeOptions, ChangeReader, ChangeStats, QueryKind, classify_query, parse_xid
+from ..changes.reader import options_for
+from ..errors import ConfigError, CorruptEventError
+from ..history import SchemaHistory
+from ..options import DEFAULT, Options
+from ..positions import file_seq
 
 #: What a pre-scan decodes (FORMAT_DESCRIPTION is always decoded): the DDL and its GTID, and
 #: the events that end a transaction. Everything else is skipped by the size in its header.
@@ -136,8 +136,6 @@ def prescan(path: str, options: Options = DEFAULT, *, min_gap: int = 0) -> FileS
                     end_cuts.append(ev.next_pos)
         prev = ev
     if fde is None:
-        from .errors import CorruptEventError
-
         raise CorruptEventError("the file has no FORMAT_DESCRIPTION event", file=str(path), offset=4)
     size = os.path.getsize(path)
     cuts = gtid_cuts if has_gtids else end_cuts

@@ -1,6 +1,6 @@
-"""mysqlddl.typed: the Arrow type of each column of a table version, and row changes turned into
+"""mysqlddl.sinks.typed: the Arrow type of each column of a table version, and row changes turned into
 Arrow tables of that schema, with the values a column's type cannot hold nulled and counted.
-(The Spark job's typed datasets against the CLI, on real binlogs: tests/spark/test_spark_job.py.)"""
+(The Spark job's typed datasets against the CLI, on real binlogs: tests/spark/test_job.py.)"""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import decimal
 
 import pytest
 
-from mysqlddl import typed
 from mysqlddl.binlog.values.geometry import Geometry
 from mysqlddl.binlog.values.jsonb import JsonPartialUpdate
 from mysqlddl.errors import ConfigError
 from mysqlddl.model.column import Column
 from mysqlddl.model.ids import TableId
 from mysqlddl.model.table import Table
+from mysqlddl.sinks import typed
 from mysqlddl.sinks.jsonl import json_value
 
 # pyarrow comes with the spark extra: these run in tox's spark environment, with the Spark tests
