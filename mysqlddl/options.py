@@ -162,3 +162,10 @@ class Options:
 
 
 DEFAULT = Options()
+
+
+def change_event_options(*, verify_checksums: bool = True, ddl_errors: str = "raise") -> Options:
+    """The decoding options of change events, one definition for every writer of them (``mysqlddl
+    changes``, ``history`` and the Spark job, whose outputs must agree): JSON columns as the
+    document's text (Debezium's io.debezium.data.Json, and MariaDB's stored text)."""
+    return Options(verify_checksums=verify_checksums, error_policy=ddl_errors, json_as="text")

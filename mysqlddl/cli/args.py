@@ -29,7 +29,7 @@ import sys
 import textwrap
 
 from ..errors import ConfigError, DdlSemanticError, MysqlddlError
-from ..options import Options
+from ..options import Options, change_event_options
 
 # mysqlddl.changes and mysqlddl.binlog.reader are imported where they are used, not here: they take
 # 0.2-0.4 s to import (the DDL commands, the row decoders), which `mysqlddl --help`, `parse` or
@@ -255,7 +255,7 @@ def add_positions(sp: argparse.ArgumentParser, what: str, note: str = "") -> Non
 
 
 def add_baseline(sp: argparse.ArgumentParser) -> None:
-    """What :func:`read_baseline` and :func:`change_options` read (``changes``, ``history`` and
+    """What :func:`read_baseline` and :func:`baseline_options` read (``changes``, ``history`` and
     ``spark`` take them alike, so their outputs agree)."""
     sp.add_argument("--schema", metavar="DDL.sql",
                     help="baseline DDL (e.g. mysqldump --no-data) applied before the first event")
@@ -334,12 +334,6 @@ def add_summary(sp: argparse.ArgumentParser) -> None:
 # ---------------------------------------------------------------------------- what they build
 
 
-def change_options(*, verify_checksums: bool = True, ddl_errors: str = "raise") -> Options:
-    """The decoding options of change events: JSON columns as the document's text (Debezium's
-    io.debezium.data.Json, and MariaDB's stored text)."""
-    return Options(verify_checksums=verify_checksums, error_policy=ddl_errors, json_as="text")
-
-
 def server_options(args: argparse.Namespace, options: Options) -> Options:
     """``options`` with :func:`add_server_settings`'s arguments (a later --set of one variable wins)."""
     changes: dict[str, object] = dict(getattr(args, "settings", None) or [])
@@ -349,9 +343,9 @@ def server_options(args: argparse.Namespace, options: Options) -> Options:
 
 
 def baseline_options(args: argparse.Namespace) -> Options:
-    """:func:`change_options` from :func:`add_baseline`'s arguments."""
-    return server_options(args, change_options(verify_checksums=not args.no_verify_checksums,
-                                               ddl_errors=args.ddl_errors))
+    """:func:`~mysqlddl.options.change_event_options` from :func:`add_baseline`'s arguments."""
+    return server_options(args, change_event_options(verify_checksums=not args.no_verify_checksums,
+                                                     ddl_errors=args.ddl_errors))
 
 
 def read_baseline(args: argparse.Namespace) -> str | None:

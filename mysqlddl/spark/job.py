@@ -80,7 +80,7 @@ import time
 
 from .. import __version__
 from ..errors import ConfigError, SchemaMismatchError
-from ..options import Options
+from ..options import change_event_options
 from ..sinks.parquet import utf8_text
 from . import ranges
 from .launcher import context, embedded_local, stop
@@ -138,14 +138,15 @@ def run(spark, inputs, out: str, *, options=None, schema: str | None = None, sch
         on_mismatch: str = "raise", include_query: bool = False, truncate_events: bool = False,
         pk_change: str = "update", prescanned: DriverPrescan | None = None, typed: bool = False) -> dict:
     """Run the job on ``spark`` (a SparkSession or a SparkContext); returns the summary (also written
-    to DIR/summary.json). ``options``: default :func:`cli_options`. Raises the typed mysqlddl error
-    of a failed task. ``prescanned``: the driver's pre-scans made while the JVM started (made
-    with these inputs, options and range size); stage 1 pre-scans the other files. ``typed``: also
+    to DIR/summary.json). ``options``: default :func:`~mysqlddl.options.change_event_options`.
+    Raises the typed mysqlddl error of a failed task. ``prescanned``: the driver's pre-scans made
+    while the JVM started (made with these inputs, options and range size); stage 1 pre-scans the
+    other files. ``typed``: also
     write the typed per-table datasets under DIR/tables (:class:`~mysqlddl.sinks.parquet.TypedSink`)."""
     # pyspark (optional, heavy): only when the job runs
     from pyspark import SparkContext
 
-    options = options or cli_options()
+    options = options or change_event_options()
     sc = spark if isinstance(spark, SparkContext) else spark.sparkContext
     t0 = time.monotonic()
     files = ranges.input_files(inputs)
@@ -270,13 +271,6 @@ def _typed_summary(results: list) -> dict:
         files += len(t["files"])
     return {"rows": dict(sorted(rows.items())), "row_count": sum(rows.values()), "parquet_files": files,
             **{k: dict(sorted(v.items())) for k, v in out.items()}}
-
-
-def cli_options(*, verify_checksums: bool = True, ddl_errors: str = "raise"):
-    """The options ``mysqlddl changes`` decodes with (JSON columns as text), so that the two outputs
-    agree: the same as mysqlddl.cli.args.change_options (tests/cli/test_spark.py checks it), built
-    here as the CLI sits above this module."""
-    return Options(verify_checksums=verify_checksums, error_policy=ddl_errors, json_as="text")
 
 
 class DriverPrescan:

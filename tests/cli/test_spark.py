@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 
 import pytest
 
 from mysqlddl.cli import args as common
 from mysqlddl.cli.main import build_parser
+from mysqlddl.options import change_event_options
 from mysqlddl.spark import job as spark_job
 
 
 def test_the_job_decodes_with_the_options_changes_uses():
-    for verify in (True, False):
-        for policy in ("raise", "warn", "skip"):
-            assert spark_job.cli_options(verify_checksums=verify, ddl_errors=policy) == \
-                common.change_options(verify_checksums=verify, ddl_errors=policy)
+    # both take options.change_event_options: the CLI's from its arguments, the job's by default
     ns = argparse.Namespace(no_verify_checksums=True, ddl_errors="skip")
-    assert common.baseline_options(ns) == spark_job.cli_options(verify_checksums=False, ddl_errors="skip")
+    assert common.baseline_options(ns) == change_event_options(verify_checksums=False, ddl_errors="skip")
+    assert common.baseline_options(ns).json_as == "text" and not common.baseline_options(ns).verify_checksums
+    assert inspect.signature(spark_job.run).parameters["options"].default is None
+    assert "change_event_options()" in inspect.getsource(spark_job.run)
 
 
 def test_arguments_share_the_changes_groups():

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from mysqlddl.options import change_event_options
 from mysqlddl.sinks import arrow as arrow_sink
 from mysqlddl.spark import launcher, ranges, tasks
 
@@ -97,11 +98,10 @@ def test_output_equals_cli_with_files_split(first_run, lab_binlogs, cli_changes)
 
 def test_history_json_is_the_sequential_history(first_run, lab_binlogs):
     from mysqlddl.changes import ChangeOptions, ChangeReader
-    from mysqlddl.spark.job import cli_options
 
     out, _ = first_run
     d, _ = lab_binlogs
-    seq = ChangeReader(str(d), ChangeOptions(decode=cli_options(), rows=False, transactions=False))
+    seq = ChangeReader(str(d), ChangeOptions(decode=change_event_options(), rows=False, transactions=False))
     for _ in seq:
         pass
     lines = (out / "history.jsonl").read_text().splitlines()
@@ -218,7 +218,7 @@ def test_files_pre_scanned_by_the_driver_join_stage_1s(spark, lab_binlogs, cli_c
 
     d, _ = lab_binlogs
     files = ranges.input_files([str(d)])
-    options = spark_job.cli_options()
+    options = change_event_options()
     done = {f: ranges.prescan(f, options, min_gap=ranges.cut_gap(SMALL)) for f in files[:driver_files]}
     summary = spark_job.run(spark, [str(d)], str(tmp_path / "out"), range_size=SMALL, prescanned=_Prescanned(done))
     assert summary["prescanned_by_driver"] == len(done) and summary["files"] == len(files) > 1
@@ -232,7 +232,7 @@ def test_driver_prescan_scans_in_log_order_and_keeps_its_error(spark, lab_binlog
     from mysqlddl.spark import job as spark_job
 
     d, _ = lab_binlogs
-    options = spark_job.cli_options()
+    options = change_event_options()
     early = spark_job.DriverPrescan([str(d)], options, SMALL)
     early._thread.join(timeout=60)            # let it finish every file
     done = early.take()
@@ -329,11 +329,10 @@ def test_a_replaced_history_is_collected_not_kept_frozen(first_run):
     import gc
     import weakref
 
-    from mysqlddl.spark import job as spark_job
 
     out, _ = first_run
     text = (out / "history.jsonl").read_text(encoding="utf-8")
-    options = spark_job.cli_options()
+    options = change_event_options()
     saved = dict(tasks._HISTORIES)
     tasks._HISTORIES.clear()
     try:
@@ -488,9 +487,8 @@ def _decode_in_process(d: Path, out: Path, *, typed: bool = False) -> list[dict]
     import hashlib
     import types
 
-    from mysqlddl.spark import job as spark_job
 
-    options = spark_job.cli_options()
+    options = change_event_options()
     scans = [ranges.prescan(f, options, min_gap=ranges.cut_gap(SMALL)) for f in ranges.input_files([str(d)])]
     history, _ = ranges.build_history(scans, options)
     text = "\n".join(history.lines()) + "\n"
@@ -620,7 +618,7 @@ def test_typed_datasets_hold_the_cli_values(spark, lab_binlogs, cli_changes, tmp
 
     # a table with several versions (tools/workload.py's `evo`: ALTERs between its rows) gets a
     # dataset per version, named by the position from which it is in force, with its columns
-    history = SchemaHistory.load(out / "history.jsonl", spark_job.cli_options())
+    history = SchemaHistory.load(out / "history.jsonl", change_event_options())
     versions = {f"version={seq}-{pos}": t for (seq, pos), t in history.versions(TableId("spark_lab", "evo"))}
     evo = sorted((out / "tables" / "db=spark_lab" / "table=evo").iterdir())
     assert len(evo) >= 3
