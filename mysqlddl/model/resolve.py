@@ -2,6 +2,11 @@
 
 Every rule here is MySQL's documented behaviour; where MariaDB differs the rule reads a field of
 :class:`~.dialects.DialectRules` instead of branching on the dialect name.
+
+A little over ~600 lines, for a reason: the column, key, check and foreign-key rules read one
+another (a key promotes its columns to NOT NULL, a generated column's expression names columns, a
+charset change refits key lengths) through one :class:`Context`; the value rules that needed no
+context already live in :mod:`.resolved` and :mod:`.literals`.
 """
 
 from __future__ import annotations
