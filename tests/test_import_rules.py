@@ -33,6 +33,8 @@ LAZY = {
                                                             "falls back to the twin",
     ("mysqlddl/binlog/events/_compress.py", "zstandard"): "~10 ms that only compressed payloads need",
     ("mysqlddl/olr/reader.py", "mysqlddl.ddl"): "the generated Oracle parser, only when OLR output has DDL",
+    ("mysqlddl/ddl/__init__.py", "mysqlddl.ddl.apply"): "phase 2 (commands, model, listeners: ~0.15 s) on first "
+                                                      "use; a syntax check never loads it",
     ("mysqlddl/changes/*.py", "mysqlddl.ddl"): "the DDL front door loads the grammar and the listeners (~0.3 s); "
                                                "a reader over a pre-built history (a Spark decode task) never "
                                                "parses the DDL it meets",

@@ -13,12 +13,15 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-from ..commands import Command
 from ..options import DEFAULT, Dialect, Options
 from .parse_engine import ParseEngine, ParseResult
 from .statement import Statement, StatementClass
+
+if TYPE_CHECKING:
+    from ..commands import Command
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -28,16 +31,18 @@ class Frontend:
     ``engine_class``: the :class:`ParseEngine` subclass of its grammar;
     ``split_script(script, options, *, source, compound_bodies)``: its statement splitter;
     ``classify(sql, options)``: whether a statement may change the schema;
-    ``build_commands(tree, source)``: its listener dispatcher, a ``singleStatement`` tree in,
-    commands out; ``statement_source``: the class of the ``source`` the listeners read
-    (made from the statement text, options, statement index and input name)."""
+    ``listeners``: the module of its listener dispatcher, with ``build_commands(tree, source)``
+    (a ``singleStatement`` tree in, commands out) and ``StatementSource`` (the ``source`` the
+    listeners read, made from the statement text, options, statement index and input name). It
+    is named, not imported, because the listeners bring the commands and the schema model
+    (~0.15 s) that a syntax check (phase 1, ``mysqlddl parse``) never uses: :meth:`commands`
+    imports it on first use."""
 
     name: str
     engine_class: type[ParseEngine]
     split_script: Callable[..., Iterator[Statement]]
     classify: Callable[[str, Options], StatementClass]
-    build_commands: Callable[[Any, Any], list[Command]]
-    statement_source: Callable[..., Any]
+    listeners: str
 
     def engine(self, options: Options = DEFAULT) -> ParseEngine:
         """This thread's engine of the dialect (lexer and parser reused, DFA warm)."""
@@ -46,8 +51,19 @@ class Frontend:
     def commands(self, result: ParseResult, options: Options, statement_index: int | None,
                  source: str | None) -> list[Command]:
         """The commands of a cleanly parsed statement (phase 2: the listeners)."""
-        src = self.statement_source(result.text, options, statement_index, source)
-        return self.build_commands(result.tree, src)
+        listeners = _listeners(self.listeners)
+        return listeners.build_commands(result.tree,
+                                        listeners.StatementSource(result.text, options, statement_index, source))
+
+
+_LISTENERS: dict[str, ModuleType] = {}
+
+
+def _listeners(module: str) -> ModuleType:
+    hit = _LISTENERS.get(module)
+    if hit is None:
+        hit = _LISTENERS[module] = importlib.import_module(module)
+    return hit
 
 
 # Dialect -> the module whose FRONTEND serves it. A front end is imported on first use: its

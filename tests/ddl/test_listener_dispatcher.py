@@ -3,7 +3,9 @@
 import pytest
 
 from mysqlddl.ddl import parse_ddl, parse_statement, run_script
-from mysqlddl.ddl.mysql import FAMILIES, StatementSource, build_commands, dispatcher
+from mysqlddl.ddl.mysql import dispatcher
+from mysqlddl.ddl.mysql.dispatcher import FAMILIES, build_commands
+from mysqlddl.ddl.mysql.source import StatementSource
 from mysqlddl.errors import DdlError, DdlSemanticError, DdlSyntaxError
 from mysqlddl.model import Catalog
 from mysqlddl.options import ErrorPolicy, Options

@@ -14,9 +14,7 @@ failure inside a builder into a positioned :class:`~mysqlddl.errors.DdlError`.
 
 Builders never touch a catalog: they return commands, and only ``command.apply`` changes schema
 state (STYLE.md point 2).
+
+The package itself imports nothing: the engine (:mod:`.engine`) is imported for every parse, the
+listeners only for phase 2 (:class:`~mysqlddl.ddl.frontend.Frontend` names them).
 """
-
-from .dispatcher import FAMILIES, build_commands
-from .source import StatementSource
-
-__all__ = ["FAMILIES", "StatementSource", "build_commands"]

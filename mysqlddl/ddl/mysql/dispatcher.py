@@ -92,4 +92,4 @@ def build_commands(tree, src: StatementSource) -> list[Command]:
     return src.build(family, builder, node)
 
 
-__all__ = ["FAMILIES", "UNMODELLED", "build_commands"]
+__all__ = ["FAMILIES", "UNMODELLED", "build_commands", "StatementSource"]

@@ -5,9 +5,8 @@
 from __future__ import annotations
 
 from ..frontend import Frontend
-from . import classify, dispatcher, engine, script, source
+from . import classify, engine, script
 
-FRONTEND = Frontend("mysql", engine.Engine, script.split_script, classify.classify, dispatcher.build_commands,
-                    source.StatementSource)
+FRONTEND = Frontend("mysql", engine.Engine, script.split_script, classify.classify, "mysqlddl.ddl.mysql.dispatcher")
 
 __all__ = ["FRONTEND"]

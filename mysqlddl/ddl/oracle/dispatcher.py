@@ -48,4 +48,4 @@ def build_commands(tree: P.SingleStatementContext, src: StatementSource) -> list
     return src.build(family, builder, node)
 
 
-__all__ = ["FAMILIES", "build_commands", "statement_node"]
+__all__ = ["FAMILIES", "build_commands", "statement_node", "StatementSource"]

@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 from ..frontend import Frontend
-from . import classify, dispatcher, engine, script, source
+from . import classify, engine, script
 
-FRONTEND = Frontend("oracle", engine.OracleEngine, script.split_script, classify.classify, dispatcher.build_commands,
-                    source.StatementSource)
+FRONTEND = Frontend("oracle", engine.OracleEngine, script.split_script, classify.classify,
+                    "mysqlddl.ddl.oracle.dispatcher")
 
 __all__ = ["FRONTEND"]
