@@ -96,28 +96,15 @@ def _progress(args):
     return Progress()
 
 
-def _options(args):
-    return common.baseline_options(args)
-
-
 def _filters(args):
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
-    from ..changes import Filters, GtidSet
+    from ..changes import Filters
 
     return Filters(start_position=args.start_position, stop_position=args.stop_position,
                    start_ts=args.start_datetime, stop_ts=args.stop_datetime,
                    databases=tuple(args.database), exclude_databases=tuple(args.exclude_database),
                    tables=tuple(args.table), exclude_tables=tuple(args.exclude_table),
-                   include_gtids=GtidSet(args.include_gtids) if args.include_gtids else None,
-                   exclude_gtids=GtidSet(args.exclude_gtids) if args.exclude_gtids else None)
-
-
-def _baseline(args):
-    return common.read_baseline(args)
-
-
-def _open_out(args):
-    return common.open_output(args.output)
+                   include_gtids=args.include_gtids, exclude_gtids=args.exclude_gtids)
 
 
 def run_changes(args: argparse.Namespace) -> int:
@@ -139,8 +126,8 @@ def _change_options(args, **kw):
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeOptions
 
-    return ChangeOptions(decode=_options(args), filters=_filters(args), schema_database=args.schema_database,
-                         schema_position=args.schema_position, **kw)
+    return ChangeOptions(decode=common.baseline_options(args), filters=_filters(args),
+                         schema_database=args.schema_database, schema_position=args.schema_position, **kw)
 
 
 def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
@@ -155,7 +142,7 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
                               queries=args.include_query)
     if args.output:
         common.check_writable(args.output, option="--output")
-    reader = ChangeReader(args.binlogs, options, schema=_baseline(args), progress=_progress(args))
+    reader = ChangeReader(args.binlogs, options, schema=common.read_baseline(args), progress=_progress(args))
 
     # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
     # made them), or text to a stdout without a binary layer (a test's StringIO)
@@ -220,12 +207,12 @@ def run_history(args: argparse.Namespace) -> int:
     from ..changes import ChangeReader, Filters, SchemaChange
 
     reader = ChangeReader(args.binlogs, _change_options(args, rows=False, transactions=False),
-                          schema=_baseline(args), progress=_progress(args))
+                          schema=common.read_baseline(args), progress=_progress(args))
     filters = reader.config.filters
     # the records the filters select are those whose schema change the reader emits
     chosen = {id(ch.record) for ch in reader if isinstance(ch, SchemaChange)}
     everything = filters == Filters(stop_position=args.stop_position)
-    out = _open_out(args)
+    out = common.open_output(args.output)
     try:
         lines = reader.history.lines()
         out.write(next(lines) + "\n")          # the header (baseline, settings)
