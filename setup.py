@@ -23,6 +23,7 @@ import grammar_build  # noqa: E402
 def _ensure_generated():
     try:
         grammar_build.generate(ROOT)
+        grammar_build.build_dfa_caches(ROOT)
     except grammar_build.GrammarBuildError as e:
         sys.exit(f"\n{e}\n")
 
@@ -65,7 +66,8 @@ extensions = cythonize(
 
 setup(
     packages=packages,
-    package_data={"mysqlddl._generated": ["STAMP.json"]},
+    # dfa.bin: the warmed prediction cache (tools/grammar_build.py build_dfa_caches), where a dialect has one
+    package_data={"mysqlddl._generated": ["STAMP.json"], **{f"mysqlddl._generated.{d}": ["dfa.bin"] for d in dialects}},
     ext_modules=extensions,
     cmdclass={"build_py": BuildPy, "egg_info": EggInfo, "sdist": Sdist},
 )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import compileall
 import hashlib
 import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -31,6 +32,10 @@ ANTLR_VERSION = "4.13.2"
 # (recorded in shared/ANTLR-NOTES.md); a different jar would silently produce a different parser.
 ANTLR_JAR_SHA256 = "eae2dfa119a64327444672aff63e9ec35a20180dc5b8090b7a6ab85125df4d76"
 STAMP_NAME = "STAMP.json"
+# The warmed prediction cache (mysqlddl/ddl/dfa_cache.py) per dialect, built from the dialect's
+# grammars/<dialect>/warmup.jsonl (one statement per line, from the project's own tests).
+DFA_CACHE_NAME = "dfa.bin"
+WARMUP_NAME = "warmup.jsonl"
 REGEN_COMMAND = "python tools/regen.py"
 
 JAVA_MISSING = (
@@ -149,6 +154,68 @@ def generate(root: Path, *, force: bool = False, quiet: bool = False) -> bool:
     return True
 
 
+# Run in a fresh interpreter (the DFAs live on the generated classes, so nothing else may have
+# parsed before): the source tree's mysqlddl with root/generated standing in for the installed
+# mysqlddl._generated, which the build has not installed yet.
+_WARMUP_SNIPPET = r"""
+import json, sys
+root, generated, dialect, corpus, out, stamp, warmup_digest = sys.argv[1:8]
+sys.path[:0] = [root, generated + "/.."]
+import importlib
+sys.modules["mysqlddl._generated"] = importlib.import_module(generated.rstrip("/").rsplit("/", 1)[-1])
+from mysqlddl.ddl import dfa_cache
+from mysqlddl.ddl.frontend import FRONTENDS
+from mysqlddl.options import Dialect
+engine = FRONTENDS[Dialect(dialect)].engine_class()
+with open(corpus, encoding="utf-8") as f:
+    statements = [json.loads(line) for line in f if line.strip()]
+for sql in statements:
+    engine.parse(sql)
+print(dfa_cache.dump(engine.parser_class, out, stamp, warmup_digest), len(statements))
+"""
+
+
+def stamp_text(stamp: dict) -> str:
+    """The stamp as the DFA cache records it (the runtime compares it with the installed STAMP.json)."""
+    return json.dumps(stamp, sort_keys=True)
+
+
+def build_dfa_caches(root: Path, *, quiet: bool = False) -> list[str]:
+    """(Re)build generated/<dialect>/dfa.bin where a warmup corpus exists and the cache is missing
+    or was made for other grammars or another corpus. Returns the dialects built."""
+    generated = root / "generated"
+    stamp = read_stamp(generated)
+    if stamp is None:
+        return []
+    built = []
+    for dialect in grammar_files(root):
+        corpus = root / "grammars" / dialect / WARMUP_NAME
+        out = generated / dialect / DFA_CACHE_NAME
+        if not corpus.is_file() or not out.parent.is_dir():
+            continue
+        digest = _sha256(corpus)
+        if _cache_current(out, stamp_text(stamp), digest):
+            continue
+        proc = subprocess.run([sys.executable, "-c", _WARMUP_SNIPPET, str(root), str(generated), dialect, str(corpus),
+                               str(out), stamp_text(stamp), digest], capture_output=True, text=True,
+                              env=dict(os.environ, MYSQLDDL_DFA_CACHE="0"))
+        if proc.returncode != 0:
+            raise GrammarBuildError(f"building the prediction cache of {dialect} failed:\n{proc.stderr}")
+        if not quiet:
+            states, n = proc.stdout.split()
+            print(f"mysqlddl build: prediction cache generated/{dialect}/{DFA_CACHE_NAME}: {states} DFA states "
+                  f"from {n} warmup statements", file=sys.stderr)
+        built.append(dialect)
+    return built
+
+
+def _cache_current(path: Path, stamp: str, warmup_digest: str) -> bool:
+    try:
+        head = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return False
+    return isinstance(head, tuple) and len(head) > 3 and head[1] == stamp and head[3] == warmup_digest
+
 
 def stamp_problems(root: Path, generated: Path) -> list[str]:
     """Why `generated` does not match root/grammars (empty when it does)."""
@@ -171,4 +238,6 @@ def stamp_problems(root: Path, generated: Path) -> list[str]:
 
 
 if __name__ == "__main__":
-    generate(Path(__file__).resolve().parent.parent, force="--force" in sys.argv)
+    _root = Path(__file__).resolve().parent.parent
+    generate(_root, force="--force" in sys.argv)
+    build_dfa_caches(_root)

@@ -33,6 +33,7 @@ from antlr4.Token import Token
 
 from ..errors import DdlSyntaxError
 from ..options import DEFAULT, Options
+from . import dfa_cache
 
 
 class TokenNames:
@@ -212,6 +213,9 @@ class ParseEngine:
 
     def __init__(self, options: Options = DEFAULT):
         self.options = options
+        # The prediction DFAs learnt from the project's own DDL at build time (dfa_cache): without
+        # them the first pass over a file runs the ATN simulation at nearly every decision.
+        dfa_cache.ensure_loaded(self.parser_class)
         self.lexer = self.lexer_class(InputStream(""))
         self.lexer.removeErrorListeners()
         self.parser = self.parser_class(CommonTokenStream(self.lexer))
