@@ -45,10 +45,20 @@ FORMAT = 1
 CACHE_NAME = "dfa.bin"
 
 
+def _generated_module(parser_class):
+    """The generated module behind ``parser_class`` (which may be a subclass of the generated
+    parser, e.g. with :class:`~mysqlddl.ddl.parse_engine.FastParser` mixed in)."""
+    for klass in parser_class.__mro__:
+        module = sys.modules.get(klass.__module__)
+        if module is not None and hasattr(module, "serializedATN"):
+            return module
+    raise TypeError(f"{parser_class.__name__} is not a generated ANTLR parser")
+
+
 def atn_digest(parser_class) -> str:
     """The hash of the parser's serialized ATN (the generated module's ``serializedATN()``): the
     cache is only valid for exactly this ATN."""
-    atn = sys.modules[parser_class.__module__].serializedATN()
+    atn = _generated_module(parser_class).serializedATN()
     return hashlib.sha256(repr(list(atn)).encode()).hexdigest()
 
 
@@ -276,7 +286,10 @@ def load(parser_class, path: str | Path, stamp: str) -> bool:
     if any(list.__getitem__(dfas, i)._states for i in range(len(dfas))):
         return False
     pending = {decision: blob for decision, _n, blob in decisions}
-    parser_class.decisionsToDFA = _LazyDFAs(dfas, _Builder(parser_class, ctx_rows, sem_rows), pending)
+    # Installed on the generated class itself, so every subclass and every parser made from it
+    # sees the one list.
+    owner = next(k for k in parser_class.__mro__ if "decisionsToDFA" in k.__dict__)
+    owner.decisionsToDFA = _LazyDFAs(dfas, _Builder(parser_class, ctx_rows, sem_rows), pending)
     return True
 
 
@@ -287,7 +300,7 @@ STATUS: dict[str, str] = {}
 
 def installed_stamp(parser_class) -> str | None:
     """The text of the STAMP.json beside the generated package of ``parser_class``."""
-    stamp = Path(sys.modules[parser_class.__module__].__file__).parent.parent / "STAMP.json"
+    stamp = Path(_generated_module(parser_class).__file__).parent.parent / "STAMP.json"
     try:
         return json.dumps(json.loads(stamp.read_text()), sort_keys=True)
     except (OSError, ValueError):
@@ -298,11 +311,11 @@ def ensure_loaded(parser_class) -> str:
     """Load the shipped cache into ``parser_class`` once per process (the first engine of a
     dialect calls it); ``MYSQLDDL_DFA_CACHE=0`` turns it off (the benchmark's cold comparison, the
     build that makes the cache). Returns the :data:`STATUS` entry."""
-    name = parser_class.__name__
+    name = _generated_module(parser_class).__name__.rsplit(".", 1)[-1]
     done = STATUS.get(name)
     if done is not None:
         return done
-    path = Path(sys.modules[parser_class.__module__].__file__).parent / CACHE_NAME
+    path = Path(_generated_module(parser_class).__file__).parent / CACHE_NAME
     stamp = installed_stamp(parser_class)
     if os.environ.get("MYSQLDDL_DFA_CACHE", "1") == "0":
         status = "disabled"

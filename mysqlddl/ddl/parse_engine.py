@@ -30,6 +30,7 @@ from antlr4.error.ErrorListener import ErrorListener
 from antlr4.error.Errors import IllegalStateException, ParseCancellationException
 from antlr4.error.ErrorStrategy import BailErrorStrategy, DefaultErrorStrategy
 from antlr4.Token import Token
+from antlr4.tree.Tree import TerminalNodeImpl
 
 from ..errors import DdlSyntaxError
 from ..options import DEFAULT, Options
@@ -195,6 +196,107 @@ class DenseTokenStream(CommonTokenStream):
         self.index = index
 
 
+class _Terminal(TerminalNodeImpl):
+    """A token's parse-tree node, without the runtime's pass-through ``__setattr__`` (a Python
+    call per attribute on ~130,000 nodes a pass over the conformance DDL)."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+
+class FastParser:
+    """Mixed in before a generated parser class (``class P(FastParser, GeneratedParser)``): the
+    runtime's per-token and per-rule bookkeeping without what our engines never use.
+
+    Our engines build parse trees, never attach parse listeners, and in stage 1 use the bail
+    strategy, which has no error-recovery state to keep. Under those conditions the runtime's
+    ``consume``/``match``/``enterRule``/``exitRule``/``enterOuterAlt`` and the ``state`` property
+    do work whose outcome is fixed, and as Python calls they were ~30% of a warm parse (profiled
+    with tools/bench_ddl.py's statements). Stage 2 (``fast = False``, the recovering strategy)
+    runs the runtime's own ``match`` and ``consume``, so error nodes and recovery are untouched.
+
+    ``state`` is assigned before nearly every element by the generated code; the runtime keeps it
+    in a slot behind a property. Here it is a plain instance attribute, and ``_stateNumber`` (which
+    the recovering strategy reads directly) a property over it, so both names stay one value.
+    """
+
+    state = -1
+    fast = False
+
+    @property
+    def _stateNumber(self):
+        return self.state
+
+    @_stateNumber.setter
+    def _stateNumber(self, value):
+        self.state = value
+
+    def consume(self):
+        if not self.fast:
+            return super().consume()
+        stream = self._input
+        o = stream.tokens[stream.index]
+        if o.type != Token.EOF:
+            stream.index += 1
+        node = _Terminal(o)
+        ctx = self._ctx
+        node.parentCtx = ctx
+        children = ctx.children
+        if children is None:
+            ctx.children = [node]
+        else:
+            children.append(node)
+        return o
+
+    def match(self, ttype: int):
+        if not self.fast:
+            return super().match(ttype)
+        stream = self._input
+        t = stream.tokens[stream.index]
+        if t.type != ttype:
+            return super().match(ttype)     # the bail strategy raises with the position
+        if ttype != Token.EOF:
+            stream.index += 1
+        node = _Terminal(t)
+        ctx = self._ctx
+        node.parentCtx = ctx
+        children = ctx.children
+        if children is None:
+            ctx.children = [node]
+        else:
+            children.append(node)
+        return t
+
+    def enterRule(self, localctx, state: int, ruleIndex: int):
+        self.state = state
+        self._ctx = localctx
+        stream = self._input
+        localctx.start = stream.tokens[stream.index]
+        parent = localctx.parentCtx
+        if parent is not None:
+            children = parent.children
+            if children is None:
+                parent.children = [localctx]
+            else:
+                children.append(localctx)
+
+    def exitRule(self):
+        ctx = self._ctx
+        stream = self._input
+        ctx.stop = stream.tokens[stream.index - 1] if stream.index > 0 else None
+        self.state = ctx.invokingState
+        self._ctx = ctx.parentCtx
+
+    def enterOuterAlt(self, localctx, altNum: int):
+        ctx = self._ctx
+        if ctx is not localctx:
+            parent = ctx.parentCtx
+            if parent is not None:
+                # a labelled alternative replaces the generic context entered first
+                parent.children[-1] = localctx
+        self._ctx = localctx
+
+
 # Each thread's engines, one per engine class (ParseEngine.for_this_thread).
 _THREAD = threading.local()
 
@@ -252,6 +354,7 @@ class ParseEngine:
         parser.setTokenStream(stream)
         parser._errHandler = self._bail
         parser._interp.predictionMode = PredictionMode.SLL
+        parser.fast = True
         try:
             tree = parser.singleStatement()
             return ParseResult(sql, tree, [], False, stream)
@@ -263,6 +366,7 @@ class ParseEngine:
         parser.setTokenStream(stream)
         parser._errHandler = self._recover
         parser._interp.predictionMode = PredictionMode.LL
+        parser.fast = False
         self._listener.reset(sql, statement_index, source)
         parser.addErrorListener(self._listener)
         try:

@@ -18,7 +18,7 @@ from antlr4 import CommonTokenStream, InputStream
 from ..._generated.mysql.MySqlLexer import MySqlLexer
 from ..._generated.mysql.MySqlParser import MySqlParser
 from ...options import DEFAULT, Options
-from ..parse_engine import DenseTokenStream, ParseEngine, TokenNames
+from ..parse_engine import DenseTokenStream, FastParser, ParseEngine, TokenNames
 from . import lexing
 
 # Token types that make up the parser's `identifier` rule, folded into one word in "expected".
@@ -68,12 +68,17 @@ def fast_tokenizer() -> lexing.FastTokenizer:
     return _FAST_TOKENIZER
 
 
+class FastMySqlParser(FastParser, MySqlParser):
+    """The generated parser with the engine's lean bookkeeping (parse_engine.FastParser, which
+    needs the DenseTokenStream this engine always gives the parser)."""
+
+
 class Engine(ParseEngine):
     """The MySQL/MariaDB engine."""
 
     dialect = "mysql"
     lexer_class = MySqlLexer
-    parser_class = MySqlParser
+    parser_class = FastMySqlParser
     token_names = MYSQL_TOKEN_NAMES
 
     def __init__(self, options: Options = DEFAULT, *, fast_lexer: bool = True):
