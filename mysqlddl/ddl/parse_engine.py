@@ -21,10 +21,12 @@ says how its text becomes tokens.
 from __future__ import annotations
 
 import dataclasses
+import sys
 import threading
 from typing import ClassVar
 
 from antlr4 import CommonTokenStream, InputStream, ParserRuleContext
+from antlr4.atn.ParserATNSimulator import ParserATNSimulator
 from antlr4.atn.PredictionMode import PredictionMode
 from antlr4.error.ErrorListener import ErrorListener
 from antlr4.error.Errors import IllegalStateException, ParseCancellationException
@@ -204,6 +206,39 @@ class _Terminal(TerminalNodeImpl):
     __setattr__ = object.__setattr__
 
 
+class FastSimulator(ParserATNSimulator):
+    """Adaptive prediction that walks an existing DFA path itself.
+
+    In SLL mode, ``execATN`` follows DFA edges until an accept state and returns its prediction;
+    only a missing edge, the error state or a state with predicates needs the ATN. This walks the
+    edges over the dense token list (no stream mark/seek, no per-step method calls) and hands any
+    other case, from the start, to the runtime's ``adaptivePredict``, which then does exactly
+    what it would have done (nothing was consumed or changed). Warm, nearly every prediction is
+    a walk (ANTLR-NOTES.md: a DFA hit is what warm parsing is made of)."""
+
+    def adaptivePredict(self, input, decision: int, outerContext):
+        if self.predictionMode is PredictionMode.SLL:
+            dfa = self.decisionToDFA[decision]
+            s = dfa.getPrecedenceStartState(self.parser.getPrecedence()) if dfa.precedenceDfa else dfa.s0
+            if s is not None:
+                tokens, i, error = input.tokens, input.index, self.ERROR
+                while True:
+                    edges = s.edges
+                    t = tokens[i].type
+                    if edges is None or t + 1 >= len(edges):
+                        break
+                    s = edges[t + 1]
+                    if s is None or s is error:
+                        break
+                    if s.isAcceptState:
+                        if s.predicates is None:
+                            return s.prediction
+                        break
+                    if t != Token.EOF:
+                        i += 1
+        return super().adaptivePredict(input, decision, outerContext)
+
+
 class FastParser:
     """Mixed in before a generated parser class (``class P(FastParser, GeneratedParser)``): the
     runtime's per-token and per-rule bookkeeping without what our engines never use.
@@ -222,6 +257,10 @@ class FastParser:
 
     state = -1
     fast = False
+
+    def __init__(self, input, output=sys.stdout):
+        super().__init__(input, output)
+        self._interp = FastSimulator(self, self.atn, self.decisionsToDFA, self.sharedContextCache)
 
     @property
     def _stateNumber(self):

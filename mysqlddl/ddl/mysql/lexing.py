@@ -214,6 +214,8 @@ _FAST = re.compile(
     re.S,
 )
 _WORD_RUN = re.compile("[" + _WORD_CHARS + "]+")
+# The visible token kinds whose text can span lines (the hidden ones are whitespace and comments).
+_MULTILINE = frozenset(("nstring", "string", "dqstring", "bq", "at", "global", "err"))
 _HEX_NUM = re.compile(r"0[xX][0-9A-Fa-f]+\Z")
 _BIT_NUM = re.compile(r"0[bB][01]+\Z")
 
@@ -270,8 +272,13 @@ class FastTokenizer:
             end = m.end()
             channel = 0
             if kind == "word" or kind == "real":
-                run = _WORD_RUN.match(text, pos)
-                run_end = run.end() if run else pos
+                # a word's group is already the whole run of word characters; a real literal
+                # yields to a longer run (1e5x is an identifier)
+                if kind == "word":
+                    run_end = end
+                else:
+                    run = _WORD_RUN.match(text, pos)
+                    run_end = run.end() if run else pos
                 if kind == "real" and end >= run_end:
                     ttype = self.real
                 else:
@@ -306,10 +313,11 @@ class FastTokenizer:
                 tok.column = pos - line_start
                 tok._text = None
                 out.append(tok)
-            nl = text.count("\n", pos, end)
-            if nl:
-                line += nl
-                line_start = text.rfind("\n", pos, end) + 1
+            if channel or kind in _MULTILINE:     # only these can hold a line break
+                nl = text.count("\n", pos, end)
+                if nl:
+                    line += nl
+                    line_start = text.rfind("\n", pos, end) + 1
             pos = end
         eof = CommonToken(source, self.eof, 0, n, n - 1)
         eof.line = line
