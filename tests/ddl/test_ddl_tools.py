@@ -8,9 +8,12 @@ def test_bench_measures_our_parser_on_the_oracle_statements(shared_path, tool):
     bench = tool("bench_ddl")
     statements = bench.load_statements(shared_path)
     assert len(statements) > 1000
-    got = bench.measure_ours(statements[:40], passes=1)
+    got, _glot = bench.measure_warm(statements[:40], passes=1)
     assert got["statements"] == 40 and got["rejected"] == 0 and got["warm_fallbacks"] == 0
     assert got["warm_stmt_per_s"] > 0 and 0 < got["lexing_share"] < 1
+    first = bench.measure_first_pass(statements[:40], cache=True)
+    assert first["cache"] == "loaded" and first["stmt_per_s"] > 0
+    assert bench.measure_first_pass(statements[:40], cache=False)["cache"] == "disabled"
 
 
 def test_statement_keys_identify_file_line_and_text(tool):
