@@ -33,6 +33,8 @@ def installed_generated() -> Path | None:
 def main(argv: list[str]) -> int:
     try:
         ran = grammar_build.generate(ROOT, force="--force" in argv)
+        # the prediction cache belongs to the parser it was learnt with (mysqlddl/ddl/dfa_cache.py)
+        grammar_build.build_dfa_caches(ROOT)
     except grammar_build.GrammarBuildError as e:
         print(e, file=sys.stderr)
         return 1
