@@ -66,6 +66,7 @@ def test_sdist_to_wheel_without_java_to_fresh_venv(tmp_path):
     top = names[0].split("/")[0]
     assert f"{top}/generated/STAMP.json" in names
     assert f"{top}/generated/mysql/MySqlParser.py" in names
+    assert f"{top}/generated/mysql/dfa.bin" in names and f"{top}/grammars/mysql/warmup.jsonl" in names
     assert f"{top}/_speedups/_speedups.pyx" in names
 
     # 2. wheel from the sdist, with no java anywhere on PATH.
@@ -79,6 +80,7 @@ def test_sdist_to_wheel_without_java_to_fresh_venv(tmp_path):
     assert "mysqlddl/_generated/STAMP.json" in wnames
     assert "mysqlddl/_generated/mysql/MySqlParser.py" in wnames
     assert "mysqlddl/_generated/oracle/OracleParser.py" in wnames
+    assert "mysqlddl/_generated/mysql/dfa.bin" in wnames      # the prediction cache (dfa_cache.py)
     assert any(n.startswith("mysqlddl/_speedups") and n.endswith(".so") for n in wnames), wnames
 
     # 3. fresh venv: install the wheel (deps from the index), still no java; no Cython gets installed.
