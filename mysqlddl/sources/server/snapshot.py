@@ -310,7 +310,13 @@ def _capture_locked(cur, filters, version: str, mariadb: bool):
 
 def _capture_snapshot(cur, filters, version: str, with_rows: bool):
     """One lock-free MariaDB attempt: (position, ddl, tables, databases), or None when a statement
-    that may be DDL was logged between the snapshot and the end of the schema reads."""
+    that may be DDL was logged between the snapshot and the end of the schema reads.
+
+    Why the window check is enough: a DDL statement is written to the binlog while it still holds
+    the exclusive metadata lock on its table (MariaDB sql/sql_table.cc ``mysql_alter_table`` and
+    ``mysql_create_table`` call ``write_bin_log`` before the lock is released), and SHOW CREATE TABLE
+    needs a shared metadata lock on it; so a definition our SHOW CREATE TABLE saw changed is already
+    in the binlog before the end position read after it, and a change after that end is not seen."""
     cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
     cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
     status = {_text(k).lower(): _text(v) for k, v in _rows(cur, "SHOW STATUS LIKE 'binlog_snapshot_%'")}
