@@ -23,6 +23,7 @@ from mysqlddl.changes.filters import Filters
 from mysqlddl.changes.options import ChangeOptions
 from mysqlddl.model.ids import TableId
 from mysqlddl.options import Options, change_event_options
+from mysqlddl.sources.server import snapshot
 from mysqlddl.sources.server.snapshot import capture_schema, snapshot_rows
 
 DB = "snap"
@@ -250,11 +251,14 @@ def test_snapshot_plus_stream_rebuilds_the_table_exactly(server, typed, lock):
     assert state == final
 
 
-def test_lock_free_capture_under_concurrent_ddl_matches_the_log(server, typed):
+def test_lock_free_capture_under_concurrent_ddl_matches_the_log(server, typed, monkeypatch):
     """A DDL committed while a lock-free capture reads the schema is found in the binlog window and
     the capture retried (or taken under the global lock): each capture's DDL is the schema in force
-    at its own position, as the server's DDL events say."""
-    server.execute(f"CREATE TABLE {DB}.ddlrace (id INT PRIMARY KEY) ENGINE=InnoDB")
+    at its own position, as the server's DDL events say. (SHOW BINLOG EVENTS read in pages of 3
+    events, so the window check crosses page boundaries.)"""
+    monkeypatch.setattr(snapshot, "BINLOG_EVENTS_PAGE", 3)
+    server.execute(f"CREATE TABLE {DB}.ddlrace (id INT PRIMARY KEY) ENGINE=InnoDB",
+                   f"CREATE TABLE {DB}.ddlfill (id INT AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB")
     stop = threading.Event()
 
     def alter():
@@ -262,6 +266,8 @@ def test_lock_free_capture_under_concurrent_ddl_matches_the_log(server, typed):
         cur = conn.cursor()
         i = 0
         while not stop.is_set():
+            for _ in range(3):          # row events first: the ALTER sits pages deep in the window
+                cur.execute(f"INSERT INTO {DB}.ddlfill VALUES ()")
             cur.execute(f"ALTER TABLE {DB}.ddlrace ADD COLUMN c{i} INT")
             i += 1
         conn.close()
@@ -293,3 +299,23 @@ def test_lock_free_capture_under_concurrent_ddl_matches_the_log(server, typed):
         assert _semantic(table) == _semantic(full.history.table_at(tid, cap.position)), cap.position
         widths.add(len(table.columns))
     assert len(widths) > 1                  # the ALTERs really ran between the captures
+
+
+def test_window_check_finds_a_ddl_pages_deep(server, typed, monkeypatch):
+    """The lock-free capture's check reads SHOW BINLOG EVENTS page by page: a DDL behind several
+    pages of row events is found; a window of row events only has none."""
+    monkeypatch.setattr(snapshot, "BINLOG_EVENTS_PAGE", 3)
+    server.execute(f"CREATE TABLE {DB}.window_t (id INT AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB")
+    f0, p0 = server.current_binlog()
+    server.execute(*[f"INSERT INTO {DB}.window_t VALUES ()"] * 4)
+    f1, p1 = server.current_binlog()
+    server.execute(f"ALTER TABLE {DB}.window_t ADD COLUMN x INT", f"INSERT INTO {DB}.window_t VALUES ()")
+    f2, p2 = server.current_binlog()
+    conn = server.connect()
+    try:
+        cur = conn.cursor()
+        assert snapshot._ddl_between(cur, (f0.name, p0), (f1.name, p1)) is None
+        found = snapshot._ddl_between(cur, (f0.name, p0), (f2.name, p2))
+        assert found is not None and "ADD COLUMN x" in found
+    finally:
+        conn.close()

@@ -99,6 +99,8 @@ F = TypeFamily
 SYSTEM_DATABASES = frozenset({"information_schema", "performance_schema", "mysql", "sys"})
 #: Lock-free MariaDB captures tried before falling back to FLUSH TABLES WITH READ LOCK.
 SNAPSHOT_ATTEMPTS = 3
+#: Events per SHOW BINLOG EVENTS page when a lock-free capture checks its window for DDL.
+BINLOG_EVENTS_PAGE = 1000
 #: QUERY events that never change a schema (what may sit between the snapshot and the end of a
 #: lock-free capture): transaction control and XA (sql/log_event.cc writes these as Query events).
 _TXN_CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|XA\s|SAVEPOINT|RELEASE\s+SAVEPOINT)\b", re.I)
@@ -238,13 +240,20 @@ def _ddl_between(cur, start: tuple[str, int], end: tuple[str, int]) -> str | Non
         return f"binlog {start[0]} or {end[0]} no longer listed by SHOW BINARY LOGS"
     for name in files[files.index(start[0]):files.index(end[0]) + 1]:
         pos = start[1] if name == start[0] else 4
-        cur.execute(f"SHOW BINLOG EVENTS IN %s FROM {int(pos)}", (name,))
-        for row in cur.fetchall():
-            at, kind, info = int(row[1]), _text(row[2]), _text(row[5] or "")
-            if name == end[0] and at >= end[1]:
+        while True:
+            # pages of BINLOG_EVENTS_PAGE events (memory stays bounded on a busy server); a page
+            # resumes at the End_log_pos of the last event of the page before
+            cur.execute(f"SHOW BINLOG EVENTS IN %s FROM {int(pos)} LIMIT {BINLOG_EVENTS_PAGE}", (name,))
+            rows = cur.fetchall()
+            for row in rows:
+                at, kind, info = int(row[1]), _text(row[2]), _text(row[5] or "")
+                if name == end[0] and at >= end[1]:
+                    return None
+                if kind in ("Query", "Query_compressed") and not _TXN_CONTROL.match(info):
+                    return info
+            if len(rows) < BINLOG_EVENTS_PAGE:
                 break
-            if kind in ("Query", "Query_compressed") and not _TXN_CONTROL.match(info):
-                return info
+            pos = int(rows[-1][4])
     return None
 
 
