@@ -270,15 +270,22 @@ def test_lock_free_capture_under_concurrent_ddl_matches_the_log(server, typed, m
                 cur.execute(f"INSERT INTO {DB}.ddlfill VALUES ()")
             cur.execute(f"ALTER TABLE {DB}.ddlrace ADD COLUMN c{i} INT")
             i += 1
+            altered.append(i)
         conn.close()
 
+    altered: list = []
     t = threading.Thread(target=alter)
     t.start()
     caps = []
     try:
         conn = server.connect()
         try:
-            for _ in range(15):
+            deadline = time.monotonic() + 30
+            while not altered and time.monotonic() < deadline:      # the ALTERs have begun
+                time.sleep(0.01)
+            first = len(altered)
+            # at least 15 captures, and on until the ALTERs moved on by 5 (a slow machine)
+            while (len(caps) < 15 or len(altered) < first + 5) and time.monotonic() < deadline:
                 caps.append(capture_schema(conn, filters=Filters(databases=(DB,), tables=("ddlrace",)),
                                            lock="snapshot", with_rows=False))
         finally:
@@ -296,7 +303,7 @@ def test_lock_free_capture_under_concurrent_ddl_matches_the_log(server, typed, m
         base = ChangeReader(server.binlog_files(), ChangeOptions(schema_position=str(cap.position), rows=False),
                             schema=cap.ddl)
         table = base.history.table_at(tid, cap.position)
-        assert _semantic(table) == _semantic(full.history.table_at(tid, cap.position)), cap.position
+        assert _semantic(table) == _semantic(full.history.table_at(tid, cap.position)), (str(cap.position), cap.lock)
         widths.add(len(table.columns))
     assert len(widths) > 1                  # the ALTERs really ran between the captures
 
