@@ -16,11 +16,13 @@ import random
 import threading
 import time
 
+import pymysql
 import pytest
 
 from mysqlddl.changes import ChangeReader, RowChange, SchemaChange
 from mysqlddl.changes.filters import Filters
 from mysqlddl.changes.options import ChangeOptions
+from mysqlddl.errors import SnapshotError
 from mysqlddl.model.ids import TableId
 from mysqlddl.options import Options, change_event_options
 from mysqlddl.sources.server import snapshot
@@ -61,6 +63,8 @@ def typed(server, tool):
     cur.execute("CREATE TABLE nopk (a INT, b VARCHAR(10) CHARACTER SET latin1) ENGINE=InnoDB")
     cur.execute("CREATE TABLE pk2 (a INT NOT NULL, b VARCHAR(20) NOT NULL, v DECIMAL(10,2), "
                 "PRIMARY KEY (a, b)) ENGINE=InnoDB DEFAULT CHARSET=latin1")
+    cur.execute("CREATE VIEW v_types AS SELECT id, c_i FROM all_types WHERE c_i > 0")
+    cur.execute("CREATE SEQUENCE seq1 START WITH 100 INCREMENT BY 7")
 
     def insert(table, row):
         cols = list(row)
@@ -159,6 +163,8 @@ def test_capture_is_a_baseline_equal_to_the_servers_ddl(server, typed, lock, tmp
     assert cap.lock == lock and not cap.in_snapshot
     assert cap.position.gtid and cap.position.file.startswith("mariadb-bin.")
     assert [t for _, t in cap.tables] == ["all_types", "nopk", "pk2"]
+    assert cap.views == ((DB, "v_types"),) and cap.sequences == ((DB, "seq1"),)
+    server.query(f"SELECT NEXTVAL({DB}.seq1)")           # a row event of the sequence after the capture
     server.flush_logs()
     files = server.binlog_files()
     # the model from the server's own DDL events, at the captured position
@@ -174,6 +180,10 @@ def test_capture_is_a_baseline_equal_to_the_servers_ddl(server, typed, lock, tmp
         tid = TableId(DB, name)
         assert _semantic(base.history.table_at(tid, at)) == _semantic(full.history.table_at(tid, at)), name
     assert base.stats.ddl_errors == 0 and base.stats.mismatches == 0
+    seq = TableId(DB, "seq1")
+    assert _semantic(base.history.table_at(seq, at)) == _semantic(full.history.table_at(seq, at))
+    assert base.history.table_at(seq, at).sequence.increment == 7
+    assert base.history.catalog_at(at).view(TableId(DB, "v_types")) is not None
     # the same through the CLI's baseline path
     ddl = tmp_path / "baseline.sql"
     ddl.write_text(cap.ddl)
@@ -401,3 +411,51 @@ def test_lab_workload_snapshot_equals_the_binlog_replay(server, typed, tool):
         assert {k: _typed(v) for k, v in snap.get(name, {}).items()} == \
             {k: _typed(v) for k, v in replay.get(name, {}).items()}, name
     assert sum(len(snap.get(n, ())) for n in compared) > 30, compared
+
+
+def test_closing_the_rows_early_ends_the_snapshot(server, typed):
+    conn = server.connect()
+    try:
+        cap = capture_schema(conn, filters=Filters(databases=(DB,), tables=("pk2", "nopk")))
+        rows = snapshot_rows(conn, cap, chunk_rows=2)
+        assert next(rows).op == "r"
+        rows.close()
+        assert server_query(conn, "SELECT @@in_transaction") == [(0,)]
+    finally:
+        conn.close()
+
+
+def server_query(conn, sql):
+    with conn.cursor() as cur:
+        cur.execute(sql)
+        return list(cur.fetchall())
+
+
+def test_privileges_named_with_their_fix(server, typed):
+    """Without RELOAD a MariaDB capture still runs lock-free; the global lock says RELOAD is what it
+    lacks; without BINLOG MONITOR the lock-free capture says so."""
+    server.execute("CREATE USER IF NOT EXISTS snapu@localhost IDENTIFIED BY 'pw'",
+                   f"GRANT SELECT ON {DB}.* TO snapu@localhost", "GRANT BINLOG MONITOR ON *.* TO snapu@localhost",
+                   "CREATE USER IF NOT EXISTS snapv@localhost IDENTIFIED BY 'pw'",
+                   f"GRANT SELECT ON {DB}.* TO snapv@localhost")
+
+    def connect(user):
+        return pymysql.connect(unix_socket=server.socket, user=user, password="pw", charset="utf8mb4",
+                               autocommit=True)
+
+    conn = connect("snapu")
+    try:
+        cap = capture_schema(conn, filters=Filters(tables=("pk2",)))
+        assert cap.lock == "snapshot" and cap.databases == (DB,) and len(list(snapshot_rows(conn, cap))) == 20
+        with pytest.raises(SnapshotError, match="RELOAD") as e:
+            capture_schema(conn, lock="global")
+        assert "lock='snapshot'" in str(e.value)
+        assert server_query(conn, "SELECT @@in_transaction") == [(0,)]
+    finally:
+        conn.close()
+    conn = connect("snapv")
+    try:
+        with pytest.raises(SnapshotError, match="BINLOG MONITOR"):
+            capture_schema(conn)
+    finally:
+        conn.close()

@@ -11,9 +11,9 @@ Public functions::
 
     capture_schema(conn, *, filters=None, lock="auto", with_rows=True) -> SchemaCapture
         The binlog position (file, pos, GTID position) and the DDL script of every included table,
-        consistent with each other. With ``with_rows`` the connection is left inside a REPEATABLE
-        READ transaction opened WITH CONSISTENT SNAPSHOT at exactly that position, for
-        snapshot_rows; else it is committed. ``filters``: a
+        MariaDB sequence and view (views last), consistent with each other. With ``with_rows``
+        the connection is left inside a REPEATABLE READ transaction opened WITH CONSISTENT
+        SNAPSHOT at exactly that position, for snapshot_rows; else it is committed. ``filters``: a
         :class:`mysqlddl.changes.filters.Filters` (its databases/tables include and exclude
         patterns, through ``table_ok``); system databases are never included.
         ``lock``: how the position and the schema are made consistent:
@@ -40,6 +40,10 @@ Public functions::
 
         The GTID position at that point: MariaDB ``BINLOG_GTID_POS(file, pos)`` (MariaDB KB
         "BINLOG_GTID_POS"); MySQL ``Executed_Gtid_Set`` of the same SHOW MASTER STATUS row.
+        A missing privilege is a SnapshotError naming what the method needs
+        (``LOCK_PRIVILEGES``) and, on MariaDB without RELOAD, the lock-free method. The session's
+        sql_mode is set to '' (SHOW CREATE TABLE then quotes with backquotes, as the grammar reads
+        by default): give the capture a connection of its own.
 
     snapshot_rows(conn, capture, *, catalog=None, options=None, chunk_rows=10000) -> iterator
         RowChange records (op "r", before None) of every included table, read in the transaction
@@ -54,12 +58,18 @@ Public functions::
         record), as Debezium marks snapshot reads. ``catalog``: the model to type the rows with
         (the stream's baseline: the history's catalog at ``capture.position``); default: the
         capture's own DDL applied to an empty catalog. The transaction is committed when the
-        iterator is exhausted.
+        iterator is exhausted, and rolled back when it is closed early.
 
     SchemaCapture.catalog(options) -> Catalog; SchemaCapture.options(base) -> Options
 
 The DDL script is what ``mysqlddl changes --schema FILE --schema-position FILE:POS`` takes as a
-baseline (and ``ChangeReader(schema=capture.ddl, options=ChangeOptions(schema_position=str(capture.position)))``).
+baseline, or ``ChangeReader(files, ChangeOptions(schema_position=str(capture.position),
+span=((path, capture.position.pos), None)), schema=capture.ddl)`` from the API; the stream then
+starts at ``capture.position`` (a transaction boundary), right after the snapshot's rows.
+
+Tested against MariaDB 10.11 (tests/sources/test_snapshot.py). The MySQL paths (SHOW BINARY LOG
+STATUS, Executed_Gtid_Set, LOCK INSTANCE FOR BACKUP, JSON columns of MySQL's binary type) follow
+the MySQL 8.0/8.4 manuals but have not run against a MySQL server here.
 """
 
 from __future__ import annotations
@@ -101,6 +111,20 @@ SYSTEM_DATABASES = frozenset({"information_schema", "performance_schema", "mysql
 SNAPSHOT_ATTEMPTS = 3
 #: Events per SHOW BINLOG EVENTS page when a lock-free capture checks its window for DDL.
 BINLOG_EVENTS_PAGE = 1000
+#: Server errors that mean a missing privilege: ER_SPECIFIC_ACCESS_DENIED_ERROR (1227),
+#: ER_DBACCESS_DENIED_ERROR (1044), ER_TABLEACCESS_DENIED_ERROR (1142) (include/mysqld_error.h).
+ACCESS_DENIED = frozenset({1227, 1044, 1142})
+#: What each capture method runs, and the privileges that takes (MariaDB KB "GRANT"; MySQL manual
+#: "Privileges Provided by MySQL"): SHOW MASTER STATUS / SHOW BINARY LOGS / SHOW BINLOG EVENTS need
+#: BINLOG MONITOR on MariaDB 10.5+ (REPLICATION CLIENT before, and on MySQL).
+LOCK_PRIVILEGES = {
+    "global": "RELOAD (FLUSH TABLES WITH READ LOCK), BINLOG MONITOR or REPLICATION CLIENT (SHOW MASTER STATUS) "
+              "and SELECT on the included tables",
+    "snapshot": "BINLOG MONITOR (SHOW MASTER STATUS, SHOW BINARY LOGS, SHOW BINLOG EVENTS) and SELECT on the "
+                "included tables",
+    "backup": "BACKUP_ADMIN (LOCK INSTANCE FOR BACKUP), REPLICATION CLIENT (SHOW BINARY LOG STATUS) and SELECT "
+              "on the included tables",
+}
 #: QUERY events that never change a schema (what may sit between the snapshot and the end of a
 #: lock-free capture): transaction control and XA (sql/log_event.cc writes these as Query events).
 _TXN_CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|XA\s|SAVEPOINT|RELEASE\s+SAVEPOINT)\b", re.I)
@@ -117,18 +141,21 @@ def _q(name: str) -> str:
 @dataclasses.dataclass(frozen=True, slots=True)
 class SchemaCapture:
     """The schema at one binlog position. ``position``: file, pos and GTID position (MariaDB
-    ``domain-server-seq`` list, MySQL GTID set; None when the server has none). ``ddl``: the
-    script (per database: its CREATE DATABASE, a USE, its tables' CREATE TABLE statements, each
-    ending in ``;``) that rebuilds the included tables. ``tables``: (db, table) in script order.
-    ``databases``: the included databases. ``server_version``: ``SELECT VERSION()``;
-    ``mariadb``: the server is MariaDB; ``server_id``: ``@@server_id``. ``lock``: the method used
-    ("global", "snapshot", "backup"). ``in_snapshot``: the connection was left inside the
-    consistent-snapshot transaction (for :func:`snapshot_rows`). ``ts``: the capture's time, epoch
+    ``domain-server-seq`` list, MySQL GTID set; None when the server has none). ``ddl``: the script (per
+    database: its CREATE DATABASE, a USE, its tables' CREATE TABLE statements, each ending in ``;``;
+    then the views) that rebuilds the included objects. ``tables``: (db, table) of the tables with rows,
+    in script order (what :func:`snapshot_rows` reads); ``sequences`` (MariaDB) and ``views``: (db,
+    name), in the script but never read. ``databases``: the included databases. ``server_version``:
+    ``SELECT VERSION()``; ``mariadb``: the server is MariaDB; ``server_id``: ``@@server_id``. ``lock``:
+    the method used ("global", "snapshot", "backup"). ``in_snapshot``: the connection was left inside
+    the consistent-snapshot transaction (for :func:`snapshot_rows`). ``ts``: the capture's time, epoch
     seconds."""
 
     position: BinlogPosition
     ddl: str
     tables: tuple[tuple[str, str], ...]
+    sequences: tuple[tuple[str, str], ...]
+    views: tuple[tuple[str, str], ...]
     databases: tuple[str, ...]
     server_version: str
     mariadb: bool
@@ -202,28 +229,56 @@ def _gtid_at(cur, mariadb: bool, file: str, pos: int, mysql_gtid: str | None) ->
     return _text(v) if v is not None else None
 
 
-def _included(cur, filters) -> list[tuple[str, list[str]]]:
-    """(database, [tables]) included, both sorted; names from SHOW statements only."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Database:
+    name: str
+    tables: tuple[str, ...]         # with rows: BASE TABLE, SYSTEM VERSIONED
+    sequences: tuple[str, ...]      # MariaDB SEQUENCE objects (their state is a one-row table)
+    views: tuple[str, ...]
+
+
+def _included(cur, filters) -> list[_Database]:
+    """The included databases and their objects, sorted; names from SHOW statements only."""
     out = []
     for (db,) in _rows(cur, "SHOW DATABASES"):
         db = _text(db)
         if db.lower() in SYSTEM_DATABASES or (filters is not None and not filters.table_ok(db, None)):
             continue
-        tables = [_text(name) for name, kind in _rows(cur, f"SHOW FULL TABLES FROM {_q(db)}")
-                  if _text(kind).upper() in _BASE_TYPES]
-        tables = sorted(t for t in tables if filters is None or filters.table_ok(db, t))
-        out.append((db, tables))
-    return sorted(out)
+        kinds: dict[str, list[str]] = {}
+        for name, kind in _rows(cur, f"SHOW FULL TABLES FROM {_q(db)}"):
+            name = _text(name)
+            if filters is None or filters.table_ok(db, name):
+                kinds.setdefault(_text(kind).upper(), []).append(name)
+        out.append(_Database(db, tuple(sorted(n for k in _BASE_TYPES for n in kinds.get(k, ()))),
+                             tuple(sorted(kinds.get("SEQUENCE", ()))), tuple(sorted(kinds.get("VIEW", ())))))
+    return sorted(out, key=lambda d: d.name)
 
 
-def _script(cur, included) -> str:
+def _script(cur, included: list[_Database]) -> str:
+    """Per database its CREATE DATABASE, a USE, its tables and sequences; then the views, after
+    every table of every database (a view may select from another database)."""
     parts = []
-    for db, tables in included:
-        parts.append(_text(_rows(cur, f"SHOW CREATE DATABASE {_q(db)}")[0][1]) + ";")
-        parts.append(f"USE {_q(db)};")
-        for t in tables:
-            parts.append(_text(_rows(cur, f"SHOW CREATE TABLE {_q(db)}.{_q(t)}")[0][1]) + ";")
+    for d in included:
+        parts.append(_text(_rows(cur, f"SHOW CREATE DATABASE {_q(d.name)}")[0][1]) + ";")
+        parts.append(f"USE {_q(d.name)};")
+        for t in d.tables:
+            parts.append(_text(_rows(cur, f"SHOW CREATE TABLE {_q(d.name)}.{_q(t)}")[0][1]) + ";")
+        for t in d.sequences:
+            # MariaDB KB "SHOW CREATE SEQUENCE": the CREATE SEQUENCE form, which keeps the settings
+            parts.append(_text(_rows(cur, f"SHOW CREATE SEQUENCE {_q(d.name)}.{_q(t)}")[0][1]) + ";")
+    for d in included:
+        if d.views:
+            parts.append(f"USE {_q(d.name)};")
+        for v in d.views:
+            parts.append(_text(_rows(cur, f"SHOW CREATE VIEW {_q(d.name)}.{_q(v)}")[0][1]) + ";")
     return "\n".join(parts) + "\n"
+
+
+def _found(included: list[_Database]) -> tuple:
+    """The SchemaCapture fields tables, sequences, views, databases."""
+    return (tuple((d.name, t) for d in included for t in d.tables),
+            tuple((d.name, t) for d in included for t in d.sequences),
+            tuple((d.name, t) for d in included for t in d.views), tuple(d.name for d in included))
 
 
 def _session(cur) -> None:
@@ -273,48 +328,61 @@ def capture_schema(conn, *, filters: Filters | None = None, lock: str = "auto",
         if lock == "auto":
             lock = "snapshot" if mariadb else (
                 "backup" if not with_rows and _version_tuple(version) >= (8, 0) else "global")
-        if lock == "snapshot" and not mariadb:
-            raise SnapshotError("lock='snapshot' needs MariaDB (binlog_snapshot_file/position): use 'global'")
-        if lock == "backup" and (mariadb or with_rows):
-            raise SnapshotError("lock='backup' (LOCK INSTANCE FOR BACKUP) is MySQL 8.0+ and schema-only "
-                                "(with_rows=False): use 'global'")
-        if lock == "snapshot":
-            for _ in range(SNAPSHOT_ATTEMPTS):
-                got = _capture_snapshot(cur, filters, version, with_rows)
-                if got is not None:
-                    return SchemaCapture(got[0], got[1], got[2], got[3], version, mariadb, server_id,
-                                         "snapshot", with_rows, int(time.time()))
-            lock = "global"
-        if lock == "backup":
-            cur.execute("LOCK INSTANCE FOR BACKUP")
-            try:
-                position, ddl, tables, dbs = _capture_locked(cur, filters, version, mariadb)
-            finally:
-                cur.execute("UNLOCK INSTANCE")
-            return SchemaCapture(position, ddl, tables, dbs, version, mariadb, server_id, "backup", False,
-                                 int(time.time()))
-        cur.execute("FLUSH TABLES WITH READ LOCK")
         try:
-            cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
-            position, ddl, tables, dbs = _capture_locked(cur, filters, version, mariadb)
-        finally:
-            cur.execute("UNLOCK TABLES")
-        if not with_rows:
-            cur.execute("COMMIT")
-        return SchemaCapture(position, ddl, tables, dbs, version, mariadb, server_id, "global", with_rows,
-                             int(time.time()))
+            return _capture(cur, filters, lock, with_rows, version, mariadb, server_id)
+        except pymysql.err.OperationalError as e:
+            code = e.args[0] if e.args else None
+            if code not in ACCESS_DENIED:
+                raise
+            cur.execute("ROLLBACK")
+            raise SnapshotError(f"{e.args[1]} (server error {code}): a capture with lock={lock!r} needs "
+                                f"{LOCK_PRIVILEGES[lock]}; grant it to this user"
+                                + (", or use lock='snapshot' (no RELOAD needed on MariaDB)"
+                                   if lock == "global" and mariadb else "")) from e
     finally:
         cur.close()
+
+
+def _capture(cur, filters, lock: str, with_rows: bool, version: str, mariadb: bool,
+             server_id: int) -> SchemaCapture:
+    if lock == "snapshot" and not mariadb:
+        raise SnapshotError("lock='snapshot' needs MariaDB (binlog_snapshot_file/position): use 'global'")
+    if lock == "backup" and (mariadb or with_rows):
+        raise SnapshotError("lock='backup' (LOCK INSTANCE FOR BACKUP) is MySQL 8.0+ and schema-only "
+                            "(with_rows=False): use 'global'")
+    if lock == "snapshot":
+        for _ in range(SNAPSHOT_ATTEMPTS):
+            got = _capture_snapshot(cur, filters, version, with_rows)
+            if got is not None:
+                return SchemaCapture(*got, version, mariadb, server_id,
+                                     "snapshot", with_rows, int(time.time()))
+        lock = "global"
+    if lock == "backup":
+        cur.execute("LOCK INSTANCE FOR BACKUP")
+        try:
+            found = _capture_locked(cur, filters, version, mariadb)
+        finally:
+            cur.execute("UNLOCK INSTANCE")
+        return SchemaCapture(*found, version, mariadb, server_id, "backup", False,
+                             int(time.time()))
+    cur.execute("FLUSH TABLES WITH READ LOCK")
+    try:
+        cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+        found = _capture_locked(cur, filters, version, mariadb)
+    finally:
+        cur.execute("UNLOCK TABLES")
+    if not with_rows:
+        cur.execute("COMMIT")
+    return SchemaCapture(*found, version, mariadb, server_id, "global", with_rows,
+                         int(time.time()))
 
 
 def _capture_locked(cur, filters, version: str, mariadb: bool):
     file, pos, mysql_gtid = _master_status(cur, mariadb, version)
     gtid = _gtid_at(cur, mariadb, file, pos, mysql_gtid)
     included = _included(cur, filters)
-    ddl = _script(cur, included)
-    return (BinlogPosition.of(file, pos, gtid), ddl, tuple((db, t) for db, ts in included for t in ts),
-            tuple(db for db, _ in included))
+    return (BinlogPosition.of(file, pos, gtid), _script(cur, included), *_found(included))
 
 
 def _capture_snapshot(cur, filters, version: str, with_rows: bool):
@@ -343,8 +411,7 @@ def _capture_snapshot(cur, filters, version: str, with_rows: bool):
     gtid = _gtid_at(cur, True, file, int(pos), None)
     if not with_rows:
         cur.execute("COMMIT")
-    return (BinlogPosition.of(file, int(pos), gtid), ddl, tuple((db, t) for db, ts in included for t in ts),
-            tuple(db for db, _ in included))
+    return (BinlogPosition.of(file, int(pos), gtid), ddl, *_found(included))
 
 
 # ----------------------------------------------------------------------------------------- rows
@@ -564,16 +631,24 @@ def snapshot_rows(conn, capture: SchemaCapture, *, catalog: Catalog | None = Non
                   server_id=capture.server_id, file=pos.file, file_seq=pos.file_seq, pos=pos.pos, row=0,
                   ts=capture.ts, snapshot="true")
     held: RowChange | None = None
-    for db, name in capture.tables:
-        table = cat.table(TableId(db, name))
-        if table is None:
-            raise SnapshotError(f"table {db}.{name} of the capture is not in the catalog given")
-        names = tuple(c.name for c in table.columns)
-        src = dataclasses.replace(base, db=db, table=name)
-        for after in _table_rows(conn, table, opts, chunk_rows):
-            if held is not None:
-                yield held
-            held = RowChange("r", src, None, after, names, Naming.SCHEMA, table)
+    done = False
+    try:
+        for db, name in capture.tables:
+            table = cat.table(TableId(db, name))
+            if table is None:
+                raise SnapshotError(f"table {db}.{name} of the capture is not in the catalog given")
+            names = tuple(c.name for c in table.columns)
+            src = dataclasses.replace(base, db=db, table=name)
+            for after in _table_rows(conn, table, opts, chunk_rows):
+                if held is not None:
+                    yield held
+                held = RowChange("r", src, None, after, names, Naming.SCHEMA, table)
+        done = True
+    finally:
+        if not done:
+            # closed early or failed: end the snapshot transaction (it only read) so the
+            # connection is usable again
+            conn.rollback()
     conn.commit()
     if held is not None:
         yield dataclasses.replace(held, source=dataclasses.replace(held.source, snapshot="last"))
