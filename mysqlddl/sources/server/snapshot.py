@@ -67,6 +67,10 @@ baseline, or ``ChangeReader(files, ChangeOptions(schema_position=str(capture.pos
 span=((path, capture.position.pos), None)), schema=capture.ddl)`` from the API; the stream then
 starts at ``capture.position`` (a transaction boundary), right after the snapshot's rows.
 
+(Over 600 lines because the capture and the row reader share one protocol, the consistent-snapshot
+transaction a capture leaves open; the per-column value readers, ~150 lines, are the piece to move
+out first if it grows.)
+
 Tested against MariaDB 10.11 (tests/sources/test_snapshot.py). The MySQL paths (SHOW BINARY LOG
 STATUS, Executed_Gtid_Set, LOCK INSTANCE FOR BACKUP, JSON columns of MySQL's binary type) follow
 the MySQL 8.0/8.4 manuals but have not run against a MySQL server here.
