@@ -115,7 +115,8 @@ def _inserts(server, opts: Options, table: str) -> dict:
 @pytest.mark.parametrize("opts", [Options(), change_event_options().replace(pad_char=True, decimal_as="str",
                                                                              invalid_temporal_as="none")],
                          ids=["default", "cli-options"])
-def test_snapshot_values_equal_the_binlog_after_images(server, typed, opts):
+def test_snapshot_values_equal_the_binlog_after_images(server, typed, opts, twin):
+    """(On the compiled row decoder and on its pure-Python twin.)"""
     conn = server.connect(max_allowed_packet=1 << 30)
     try:
         cap = capture_schema(conn, filters=Filters(databases=(DB,), tables=("all_types",)))

@@ -442,7 +442,7 @@ def column_reader(col: Column, table: Table, opts: Options) -> tuple[str, object
 
         integers, YEAR        the decimal text -> int (YEAR 0 stays 0)
         BIT                   the value's big-endian bytes -> int
-        FLOAT                 CAST(AS DOUBLE) text (exact for a float32) -> float rounded to float32
+        FLOAT                 ``col + 0E0`` (a DOUBLE, exact for a float32) text -> float32 value
         DOUBLE                the server's shortest round-trip text -> float
         DECIMAL               the exact digits -> Decimal (or str, Options.decimal_as)
         DATE/DATETIME/TIME    the server's text -> date/datetime/timedelta; zero and invalid
@@ -472,7 +472,9 @@ def column_reader(col: Column, table: Table, opts: Options) -> tuple[str, object
     if fam is F.FLOAT:
         if col.type_name == "double":
             return raw, float
-        return f"CAST(CAST({name} AS DOUBLE) AS BINARY)", lambda b: _FLOAT32.unpack(_FLOAT32.pack(float(b)))[0]
+        # (col + 0E0: a DOUBLE of the float32 value, exact; CAST AS DOUBLE is missing before MySQL
+        # 8.0.17 and MariaDB 10.4)
+        return f"CAST({name} + 0E0 AS BINARY)", lambda b: _FLOAT32.unpack(_FLOAT32.pack(float(b)))[0]
     if fam is F.DECIMAL:
         if opts.decimal_as == "str":
             return raw, lambda b: b.decode("ascii")
