@@ -460,3 +460,29 @@ def test_privileges_named_with_their_fix(server, typed):
             capture_schema(conn)
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("hold", [True, False])
+def test_ddl_during_the_snapshot_waits_or_is_named(server, typed, hold):
+    """hold_tables=True: a DDL on an included table waits for the snapshot to end; False: it runs,
+    and reading the rebuilt table is a SnapshotError (never rows of the wrong version)."""
+    server.execute(f"CREATE TABLE IF NOT EXISTS {DB}.held (id INT PRIMARY KEY)",
+                   f"REPLACE INTO {DB}.held VALUES (1), (2)")
+    conn, other = server.connect(), server.connect()
+    try:
+        cap = capture_schema(conn, filters=Filters(databases=(DB,), tables=("held",)), hold_tables=hold)
+        with other.cursor() as cur:
+            cur.execute("SET SESSION lock_wait_timeout = 1")
+            if hold:
+                with pytest.raises(pymysql.err.OperationalError) as e:
+                    cur.execute(f"ALTER TABLE {DB}.held FORCE")
+                assert e.value.args[0] == 1205                  # lock wait timeout: the snapshot holds it
+                assert [r.after["id"] for r in snapshot_rows(conn, cap)] == [1, 2]
+                cur.execute(f"ALTER TABLE {DB}.held FORCE")    # the snapshot is over: the DDL runs
+            else:
+                cur.execute(f"ALTER TABLE {DB}.held FORCE")
+                with pytest.raises(SnapshotError, match="held was changed by a DDL"):
+                    list(snapshot_rows(conn, cap))
+    finally:
+        conn.close()
+        other.close()

@@ -44,6 +44,12 @@ Public functions::
         (``LOCK_PRIVILEGES``) and, on MariaDB without RELOAD, the lock-free method. The session's
         sql_mode is set to '' (SHOW CREATE TABLE then quotes with backquotes, as the grammar reads
         by default): give the capture a connection of its own.
+        ``hold_tables`` (with rows): open each included table once inside the snapshot
+        transaction, so its shared metadata lock is held until the rows are read: a DDL on such a
+        table then waits for the snapshot to end instead of breaking it (InnoDB answers a read of
+        a table rebuilt since the snapshot with ER_TABLE_DEF_CHANGED, 1412). The price: writes
+        to a table queue behind a DDL waiting on it. With ``hold_tables=False`` a DDL during the
+        snapshot makes snapshot_rows raise SnapshotError; capture again.
 
     snapshot_rows(conn, capture, *, catalog=None, options=None, chunk_rows=10000) -> iterator
         RowChange records (op "r", before None) of every included table, read in the transaction
@@ -118,6 +124,9 @@ BINLOG_EVENTS_PAGE = 1000
 #: Server errors that mean a missing privilege: ER_SPECIFIC_ACCESS_DENIED_ERROR (1227),
 #: ER_DBACCESS_DENIED_ERROR (1044), ER_TABLEACCESS_DENIED_ERROR (1142) (include/mysqld_error.h).
 ACCESS_DENIED = frozenset({1227, 1044, 1142})
+#: What reading a table in a snapshot meets when a DDL changed it since: ER_TABLE_DEF_CHANGED
+#: (1412, a rebuilt table), ER_BAD_FIELD_ERROR (1054, a dropped column), ER_NO_SUCH_TABLE (1146).
+CHANGED_UNDER_SNAPSHOT = frozenset({1412, 1054, 1146})
 #: What each capture method runs, and the privileges that takes (MariaDB KB "GRANT"; MySQL manual
 #: "Privileges Provided by MySQL"): SHOW MASTER STATUS / SHOW BINARY LOGS / SHOW BINLOG EVENTS need
 #: BINLOG MONITOR on MariaDB 10.5+ (REPLICATION CLIENT before, and on MySQL).
@@ -317,7 +326,7 @@ def _ddl_between(cur, start: tuple[str, int], end: tuple[str, int]) -> str | Non
 
 
 def capture_schema(conn, *, filters: Filters | None = None, lock: str = "auto",
-                   with_rows: bool = True) -> SchemaCapture:
+                   with_rows: bool = True, hold_tables: bool = True) -> SchemaCapture:
     """See the module docstring. A :class:`~mysqlddl.errors.SnapshotError` names what is missing
     (no binary log, an unknown lock method for this server); PyMySQL's own errors (privileges:
     RELOAD for FLUSH TABLES WITH READ LOCK, BACKUP_ADMIN for LOCK INSTANCE FOR BACKUP,
@@ -333,7 +342,7 @@ def capture_schema(conn, *, filters: Filters | None = None, lock: str = "auto",
             lock = "snapshot" if mariadb else (
                 "backup" if not with_rows and _version_tuple(version) >= (8, 0) else "global")
         try:
-            return _capture(cur, filters, lock, with_rows, version, mariadb, server_id)
+            return _capture(cur, filters, lock, with_rows, with_rows and hold_tables, version, mariadb, server_id)
         except pymysql.err.OperationalError as e:
             code = e.args[0] if e.args else None
             if code not in ACCESS_DENIED:
@@ -347,7 +356,7 @@ def capture_schema(conn, *, filters: Filters | None = None, lock: str = "auto",
         cur.close()
 
 
-def _capture(cur, filters, lock: str, with_rows: bool, version: str, mariadb: bool,
+def _capture(cur, filters, lock: str, with_rows: bool, hold: bool, version: str, mariadb: bool,
              server_id: int) -> SchemaCapture:
     if lock == "snapshot" and not mariadb:
         raise SnapshotError("lock='snapshot' needs MariaDB (binlog_snapshot_file/position): use 'global'")
@@ -356,7 +365,7 @@ def _capture(cur, filters, lock: str, with_rows: bool, version: str, mariadb: bo
                             "(with_rows=False): use 'global'")
     if lock == "snapshot":
         for _ in range(SNAPSHOT_ATTEMPTS):
-            got = _capture_snapshot(cur, filters, version, with_rows)
+            got = _capture_snapshot(cur, filters, version, with_rows, hold)
             if got is not None:
                 return SchemaCapture(*got, version, mariadb, server_id,
                                      "snapshot", with_rows, int(time.time()))
@@ -364,7 +373,7 @@ def _capture(cur, filters, lock: str, with_rows: bool, version: str, mariadb: bo
     if lock == "backup":
         cur.execute("LOCK INSTANCE FOR BACKUP")
         try:
-            found = _capture_locked(cur, filters, version, mariadb)
+            found = _capture_locked(cur, filters, version, mariadb, False)
         finally:
             cur.execute("UNLOCK INSTANCE")
         return SchemaCapture(*found, version, mariadb, server_id, "backup", False,
@@ -373,7 +382,7 @@ def _capture(cur, filters, lock: str, with_rows: bool, version: str, mariadb: bo
     try:
         cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT")
-        found = _capture_locked(cur, filters, version, mariadb)
+        found = _capture_locked(cur, filters, version, mariadb, hold)
     finally:
         cur.execute("UNLOCK TABLES")
     if not with_rows:
@@ -382,14 +391,26 @@ def _capture(cur, filters, lock: str, with_rows: bool, version: str, mariadb: bo
                          int(time.time()))
 
 
-def _capture_locked(cur, filters, version: str, mariadb: bool):
+def _hold(cur, included: list[_Database]) -> None:
+    """Open every included table once in the snapshot transaction: the shared metadata lock that
+    takes is held to the transaction's end (MariaDB KB "Metadata Locking"; MySQL manual "Metadata
+    Locking"), so a DDL on the table waits for the snapshot instead of breaking it (a rebuilt table
+    is ER_TABLE_DEF_CHANGED 1412 in the snapshot, a dropped column an unknown column)."""
+    for d in included:
+        for t in d.tables:
+            _rows(cur, f"SELECT 1 FROM {_q(d.name)}.{_q(t)} LIMIT 0")
+
+
+def _capture_locked(cur, filters, version: str, mariadb: bool, hold: bool):
     file, pos, mysql_gtid = _master_status(cur, mariadb, version)
     gtid = _gtid_at(cur, mariadb, file, pos, mysql_gtid)
     included = _included(cur, filters)
+    if hold:
+        _hold(cur, included)
     return (BinlogPosition.of(file, pos, gtid), _script(cur, included), *_found(included))
 
 
-def _capture_snapshot(cur, filters, version: str, with_rows: bool):
+def _capture_snapshot(cur, filters, version: str, with_rows: bool, hold: bool):
     """One lock-free MariaDB attempt: (position, ddl, tables, databases), or None when a statement
     that may be DDL was logged between the snapshot and the end of the schema reads.
 
@@ -407,6 +428,8 @@ def _capture_snapshot(cur, filters, version: str, with_rows: bool):
         raise SnapshotError("the server gives no binlog_snapshot_file/position (binary log off?): "
                             "start it with log_bin, or use lock='global'")
     included = _included(cur, filters)
+    if hold:
+        _hold(cur, included)    # (a DDL before the locks were taken is logged inside the window)
     ddl = _script(cur, included)
     end_file, end_pos, _ = _master_status(cur, True, version)
     if _ddl_between(cur, (file, int(pos)), (end_file, end_pos)) is not None:
@@ -645,10 +668,17 @@ def snapshot_rows(conn, capture: SchemaCapture, *, catalog: Catalog | None = Non
                 raise SnapshotError(f"table {db}.{name} of the capture is not in the catalog given")
             names = tuple(c.name for c in table.columns)
             src = dataclasses.replace(base, db=db, table=name)
-            for after in _table_rows(conn, table, opts, chunk_rows):
-                if held is not None:
-                    yield held
-                held = RowChange("r", src, None, after, names, Naming.SCHEMA, table)
+            try:
+                for after in _table_rows(conn, table, opts, chunk_rows):
+                    if held is not None:
+                        yield held
+                    held = RowChange("r", src, None, after, names, Naming.SCHEMA, table)
+            except pymysql.err.MySQLError as e:
+                code = e.args[0] if e.args else None
+                if code not in CHANGED_UNDER_SNAPSHOT:
+                    raise
+                raise SnapshotError(f"{db}.{name} was changed by a DDL during the snapshot ({e.args[1]}, server "
+                                    f"error {code}): capture again, with hold_tables=True to make DDL wait") from e
         done = True
     finally:
         if not done:
