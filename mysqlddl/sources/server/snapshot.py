@@ -9,7 +9,7 @@ with our own grammar, exactly as a baseline DDL file is.
 
 Public functions::
 
-    capture_schema(conn, *, filters=None, lock="auto", with_rows=True) -> SchemaCapture
+    capture_schema(conn, *, filters=None, lock="auto", with_rows=True, hold_tables=True) -> SchemaCapture
         The binlog position (file, pos, GTID position) and the DDL script of every included table,
         MariaDB sequence and view (views last), consistent with each other. With ``with_rows``
         the connection is left inside a REPEATABLE READ transaction opened WITH CONSISTENT
@@ -93,6 +93,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 import pymysql.cursors
+import pymysql.err
 
 from ...binlog.values import enum_set, temporal
 from ...binlog.values.charsets import codec_for_charset_name, decode_text
