@@ -272,3 +272,12 @@ class OlrMessageError(OlrError):
 
 class OlrValueError(OlrError):
     """A column value does not convert to its column's type (e.g. RAW that is not hex)."""
+
+
+# --------------------------------------------------------------------------- live server snapshot
+
+
+class SnapshotError(MysqlddlError):
+    """The schema or rows of a live server could not be captured at one position (no binary log,
+    a lock method the server lacks, a capture whose snapshot transaction is gone); the message
+    names the setting and the fix."""

@@ -51,6 +51,8 @@ LAZY = {
     ("mysqlddl/spark/job.py", "mysqlddl.cli"): "the `python -m mysqlddl.spark.job` / spark-submit entry point "
                                                "(__main__ only) runs the CLI's spark subcommand; the package never "
                                                "imports cli",
+    ("mysqlddl/sources/server/snapshot.py", "mysqlddl.ddl"): "the DDL front door (grammar and listeners, ~0.3 s) "
+                                                             "only when a capture builds its own catalog",
     ("mysqlddl/sinks/typed.py", "pyarrow"): "heavy and optional (mysqlddl[spark]): only when a typed dataset is built",
 }
 

@@ -55,7 +55,10 @@ class Source:
     QUERY event; in a transaction, its BEGIN (MySQL) or XA START QUERY event, or the GTID event's
     thread id (MariaDB with FL_EXTRA_THREAD_ID, seen in 11.8). MariaDB 10.x writes no BEGIN QUERY
     event (its GTID event opens the transaction) and no thread id in the GTID event, so there the
-    rows of an ordinary transaction have ``thread`` None: the log holds no thread for them."""
+    rows of an ordinary transaction have ``thread`` None: the log holds no thread for them.
+    ``snapshot``: None for a change read from the log; for a row read by an initial snapshot
+    (op ``r``, :mod:`mysqlddl.sources.server.snapshot`) "true", and "last" on the snapshot's last
+    row, as Debezium's ``source.snapshot``; such a row's file/pos are the snapshot's position."""
 
     connector: str
     server_version: str
@@ -70,6 +73,7 @@ class Source:
     table: str | None = None
     thread: int | None = None
     query: str | None = None
+    snapshot: str | None = None
 
     @property
     def key(self) -> tuple[int, int, int]:

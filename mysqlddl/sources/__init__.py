@@ -1,0 +1,1 @@
+"""Where events come from: binlog files and live servers."""

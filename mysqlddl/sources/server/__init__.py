@@ -1,0 +1,1 @@
+"""A live MySQL/MariaDB server as a source."""
