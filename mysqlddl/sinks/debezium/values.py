@@ -105,7 +105,11 @@ def _f32(v: float):
     bits = _F32.pack(v)
     for digits in range(1, 10):
         s = f"{v:.{digits}g}"
-        if _F32.pack(float(s)) == bits:
+        try:
+            same = _F32.pack(float(s)) == bits
+        except OverflowError:       # rounded past float32's largest finite value
+            continue
+        if same:
             return float(s)
     return v
 
