@@ -122,7 +122,9 @@ def _f64(v):
 def unscaled_bytes(v: decimal.Decimal, scale: int) -> bytes:
     """The unscaled value of ``v`` at ``scale`` as Java's BigInteger.toByteArray: big-endian two's
     complement in the fewest bytes that hold the sign."""
-    n = int(v.scaleb(scale).to_integral_value(rounding=decimal.ROUND_HALF_UP))
+    # a context wide enough for DECIMAL(65): the default one (28 digits) would round
+    ctx = decimal.Context(prec=len(v.as_tuple().digits) + abs(scale) + 2, rounding=decimal.ROUND_HALF_UP)
+    n = int(v.scaleb(scale, context=ctx).to_integral_value(context=ctx))
     size = (n + (n < 0)).bit_length() // 8 + 1
     return n.to_bytes(size, "big", signed=True)
 
