@@ -114,18 +114,20 @@ class DebeziumSink(Sink):
 
 
 def make_sink(format: str, out=None, options: DebeziumOptions | None = None, *, topics_dir=None,
-              name: str = "mysqlddl", include_query: bool = False, clock=None) -> Sink:
+              name: str = "mysqlddl", include_query: bool | None = None, clock=None) -> Sink:
     """The sink of an output ``format``: "native" (our JSON Lines, :class:`JsonLinesSink`; ``name``
-    is source.name, ``include_query`` fills source.query) or "debezium" (:class:`DebeziumSink`;
-    ``options`` default to Debezium's defaults with ``topic.prefix`` = ``name`` and ``include.query``
-    = ``include_query``; ``topics_dir``: one file per topic instead of ``out``)."""
+    is source.name, ``include_query`` fills source.query, on unless False, as the sink's default) or
+    "debezium" (:class:`DebeziumSink`; ``options`` default to Debezium's defaults with
+    ``topic.prefix`` = ``name`` and ``include.query`` = ``include_query``, off unless True;
+    ``topics_dir``: one file per topic instead of ``out``). A factory for whoever takes a format
+    option (the CLI, the pipeline's sinks)."""
     if format == "native":
         if topics_dir is not None:
             raise ConfigError("--topics-dir needs --format debezium (the native format is one stream)")
-        return JsonLinesSink(out, name=name, include_query=include_query)
+        return JsonLinesSink(out, name=name, include_query=include_query is not False)
     if format == "debezium":
         if options is None:
-            options = DebeziumOptions(topic_prefix=name, include_query=include_query)
+            options = DebeziumOptions(topic_prefix=name, include_query=include_query is True)
         return DebeziumSink(None if topics_dir is not None else out, options, topics_dir=topics_dir, clock=clock)
     raise ConfigError(f"output format must be one of {', '.join(FORMATS)}, not {format!r}")
 
