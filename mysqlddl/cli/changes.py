@@ -46,7 +46,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 def check(args: argparse.Namespace) -> None:
     """What can be checked before the first event is read: each binlog once, the output writable."""
     common.distinct_binlogs(args.binlogs)
-    if args.topics_dir is not None and (args.format != "debezium" or args.output):
+    if getattr(args, "topics_dir", None) is not None and (args.format != "debezium" or args.output):
         raise ConfigError("--topics-dir needs --format debezium and takes the place of --output")
     if args.output:
         common.check_writable(args.output, option="--output")
