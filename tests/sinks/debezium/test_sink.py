@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,14 @@ def test_make_sink_and_sink_streams(tmp_path):
         make_sink("native", None, topics_dir=tmp_path)
     with pytest.raises(ConfigError):
         DebeziumSink()
+
+
+def test_readme_debezium_snippet_runs(monkeypatch):
+    """The README's "Output formats: native and Debezium" Python example (run from the checkout's root)."""
+    root = DATA.parents[1]
+    text = (root / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Output formats: native and Debezium")
+    section = text[start:text.index("\n## ", start + 10)]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    monkeypatch.chdir(root)
+    exec(compile(code, "README.md (Debezium)", "exec"), {})  # noqa: S102
