@@ -352,10 +352,12 @@ def column_codec(col: Column, family: TypeFamily, opts: DebeziumOptions) -> Code
         enc = binary_encoder(opts.binary_handling_mode)
         kind = "bytes" if opts.binary_handling_mode == "bytes" else "string"
         return Codec(_plain(kind), lambda v: enc(_as_bytes(v)))
-    if family is F.ENUM:
-        return Codec(_named("string", "io.debezium.data.Enum", 1, {"allowed": ",".join(col.values)}), _text)
-    if family is F.SET:
-        return Codec(_named("string", "io.debezium.data.EnumSet", 1, {"allowed": ",".join(col.values)}), _text)
+    if family in (F.ENUM, F.SET):
+        # `allowed`: the members joined by commas, a comma inside a member escaped as "\," (the MySQL
+        # DDL parser's extractEnumAndSetOptions / escapeOption)
+        allowed = ",".join(v.replace(",", "\\,") for v in col.values)
+        name = "io.debezium.data.Enum" if family is F.ENUM else "io.debezium.data.EnumSet"
+        return Codec(_named("string", name, 1, {"allowed": allowed}), _text)
     if family is F.JSON:
         return Codec(_named("string", "io.debezium.data.Json"), _json_text)
     if family is F.GEOMETRY:

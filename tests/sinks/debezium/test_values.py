@@ -86,6 +86,23 @@ def test_float32_prints_as_java_prints_a_float():
     assert c.encode(struct.unpack("<f", struct.pack("<f", 3.402823466e38))[0]) == 3.4028235e38
 
 
+def test_float_columns_as_in_debeziums_float_test():
+    # Debezium MySqlFloatIT.shouldHandleFloatAsFloatAndDouble (DBZ-3865), table DBZ3865_2 with the row
+    # (5.6, 5.61, 30.123456, 64.1, 64.1, 64.1, 64.1234): FLOAT float32 5.6; FLOAT(10,2) and FLOAT(35,5)
+    # float64 holding the float32 widened; FLOAT(23) and FLOAT(24) float32; FLOAT(25) (a DOUBLE)
+    # float64 64.1; FLOAT UNSIGNED float32
+    def f32(x):
+        return struct.unpack("<f", struct.pack("<f", x))[0]     # the binlog's FLOAT value
+    assert (codec("FLOAT").schema["type"], codec("FLOAT").encode(f32(5.6))) == ("float", 5.6)
+    for t, v in (("FLOAT(10,2)", 5.61), ("FLOAT(35,5)", 30.12346)):
+        assert (codec(t).schema["type"], codec(t).encode(f32(v))) == ("double", f32(v))
+    for t in ("FLOAT(23)", "FLOAT(24)"):
+        assert (codec(t).schema["type"], codec(t).encode(f32(64.1))) == ("float", 64.1)
+    assert (codec("FLOAT(25)").schema["type"], codec("FLOAT(25)").encode(64.1)) == ("double", 64.1)
+    assert (codec("FLOAT UNSIGNED").schema["type"], codec("FLOAT UNSIGNED").encode(f32(64.1234))) == \
+        ("float", 64.1234)
+
+
 def test_enum_set_json():
     # "Basic types": ENUM io.debezium.data.Enum / SET io.debezium.data.EnumSet, `allowed` = the
     # comma-separated values; JSON io.debezium.data.Json, the document's text
@@ -96,6 +113,8 @@ def test_enum_set_json():
     s = codec("SET('a','b','c')")
     assert s.schema["name"] == "io.debezium.data.EnumSet" and s.schema["parameters"] == {"allowed": "a,b,c"}
     assert s.encode("a,c") == "a,c"
+    # a comma inside a member is escaped in `allowed` (MySqlAntlrDdlParser.extractEnumAndSetOptions)
+    assert codec("ENUM('a,b','it''s')").schema["parameters"] == {"allowed": "a\\,b,it's"}
     j = codec("JSON")
     assert (j.schema["type"], j.schema["name"]) == ("string", "io.debezium.data.Json")
     assert j.encode('{"k": [1, 2]}') == '{"k": [1, 2]}'
