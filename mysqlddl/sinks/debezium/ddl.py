@@ -127,8 +127,16 @@ def column_change(col: Column) -> dict:
 
 
 def primary_key(table: Table) -> list[str]:
+    """The key columns: the primary key's, else the first unique key's (Debezium's parser takes a
+    unique key as the table's key when there is no primary key; "Change event keys": "the primary
+    key, or the unique key if the table does not have a primary key"), else none."""
     pk = table.primary_key
-    return list(pk.columns) if pk is not None and pk.kind is IndexKind.PRIMARY else []
+    if pk is not None and pk.kind is IndexKind.PRIMARY:
+        return list(pk.columns)
+    for uk in table.unique_keys:
+        if uk.columns and len(uk.columns) == len(uk.parts):
+            return list(uk.columns)
+    return []
 
 
 def table_struct(table: Table) -> dict:

@@ -189,6 +189,8 @@ class MessageBuilder:
         self.options = options or DebeziumOptions()
         self.clock = clock or time.time_ns
         self._tables: dict[int, tuple[object, TableCodec]] = {}
+        # per open transaction: (extra data events, {db.table: extra}) from primary-key changes split here
+        self._extra: dict[str, tuple[int, dict]] = {}
 
     # -- helpers ------------------------------------------------------------------------------------
     def _wrap(self, schema, payload):
@@ -235,12 +237,15 @@ class MessageBuilder:
             return self.schema_messages(record)
         raise TypeError(f"not a change record: {t.__name__}")
 
-    def _envelope(self, tc: TableCodec, ch: RowChange, op: str, before, after) -> dict:
+    def _envelope(self, tc: TableCodec, ch: RowChange, op: str, before, after, step: int = 0) -> dict:
+        """``step``: 1 for the create of a primary-key change we split (it follows its delete)."""
         ms, us, ns = self._now()
         txn = None
         if ch.transaction is not None:
-            txn = {"id": transaction_id(ch.transaction, ch.source.gtid), "total_order": ch.total_order,
-                   "data_collection_order": ch.table_order}
+            extra_total, extra_table = self._extra.get(ch.transaction, (0, {}))
+            extra = extra_table.get(f"{ch.source.db}.{ch.source.table}", 0)
+            txn = {"id": transaction_id(ch.transaction, ch.source.gtid), "total_order": ch.total_order + extra_total
+                   + step, "data_collection_order": ch.table_order + extra + step}
         return {"before": tc.image(before), "after": tc.image(after), "source": self.source(ch.source),
                 "transaction": txn, "op": op, "ts_ms": ms, "ts_us": us, "ts_ns": ns}
 
@@ -256,10 +261,12 @@ class MessageBuilder:
         if op == "u":
             old, new = tc.key(ch.before), tc.key(ch.after)
             if old != new:      # "Primary key updates": a delete (+ tombstone) and a create
-                return self._delete(tc, ch, ch.before, {"__debezium.newkey": wrap(tc.key_schema, new)}) + \
+                out = self._delete(tc, ch, ch.before, {"__debezium.newkey": wrap(tc.key_schema, new)}) + \
                     [Message(tc.topic, wrap(tc.key_schema, new),
-                             wrap(tc.envelope_schema, self._envelope(tc, ch, "c", None, ch.after)),
+                             wrap(tc.envelope_schema, self._envelope(tc, ch, "c", None, ch.after, 1)),
                              {"__debezium.oldkey": wrap(tc.key_schema, old)})]
+                self._count_extra(ch)
+                return out
         headers = None
         if ch.headers:          # the reader split the primary-key change already (pk_change=split)
             headers = {k: wrap(tc.key_schema, tc.key(v)) for k, v in ch.headers.items()}
@@ -277,11 +284,23 @@ class MessageBuilder:
             out.append(Message(tc.topic, key, None))
         return out
 
+    def _count_extra(self, ch: RowChange) -> None:
+        """One more data event in ``ch``'s transaction than the reader counted (a split update)."""
+        if ch.transaction is None:
+            return
+        total, tables = self._extra.get(ch.transaction, (0, {}))
+        name = f"{ch.source.db}.{ch.source.table}"
+        tables[name] = tables.get(name, 0) + 1
+        self._extra[ch.transaction] = (total + 1, tables)
+
     def transaction_message(self, mark: TransactionMark) -> Message:
         end = mark.status == "END"
         tid = transaction_id(mark.id, mark.source.gtid)
-        value = {"status": mark.status, "id": tid, "event_count": mark.event_count if end else None,
-                 "data_collections": [{"data_collection": t, "event_count": n} for t, n in mark.counts]
+        # the reader counts rows; a primary-key change split here is two data events
+        extra = self._extra.pop(mark.id, (0, {}))[1] if end else {}
+        counts = [(t, n + extra.get(t, 0)) for t, n in mark.counts]
+        value = {"status": mark.status, "id": tid, "event_count": sum(n for _, n in counts) if end else None,
+                 "data_collections": [{"data_collection": t, "event_count": n} for t, n in counts]
                  if end else None, "ts_ms": mark.source.ts * 1000}
         return Message(f"{self.options.topic_prefix}.transaction", self._wrap(TX_KEY_SCHEMA, {"id": tid}),
                        self._wrap(TX_VALUE_SCHEMA, value))

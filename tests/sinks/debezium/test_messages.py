@@ -12,9 +12,13 @@ from pathlib import Path
 
 import pytest
 
+import mysqlddl
 from mysqlddl.changes import ChangeOptions, ChangeReader, RowChange, SchemaChange, iter_changes
+from mysqlddl.model.catalog import Catalog
+from mysqlddl.model.ids import TableId
 from mysqlddl.options import change_event_options
 from mysqlddl.sinks.debezium import DebeziumOptions, MessageBuilder, debezium_messages
+from mysqlddl.sinks.debezium.ddl import primary_key
 from mysqlddl.sinks.debezium.messages import transaction_id
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -120,6 +124,32 @@ def test_primary_key_change_is_delete_tombstone_create():
     assert c.value["before"] is None and c.value["after"]["id"] == 99
     # an update that keeps its key stays one event
     assert [m.value["op"] for m in b.row_messages(upd)] == ["u"]
+
+
+def test_primary_key_change_counts_as_two_events_in_its_transaction():
+    # "Transaction metadata": event_count and data_collections count the data events emitted; the
+    # split update is two (the tombstone is not a data event), and the orders after it move on
+    changes = list(iter_changes(reader(transactions=True)))
+    upd = next(c for c in changes if isinstance(c, RowChange) and c.op == "u" and c.source.table == "orders")
+    end = next(c for c in changes if getattr(c, "status", None) == "END" and c.id == upd.transaction)
+    b = MessageBuilder(DebeziumOptions(topic_prefix="srv"))
+    d, _, c = b.row_messages(dataclasses.replace(upd, after=dict(upd.after, id=99)))
+    assert c.value["transaction"]["total_order"] == d.value["transaction"]["total_order"] + 1
+    assert c.value["transaction"]["data_collection_order"] == d.value["transaction"]["data_collection_order"] + 1
+    counts = dict(end.counts)
+    value = b.transaction_message(end).value
+    assert value["event_count"] == sum(counts.values()) + 1
+    assert {x["data_collection"]: x["event_count"] for x in value["data_collections"]} == \
+        {**counts, "shop.orders": counts["shop.orders"] + 1}
+    # the next transaction starts from the reader's counts again
+    assert b.transaction_message(end).value["event_count"] == sum(counts.values())
+
+
+def test_a_table_without_primary_key_is_keyed_by_its_first_unique_key():
+    # "Change event keys": the primary key, or the unique key when the table has none
+    cat = mysqlddl.apply_script(Catalog(), "CREATE DATABASE d; CREATE TABLE d.t (a INT, b INT NOT NULL, UNIQUE KEY (b))"
+                                           "; CREATE TABLE d.n (a INT)")
+    assert primary_key(cat.table(TableId("d", "t"))) == ["b"] and primary_key(cat.table(TableId("d", "n"))) == []
 
 
 def test_reader_split_primary_key_change_keeps_its_headers():
