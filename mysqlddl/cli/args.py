@@ -360,7 +360,8 @@ def debezium_options(args: argparse.Namespace):
                            binary_handling_mode=args.binary_handling_mode,
                            bigint_unsigned_handling_mode=args.bigint_unsigned_handling_mode,
                            schemas=args.schemas, topic_prefix=args.name, tombstones_on_delete=not args.no_tombstones,
-                           include_query=args.include_query)
+                           include_query=args.include_query,
+                           provide_transaction_metadata=not getattr(args, "no_transactions", False))
 
 
 def add_summary(sp: argparse.ArgumentParser) -> None:

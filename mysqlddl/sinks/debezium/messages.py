@@ -232,7 +232,7 @@ class MessageBuilder:
         if t is RowChange:
             return self.row_messages(record)
         if t is TransactionMark:
-            return [self.transaction_message(record)]
+            return [self.transaction_message(record)] if self.options.provide_transaction_metadata else []
         if t is SchemaChange:
             return self.schema_messages(record)
         raise TypeError(f"not a change record: {t.__name__}")
@@ -241,7 +241,7 @@ class MessageBuilder:
         """``step``: 1 for the create of a primary-key change we split (it follows its delete)."""
         ms, us, ns = self._now()
         txn = None
-        if ch.transaction is not None:
+        if ch.transaction is not None and self.options.provide_transaction_metadata:
             extra_total, extra_table = self._extra.get(ch.transaction, (0, {}))
             extra = extra_table.get(f"{ch.source.db}.{ch.source.table}", 0)
             txn = {"id": transaction_id(ch.transaction, ch.source.gtid), "total_order": ch.total_order + extra_total

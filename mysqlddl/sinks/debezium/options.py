@@ -24,6 +24,7 @@ PROPERTIES = {
     "topic.prefix": "topic_prefix",
     "tombstones.on.delete": "tombstones_on_delete",
     "include.query": "include_query",
+    "provide.transaction.metadata": "provide_transaction_metadata",
     "schemas.enable": "schemas",
 }
 
@@ -45,6 +46,9 @@ class DebeziumOptions:
     topic_prefix: ``topic.prefix`` (the logical server name, also ``source.name``).
     tombstones_on_delete: a delete is followed by a tombstone (same key, null value).
     include_query: ``source.query`` carries the row's statement when the log has it.
+    provide_transaction_metadata: BEGIN/END on ``<prefix>.transaction`` and the ``transaction``
+        block of each row event. On by default here, as our native stream has them (Debezium's own
+        default is off); False: no transaction topic, ``transaction`` null.
     """
 
     decimal_handling_mode: str = "precise"
@@ -55,6 +59,7 @@ class DebeziumOptions:
     topic_prefix: str = "mysqlddl"
     tombstones_on_delete: bool = True
     include_query: bool = False
+    provide_transaction_metadata: bool = True
 
     def __post_init__(self) -> None:
         for name, allowed in (("decimal_handling_mode", DECIMAL_MODES), ("time_precision_mode", TIME_MODES),
@@ -65,7 +70,7 @@ class DebeziumOptions:
                 raise ConfigError(f"{prop} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
         if not isinstance(self.topic_prefix, str) or not self.topic_prefix:
             raise ConfigError(f"topic.prefix must be a non-empty name, not {self.topic_prefix!r}")
-        for name in ("schemas", "tombstones_on_delete", "include_query"):
+        for name in ("schemas", "tombstones_on_delete", "include_query", "provide_transaction_metadata"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be True or False, not {getattr(self, name)!r}")
 
@@ -78,7 +83,8 @@ class DebeziumOptions:
             field = PROPERTIES.get(key)
             if field is None:
                 raise ConfigError(f"unknown Debezium property {key!r} (known: {', '.join(PROPERTIES)})")
-            if field in ("schemas", "tombstones_on_delete", "include_query") and isinstance(value, str):
+            if field in ("schemas", "tombstones_on_delete", "include_query", "provide_transaction_metadata") \
+                    and isinstance(value, str):
                 value = {"true": True, "false": False}.get(value.strip().lower(), value)
             kw[field] = value
         return cls(**kw)

@@ -181,6 +181,13 @@ def test_transaction_metadata(msgs):
     assert end.value["data_collections"][0]["data_collection"].startswith("shop.")
 
 
+def test_without_transaction_metadata():
+    # provide.transaction.metadata=false: no transaction topic, the `transaction` block null
+    msgs = messages(provide_transaction_metadata=False)
+    assert "srv.transaction" not in {m.topic for m in msgs}
+    assert all(m.value["transaction"] is None for m in msgs if m.value and "op" in m.value)
+
+
 def test_transaction_id_without_gtid_is_file_and_position():
     # "for systems which don't have GTID enabled ... file=mysql-bin.000002,pos=1913"
     assert transaction_id("mysql-bin.000002:1913", None) == "file=mysql-bin.000002,pos=1913"
