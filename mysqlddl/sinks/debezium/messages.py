@@ -25,6 +25,7 @@ Connect's JSON converter writes it with ``schemas.enable=true``.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -124,11 +125,21 @@ SCHEMA_VALUE_SCHEMA = {
     "optional": False, "name": "io.debezium.connector.mysql.SchemaChangeValue", "version": 1}
 
 
+_INVALID_TOPIC_CHARS = re.compile(r"[^a-zA-Z0-9._-]")
+
+
+def topic_name(name: str) -> str:
+    """A Kafka topic name as Debezium's topic naming strategy makes it: characters Kafka does not
+    allow in a topic name (anything but letters, digits, ``.``, ``_`` and ``-``) become ``_``. The
+    schema names of keys and values start with the same name."""
+    return _INVALID_TOPIC_CHARS.sub("_", name)
+
+
 class TableCodec:
     """Per table version: the codecs of its columns, its key columns, and its Connect schemas."""
 
     def __init__(self, table: Table | None, names: tuple[str, ...], db: str, name: str, opts: DebeziumOptions):
-        prefix = f"{opts.topic_prefix}.{db}.{name}"
+        prefix = topic_name(f"{opts.topic_prefix}.{db}.{name}")
         self.topic = prefix
         self.codecs: dict[str, Codec] = {}
         fields = []
@@ -302,7 +313,7 @@ class MessageBuilder:
         value = {"status": mark.status, "id": tid, "event_count": sum(n for _, n in counts) if end else None,
                  "data_collections": [{"data_collection": t, "event_count": n} for t, n in counts]
                  if end else None, "ts_ms": mark.source.ts * 1000}
-        return Message(f"{self.options.topic_prefix}.transaction", self._wrap(TX_KEY_SCHEMA, {"id": tid}),
+        return Message(topic_name(f"{self.options.topic_prefix}.transaction"), self._wrap(TX_KEY_SCHEMA, {"id": tid}),
                        self._wrap(TX_VALUE_SCHEMA, value))
 
     def schema_messages(self, sc: SchemaChange) -> list[Message]:
@@ -310,7 +321,7 @@ class MessageBuilder:
         if changes is None:
             return []
         source = self.source(sc.source)
-        topic = self.options.topic_prefix
+        topic = topic_name(self.options.topic_prefix)
         groups: list[tuple[str, list]] = [(db or sc.database or "", [change]) for db, change in changes] \
             or [(sc.database or "", [])]
         out = []
@@ -327,4 +338,4 @@ class MessageBuilder:
 
 
 __all__ = ["SCHEMA_KEY_SCHEMA", "SCHEMA_VALUE_SCHEMA", "SOURCE_SCHEMA", "TRANSACTION_BLOCK", "TX_KEY_SCHEMA",
-           "TX_VALUE_SCHEMA", "Message", "MessageBuilder", "TableCodec", "transaction_id"]
+           "TX_VALUE_SCHEMA", "Message", "MessageBuilder", "TableCodec", "topic_name", "transaction_id"]

@@ -19,7 +19,7 @@ from mysqlddl.model.ids import TableId
 from mysqlddl.options import change_event_options
 from mysqlddl.sinks.debezium import DebeziumOptions, MessageBuilder, debezium_messages
 from mysqlddl.sinks.debezium.ddl import primary_key
-from mysqlddl.sinks.debezium.messages import transaction_id
+from mysqlddl.sinks.debezium.messages import topic_name, transaction_id
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 NOW_NS = 1_700_000_000_123_456_789
@@ -43,6 +43,13 @@ def test_topics_are_routed_as_debezium_names_them(msgs):
     # "Topic names": <topicPrefix>.<databaseName>.<tableName>; the schema change topic <topicPrefix>;
     # "Transaction metadata": <topic.prefix>.transaction
     assert {m.topic for m in msgs} == {"srv.shop.orders", "srv.shop.customers", "srv", "srv.transaction"}
+
+
+def test_topic_names_keep_to_kafkas_characters():
+    # a table name with characters Kafka does not allow in a topic: they become "_" (Debezium's topic
+    # naming strategy), which also keeps --topics-dir file names inside the directory
+    assert topic_name("srv.lab.we`ird col/ü") == "srv.lab.we_ird_col__"
+    assert topic_name("srv-1.db_2.T3") == "srv-1.db_2.T3"
 
 
 def test_create_event_value_and_source(msgs):
