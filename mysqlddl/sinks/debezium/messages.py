@@ -36,7 +36,7 @@ from ...changes.values import value_family
 from ...model.table import Table
 from .ddl import primary_key, table_changes
 from .options import DebeziumOptions
-from .values import Codec, column_codec
+from .values import NO_DEFAULT, Codec, column_codec, default_json
 
 SNAPSHOT_ALLOWED = "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"
 
@@ -150,8 +150,12 @@ class TableCodec:
                 codec = Codec({"type": "string", "optional": True}, str)
                 optional = True
             else:
-                codec = column_codec(col, value_family(col, table), opts)
+                family = value_family(col, table)
+                codec = column_codec(col, family, opts)
                 optional = col.nullable
+                default = default_json(col, family, codec)
+                if default is not NO_DEFAULT:
+                    codec = Codec(dict(codec.schema, default=default), codec.encode)
             self.codecs[n] = codec
             fields.append(_f(codec.schema, n, optional))
         self.key_columns = tuple(primary_key(table)) if table is not None else ()

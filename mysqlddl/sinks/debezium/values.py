@@ -33,6 +33,8 @@ time.precision.mode=connect uses Kafka Connect's logical types instead (Date int
 milliseconds, Timestamp int64 milliseconds); isostring gives ISO-8601 strings (io.debezium.time.IsoDate,
 IsoTime, IsoTimestamp) as Java's ISO_LOCAL_* formatters print them. MariaDB's INET4/INET6/UUID have no
 Debezium mapping: they are their text form (a string), as MariaDB prints them.
+
+A field's schema carries the column's ``default`` when it has a literal one (:func:`default_json`).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ import re
 import struct
 from collections.abc import Callable
 
-from ...model.column import Column
+from ...model.column import Column, DefaultKind
 from ...model.types import TypeFamily
 from .options import DebeziumOptions
 
@@ -365,6 +367,58 @@ def column_codec(col: Column, family: TypeFamily, opts: DebeziumOptions) -> Code
     return Codec(_plain("string"), _text)
 
 
+NO_DEFAULT = object()
+
+
+def _literal(col: Column, family: TypeFamily, text: str):
+    """A literal default (the model's normalised text) as the typed value a row would hold."""
+    if family is F.INTEGER or family is F.YEAR:
+        return int(text)
+    if family is F.DECIMAL:
+        return decimal.Decimal(text)
+    if family is F.FLOAT:
+        return float(text)
+    if family is F.BIT:
+        return int(text[2:-1] or "0", 2) if text[:2].lower() == "b'" else int(text, 0)
+    if family is F.DATE:
+        return datetime.date.fromisoformat(text)
+    if family is F.DATETIME:
+        return datetime.datetime.fromisoformat(text)
+    if family is F.TIME:
+        neg = text.startswith("-")
+        h, m, sec = text.lstrip("-").split(":")
+        td = datetime.timedelta(hours=int(h), minutes=int(m), seconds=float(sec))
+        return -td if neg else td
+    if family in (F.CHAR, F.VARCHAR, F.TEXT, F.ENUM, F.SET):
+        return text
+    return NO_DEFAULT          # TIMESTAMP literals are in the session's zone; binary, spatial: none
+
+
+def default_json(col: Column, family: TypeFamily, codec: Codec):
+    """The Connect schema ``default`` of a column, or ``NO_DEFAULT``: a literal default as its
+    encoded value; CURRENT_TIMESTAMP on a TIMESTAMP or DATETIME as the epoch (Temporal types: "For
+    TIMESTAMP columns whose default value is specified as CURRENT_TIMESTAMP or NOW, the value
+    1970-01-01 00:00:00 is used as the default value in the Kafka Connect schema")."""
+    d = col.default
+    if d is None or d.kind in (DefaultKind.NULL, DefaultKind.EXPRESSION):
+        return NO_DEFAULT
+    try:
+        if d.kind is DefaultKind.CURRENT_TIMESTAMP:
+            if family is F.TIMESTAMP:
+                value = datetime.datetime(1970, 1, 1, tzinfo=UTC)
+            elif family is F.DATETIME:
+                value = _EPOCH
+            else:
+                return NO_DEFAULT
+        else:
+            value = _literal(col, family, d.value)
+            if value is NO_DEFAULT:
+                return NO_DEFAULT
+        return codec.encode(value)
+    except (ValueError, ArithmeticError, TypeError, OverflowError):
+        return NO_DEFAULT      # a zero date or a value the literal form does not give back
+
+
 def _json_text(v) -> str:
     """A JSON column's value as io.debezium.data.Json: the document's text. The CLI's decoder gives
     the text (Options(json_as="text")); a document decoded as an object is written compactly."""
@@ -373,5 +427,5 @@ def _json_text(v) -> str:
     return json.dumps(v, separators=(",", ":"), default=str)
 
 
-__all__ = ["DECIMAL_NAME", "Codec", "binary_encoder", "column_codec", "declared_base", "declared_length",
-           "unscaled_bytes", "zoned_text"]
+__all__ = ["DECIMAL_NAME", "NO_DEFAULT", "Codec", "binary_encoder", "column_codec", "declared_base",
+           "declared_length", "default_json", "unscaled_bytes", "zoned_text"]

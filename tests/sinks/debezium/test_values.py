@@ -19,7 +19,7 @@ from mysqlddl.errors import ConfigError
 from mysqlddl.model.catalog import Catalog
 from mysqlddl.model.ids import TableId
 from mysqlddl.sinks.debezium import DebeziumOptions
-from mysqlddl.sinks.debezium.values import column_codec, unscaled_bytes, zoned_text
+from mysqlddl.sinks.debezium.values import NO_DEFAULT, column_codec, default_json, unscaled_bytes, zoned_text
 
 UTC = datetime.timezone.utc
 
@@ -251,3 +251,19 @@ def test_options_validate_with_debezium_names():
     assert (o.time_precision_mode, o.tombstones_on_delete, o.topic_prefix) == ("connect", False, "srv")
     with pytest.raises(ConfigError, match="unknown Debezium property"):
         DebeziumOptions.from_properties({"snapshot.mode": "never"})
+
+
+@pytest.mark.parametrize(("sqltype", "default"), [
+    ("INT NOT NULL DEFAULT 7", 7), ("DECIMAL(10,2) DEFAULT 1.5", b64(b"\x00\x96")), ("VARCHAR(5) DEFAULT 'x'", "x"),
+    ("ENUM('p','q') DEFAULT 'q'", "q"), ("DATE DEFAULT '2020-01-02'", 18263), ("BOOLEAN DEFAULT 1", True),
+    ("DATETIME(3) DEFAULT '2018-06-20 06:37:03'", 1529476623000), ("YEAR DEFAULT 2000", 2000),
+    # "Temporal types": a TIMESTAMP defaulting to CURRENT_TIMESTAMP has 1970-01-01 00:00:00 in the schema
+    ("TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)", "1970-01-01T00:00:00.000Z"),
+    ("INT NULL DEFAULT NULL", NO_DEFAULT), ("INT NOT NULL", NO_DEFAULT), ("DATE DEFAULT '0000-00-00'", NO_DEFAULT),
+])
+def test_schema_defaults(sqltype, default):
+    cat = mysqlddl.apply_script(Catalog(), f"CREATE DATABASE d; CREATE TABLE d.t (c {sqltype})")
+    t = cat.table(TableId("d", "t"))
+    col = t.columns[0]
+    fam = value_family(col, t)
+    assert default_json(col, fam, column_codec(col, fam, DebeziumOptions())) == default
