@@ -10,6 +10,7 @@
     add_stream_parts(sp)            --name, --no-transactions, --no-schema-changes
     add_filters(sp, what)           mysqlbinlog's filters (positions, datetimes, databases, tables, GTIDs)
     add_output(sp)                  -o/--output and --progress
+    add_output_format(sp)           --format native|debezium, --topics-dir, --schemas, Debezium's handling modes
     add_summary(sp)                 --summary text|json|none
     set_exit_codes(sp, codes)       the exit codes, listed under --help
 
@@ -323,6 +324,44 @@ def add_output(sp: argparse.ArgumentParser, *, progress: bool = True) -> None:
     if progress:
         sp.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                         help="progress bar on stderr (auto: only when stderr is a terminal)")
+
+
+def add_output_format(sp: argparse.ArgumentParser) -> None:
+    """The output format (:func:`debezium_options` builds the Debezium format's options). The four
+    handling modes are Debezium's MySQL connector properties, under their names and values."""
+    g = sp.add_argument_group("output format")
+    g.add_argument("--format", choices=("native", "debezium"), default="native",
+                   help="native (default): our envelope with exact values, one stream; debezium: Debezium's "
+                   "MySQL connector messages (key, value, topic; Debezium's value encodings, tombstones, "
+                   "transaction and schema-change topics), one JSON line {topic, key, value[, headers]} each")
+    g.add_argument("--topics-dir", metavar="DIR", help="with --format debezium: one file per topic instead of "
+                   "--output, DIR/<topic>.jsonl (values; a tombstone is an empty line) and DIR/<topic>.keys.jsonl")
+    g.add_argument("--schemas", action="store_true", help="with --format debezium: each key and value as "
+                   "{schema, payload} (Kafka Connect's JSON converter with schemas.enable=true)")
+    g.add_argument("--decimal-handling-mode", choices=("precise", "double", "string"), default="precise",
+                   help="Debezium's decimal.handling.mode (default precise)")
+    g.add_argument("--time-precision-mode", choices=("adaptive_time_microseconds", "connect", "isostring"),
+                   default="adaptive_time_microseconds", help="Debezium's time.precision.mode "
+                   "(default adaptive_time_microseconds)")
+    g.add_argument("--binary-handling-mode", choices=("bytes", "base64", "base64-url-safe", "hex"),
+                   default="bytes", help="Debezium's binary.handling.mode (default bytes)")
+    g.add_argument("--bigint-unsigned-handling-mode", choices=("long", "precise"), default="long",
+                   help="Debezium's bigint.unsigned.handling.mode (default long)")
+    g.add_argument("--no-tombstones", action="store_true", help="with --format debezium: no tombstone after a "
+                   "delete (Debezium's tombstones.on.delete=false)")
+
+
+def debezium_options(args: argparse.Namespace):
+    """The DebeziumOptions of :func:`add_output_format`'s arguments (topic prefix: --name)."""
+    from ..sinks.debezium import DebeziumOptions  # heavy: see the imports above
+
+    return DebeziumOptions(decimal_handling_mode=args.decimal_handling_mode,
+                           time_precision_mode=args.time_precision_mode,
+                           binary_handling_mode=args.binary_handling_mode,
+                           bigint_unsigned_handling_mode=args.bigint_unsigned_handling_mode,
+                           schemas=args.schemas, topic_prefix=args.name, tombstones_on_delete=not args.no_tombstones,
+                           include_query=args.include_query,
+                           provide_transaction_metadata=not getattr(args, "no_transactions", False))
 
 
 def add_summary(sp: argparse.ArgumentParser) -> None:

@@ -21,6 +21,7 @@ import os
 import sys
 import time
 
+from ..errors import ConfigError
 from . import args as common
 
 HELP = "change events (Debezium envelope) as JSON Lines"
@@ -35,6 +36,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     common.add_binlog_inputs(sp)
     common.add_baseline(sp)
     common.add_output(sp)
+    common.add_output_format(sp)
     common.add_filters(sp, "emit")
     common.add_change_events(sp)
     common.add_stream_parts(sp)
@@ -44,6 +46,8 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 def check(args: argparse.Namespace) -> None:
     """What can be checked before the first event is read: each binlog once, the output writable."""
     common.distinct_binlogs(args.binlogs)
+    if getattr(args, "topics_dir", None) is not None and (args.format != "debezium" or args.output):
+        raise ConfigError("--topics-dir needs --format debezium and takes the place of --output")
     if args.output:
         common.check_writable(args.output, option="--output")
 
@@ -146,8 +150,15 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
 
     # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
     # made them), or text to a stdout without a binary layer (a test's StringIO)
+    if args.format == "debezium":
+        from ..sinks.debezium import make_sink  # lazy: the Debezium format loads only when chosen
+
+        sink = make_sink("debezium", args.output or sys.stdout, common.debezium_options(args),
+                         topics_dir=args.topics_dir)
+    else:
+        sink = JsonLinesSink(args.output or sys.stdout, name=args.name, include_query=args.include_query)
     try:
-        with JsonLinesSink(args.output or sys.stdout, name=args.name, include_query=args.include_query) as sink:
+        with sink:
             records = iter(reader)
             first = next(records, None)
             # the collector comes back with the first record, everything made before it frozen
