@@ -160,3 +160,44 @@ def test_previous_gtids_tagged_format(bl, build_binlog):
                 + struct.pack("<Q", 0))
     with pytest.raises(CorruptEventError, match="tag length 33"):
         build_binlog(bl.Builder().event(T.PREVIOUS_GTIDS, too_long))
+
+
+def _tagged_transaction_log(bl, message: bytes, value: int):
+    """GTID_TAGGED, BEGIN, TABLE_MAP db.t (a INT), WRITE_ROWS a=value, XID: one transaction."""
+    b = bl.Builder("8.4.0")
+    b.event(T.GTID_TAGGED, message)
+    b.event(T.QUERY, bl.query_body(b"", b"db", b"BEGIN"))
+    b.event(T.TABLE_MAP, bl.table_map(5, ncols_types=[3], meta=b""))
+    # WRITE_ROWS v2 (rows_event.h Rows_event): table_id(6) flags(2) extra_len(2) = 2, ncols 1,
+    # columns-present bitmap, then the row: null bitmap, INT little-endian
+    b.event(T.WRITE_ROWS, (5).to_bytes(6, "little") + b"\x01\x00" + b"\x02\x00" + b"\x01\xff"
+            + b"\xfe" + struct.pack("<i", value))
+    b.event(T.XID, struct.pack("<Q", 77))
+    return b
+
+
+def test_the_tag_reaches_source_gtid_and_the_gtid_filters(bl, tmp_path):
+    # End to end, from the tagged event's bytes to the change records: source.gtid is the
+    # uuid:tag:gno text, and --include-gtids / --exclude-gtids in MySQL 8.4's tagged GTID-set
+    # syntax select the transaction by its tag (an untagged interval with the same number doesn't).
+    from mysqlddl.changes.filters import Filters, GtidSet
+    from mysqlddl.changes.options import ChangeOptions
+    from mysqlddl.changes.reader import ChangeReader
+    from mysqlddl.changes.records import RowChange, TransactionMark, iter_changes
+
+    log = _tagged_transaction_log(bl, MESSAGE_A, 41).write(tmp_path / "binlog.000001")
+
+    def changes(**filters):
+        opts = ChangeOptions(filters=Filters(**filters))
+        return list(iter_changes(ChangeReader([log], opts, schema="CREATE TABLE db.t (a INT);")))
+
+    begin, row, end = changes()
+    assert type(begin) is type(end) is TransactionMark and type(row) is RowChange
+    assert begin.id == end.id == f"{SID}:abc:5"       # the transaction id is the GTID text
+    assert row.op == "c" and row.after == {"a": 41}
+    assert row.source.gtid == f"{SID}:abc:5"
+    assert len(changes(include_gtids=GtidSet(f"{SID}:abc:1-9"))) == 3
+    assert changes(include_gtids=GtidSet(f"{SID}:1-9")) == []            # same number, no tag
+    assert changes(include_gtids=GtidSet(f"{SID}:other:5")) == []
+    assert changes(exclude_gtids=GtidSet(f"{SID}:abc:5")) == []
+    assert len(changes(exclude_gtids=GtidSet(f"{SID}:5"))) == 3
