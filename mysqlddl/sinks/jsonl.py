@@ -135,7 +135,7 @@ def source_dict(src: Source, *, name: str = "mysqlddl", include_query: bool = Tr
     """Debezium's ``source``. ``include_query=False`` leaves ``query`` null, as Debezium does unless
     ``include.query`` is set: the statement of a multi-row INSERT is repeated in every row's event."""
     return {"version": __version__, "connector": src.connector, "name": name, "ts_ms": src.ts * 1000,
-            "snapshot": "false", "db": src.db, "table": src.table, "server_id": src.server_id,
+            "snapshot": src.snapshot or "false", "db": src.db, "table": src.table, "server_id": src.server_id,
             "gtid": src.gtid, "file": src.file, "pos": src.pos, "row": src.row, "thread": src.thread,
             "query": src.query if include_query else None}
 
@@ -293,7 +293,7 @@ class LineRenderer:
     def _source_head(self, s: Source, transaction: str | None) -> tuple[str, str, str]:
         # every source field but row (the one that changes from row to row)
         key = (s.connector, s.server_id, s.file, s.pos, s.ts, s.gtid, s.db, s.table, s.thread, s.query,
-               transaction)
+               transaction, s.snapshot)
         hit = self._sources.get(key)
         if hit is None:
             if len(self._sources) > 4096:
@@ -306,7 +306,8 @@ class LineRenderer:
         from cached parts: a rows event's source differs from the previous one's in pos, and in
         ts/gtid/file/thread per transaction; the rest is encoded once per table
         (tests/sinks/test_jsonl.py and test_jsonl_render.py check the two agree)."""
-        key = (s.connector, s.db, s.table, s.server_id, s.ts, s.gtid, s.file, s.thread, s.query, transaction)
+        key = (s.connector, s.db, s.table, s.server_id, s.ts, s.gtid, s.file, s.thread, s.query, transaction,
+               s.snapshot)
         parts = self._fixed.get(key)
         if parts is None:
             d = source_dict(s, name=self.name, include_query=self.include_query)

@@ -149,3 +149,17 @@ def test_line_renderer_is_dumps_of_envelope(maxwell, shared_path, include_query)
         for ch in changes:
             assert render(ch) == dumps(envelope(ch, name="n1", include_query=include_query))
     assert sum(isinstance(c, RowChange) for c in streams[1]) == 8
+
+
+def test_snapshot_reads_say_so_in_source_snapshot():
+    # Debezium's source.snapshot: "true" for a row read by the initial snapshot, "last" for its
+    # last row, "false" for a change read from the log; the line renderer's source caches keep
+    # the three apart (same position, same table).
+    from mysqlddl.sinks.jsonl import LineRenderer
+
+    render = LineRenderer(name="n1")
+    lines = [json.loads(render(RowChange(op, _src(db="d", table="t", snapshot=snap), None, {"a": 1}, ("a",),
+                                         Naming.SCHEMA)))
+             for op, snap in (("r", "true"), ("r", "last"), ("c", None))]
+    assert [x["source"]["snapshot"] for x in lines] == ["true", "last", "false"]
+    assert [x["op"] for x in lines] == ["r", "r", "c"]

@@ -220,7 +220,7 @@ class MessageBuilder:
     def source(self, src) -> dict:
         ts = src.ts
         return {"version": __version__, "connector": "mysql", "name": self.options.topic_prefix,
-                "ts_ms": ts * 1000, "snapshot": "false", "db": src.db or "", "sequence": None,
+                "ts_ms": ts * 1000, "snapshot": src.snapshot or "false", "db": src.db or "", "sequence": None,
                 "ts_us": ts * 1_000_000, "ts_ns": ts * 1_000_000_000, "table": src.table,
                 "server_id": src.server_id, "gtid": src.gtid, "file": src.file, "pos": src.pos, "row": src.row,
                 "thread": src.thread, "query": src.query if self.options.include_query else None}
