@@ -51,6 +51,8 @@ LAZY = {
     ("mysqlddl/spark/job.py", "mysqlddl.cli"): "the `python -m mysqlddl.spark.job` / spark-submit entry point "
                                                "(__main__ only) runs the CLI's spark subcommand; the package never "
                                                "imports cli",
+    ("mysqlddl/pipeline/config.py", "tomllib"): "stdlib from Python 3.11, chosen by version at module top",
+    ("mysqlddl/pipeline/config.py", "tomli"): "the same TOML parser on Python 3.10 (a dependency there only)",
     ("mysqlddl/sinks/typed.py", "pyarrow"): "heavy and optional (mysqlddl[spark]): only when a typed dataset is built",
 }
 

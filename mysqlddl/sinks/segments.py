@@ -1,0 +1,259 @@
+"""JSON Lines in segment files (exactly once under a pipeline), and on a stream (at least once).
+
+:class:`SegmentSink` writes a directory of segments::
+
+    changes-000003.000000000256.jsonl.tmp                         the open segment
+    changes-000003.000000000256-000004.000000012345.jsonl         closed: first and last position
+
+A position in a name is ``file_seq.pos`` zero-padded (so names sort in log order): the first is
+where the segment's first transaction starts, the last where its last transaction ends. Lines are
+appended to the open ``.tmp`` segment as records arrive (a huge transaction is streamed there, never
+held in memory). ``commit(position)`` flushes and fsyncs it and returns the sink state the
+pipeline stores in its checkpoint (the open segment and its committed length, the next sequence
+number); a segment that reached ``segment_bytes`` or ``segment_seconds`` is closed at a commit:
+fsync, atomic rename to its final name, fsync of the directory (POSIX rename(2) replaces the name
+atomically; the directory fsync makes the new name durable), and only then is the checkpoint
+written. ``recover(state)`` on a restart puts the directory back to the checkpoint: the open
+segment is cut to its committed length (or renamed back, when a crash came between its rename and
+the checkpoint), other ``.tmp`` files and every closed segment starting at or past the checkpoint
+are removed.
+
+Every line starts with ``"seq":N``, a per-event sequence number carried in the checkpoint, so it
+never repeats across restarts and a re-delivered event (a stream sink after a crash) carries the
+same number: consumers deduplicate by it.
+
+:class:`StreamSink` writes the same lines to a stream (stdout for piping). A commit flushes it; a
+stream cannot take back what it wrote, so after a crash the events since the last checkpoint come
+again (at-least-once), with the same ``seq``.
+
+Formats (``format=``): :data:`FORMATS` maps a name to a renderer factory, called as
+``factory(name=..., include_query=...)``; a renderer has ``render_batch(RowBatch) -> bytes | None``
+(all the batch's lines, or None to render its changes one by one) and ``__call__(change) -> str``
+(one line, no newline), as :class:`~mysqlddl.sinks.jsonl.LineRenderer` (``native``). The
+Debezium format registers itself here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+from ..changes.records import RowBatch
+from ..errors import SinkError
+from ..faults import fault
+from .base import Sink
+from .jsonl import LineRenderer
+
+#: format name -> renderer factory (see the module docstring)
+FORMATS = {"native": LineRenderer}
+
+_SEGMENT = re.compile(r"^changes-(\d+)\.(\d+)(?:-(\d+)\.(\d+)\.jsonl|\.jsonl\.tmp)$")
+
+
+def renderer(format: str, *, name: str = "mysqlddl", include_query: bool = False):
+    factory = FORMATS.get(format)
+    if factory is None:
+        raise SinkError(f"unknown output format {format!r} (known: {', '.join(sorted(FORMATS))})",
+                        setting="sink.format")
+    return factory(name=name, include_query=include_query)
+
+
+def _key_text(file_seq: int, pos: int) -> str:
+    return f"{file_seq:06d}.{pos:012d}"
+
+
+class _Lines(Sink):
+    """Rendering with the sequence number in front of every line (shared by both sinks)."""
+
+    def __init__(self, *, format: str = "native", name: str = "mysqlddl", include_query: bool = False):
+        self.render = renderer(format, name=name, include_query=include_query)
+        self.seq = 0
+
+    def lines(self, record) -> bytes:
+        """The record's lines, each with its ``"seq"`` (ASCII bytes, newline-terminated)."""
+        seq = self.seq
+        if type(record) is RowBatch:
+            text = self.render.render_batch(record)
+            if text is None:
+                text = "".join(self.render(ch) + "\n" for ch in record.changes()).encode("ascii")
+            lines = text.split(b"\n")
+            lines.pop()
+            self.seq = seq + len(lines)
+            return b"".join([b'{"seq":%d,%s\n' % (seq + i, line[1:]) for i, line in enumerate(lines)])
+        self.seq = seq + 1
+        return b'{"seq":%d,%s\n' % (seq, self.render(record)[1:].encode("ascii"))
+
+
+class SegmentSink(_Lines):
+    """Segments in ``directory`` (the module docstring). ``segment_bytes`` / ``segment_seconds``:
+    close the open segment at the first commit past either."""
+
+    def __init__(self, directory, *, format: str = "native", name: str = "mysqlddl", include_query: bool = False,
+                 segment_bytes: int = 64 << 20, segment_seconds: float = 300.0):
+        super().__init__(format=format, name=name, include_query=include_query)
+        self.directory = Path(directory)
+        self.segment_bytes = segment_bytes
+        self.segment_seconds = segment_seconds
+        self._f = None                 # the open .tmp segment
+        self._first: tuple[int, int] | None = None     # its first position key
+        self._opened = 0.0
+        self._committed = 0            # its committed length
+        self._written = 0
+        self._last: tuple[int, int] | None = None      # the last committed position key
+        self._committed_seq = 0
+
+    # -- paths ------------------------------------------------------------------------------------
+    def _tmp(self, first) -> Path:
+        return self.directory / f"changes-{_key_text(*first)}.jsonl.tmp"
+
+    def _final(self, first, last) -> Path:
+        return self.directory / f"changes-{_key_text(*first)}-{_key_text(*last)}.jsonl"
+
+    def segments(self) -> list[Path]:
+        """The closed segments, in log order."""
+        return sorted(p for p in self.directory.iterdir() if _SEGMENT.match(p.name) and p.suffix == ".jsonl")
+
+    # -- life cycle -------------------------------------------------------------------------------
+    def open(self) -> None:
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise SinkError(f"cannot create the segment directory: {e.strerror or e}", path=str(self.directory)) \
+                from None
+
+    def recover(self, state: dict | None) -> None:
+        state = state or {}
+        self.seq = self._committed_seq = int(state.get("seq", 0))
+        last = state.get("position")
+        self._last = tuple(last) if last else None
+        seg = state.get("segment")
+        first = tuple(seg) if seg else None
+        length = int(state.get("length", 0))
+        for p in self.directory.iterdir():
+            m = _SEGMENT.match(p.name)
+            if not m:
+                continue
+            start = (int(m.group(1)), int(m.group(2)))
+            if p.name.endswith(".tmp"):
+                if start != first:
+                    p.unlink()
+                continue
+            if first is not None and start == first:
+                # renamed after the checkpoint (a crash before the checkpoint commit): open again
+                os.replace(p, self._tmp(first))
+            elif self._last is None or start >= self._last:
+                p.unlink()          # written past the checkpoint
+        if first is not None:
+            tmp = self._tmp(first)
+            if not tmp.exists() and length:
+                raise SinkError(f"the open segment the checkpoint names ({tmp.name}, {length} bytes committed) is "
+                                "missing", path=str(self.directory))
+            self._f = open(tmp, "ab")  # noqa: SIM115 -- closed by close()
+            self._f.truncate(length)
+            self._f.seek(length)
+            self._first, self._committed = first, length
+            self._written = length
+            self._opened = time.monotonic()
+        self._fsync_dir()
+
+    def write(self, record) -> None:
+        if self._f is None:
+            s = record.source
+            self._first = self._last if self._last is not None else (s.file_seq, s.pos)
+            self._f = open(self._tmp(self._first), "ab")  # noqa: SIM115 -- closed by close()
+            self._f.truncate(0)
+            self._committed = self._written = 0
+            self._opened = time.monotonic()
+        data = self.lines(record)
+        self._f.write(data)
+        self._written += len(data)
+
+    def commit(self, position) -> dict:
+        key = (position.file_seq, position.pos)
+        f = self._f
+        if f is not None:
+            try:
+                f.flush()
+                os.fsync(f.fileno())
+            except OSError as e:
+                raise SinkError(f"cannot write the segment: {e.strerror or e}", path=f.name, transient=True) \
+                    from None
+            self._committed = self._written
+            if self._written >= self.segment_bytes or time.monotonic() - self._opened >= self.segment_seconds:
+                self._close_segment(key)
+        self._last = key
+        self._committed_seq = self.seq
+        return self.state()
+
+    def state(self) -> dict:
+        return {"seq": self._committed_seq, "position": list(self._last) if self._last else None,
+                "segment": list(self._first) if self._f is not None else None,
+                "length": self._committed if self._f is not None else 0}
+
+    def _close_segment(self, last) -> None:
+        f, self._f = self._f, None
+        f.close()
+        fault("before-rename")
+        os.replace(self._tmp(self._first), self._final(self._first, last))
+        fault("after-rename")
+        self._fsync_dir()
+
+    def _fsync_dir(self) -> None:
+        fd = os.open(self.directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def abort(self) -> None:
+        """Cut the open segment back to its last commit (a retry goes on from there)."""
+        if self._f is not None:
+            self._f.flush()
+            self._f.truncate(self._committed)
+            self._f.seek(self._committed)
+            self._written = self._committed
+        self.seq = self._committed_seq
+
+    def close(self) -> None:
+        f, self._f = self._f, None
+        if f is not None:
+            # what is past the last commit is not the pipeline's yet: cut it (a restart would)
+            f.flush()
+            f.truncate(self._committed)
+            f.close()
+
+
+class StreamSink(_Lines):
+    """The same lines on a binary stream (default: stdout), flushed at each commit; at-least-once
+    (the module docstring)."""
+
+    def __init__(self, out=None, *, format: str = "native", name: str = "mysqlddl", include_query: bool = False):
+        super().__init__(format=format, name=name, include_query=include_query)
+        self.out = out
+
+    def open(self) -> None:
+        if self.out is None:
+            self.out = sys.stdout.buffer      # (looked up now: a caller may have replaced sys.stdout)
+
+    def recover(self, state: dict | None) -> None:
+        self.seq = int((state or {}).get("seq", 0))
+
+    def write(self, record) -> None:
+        self.out.write(self.lines(record))
+
+    def commit(self, position) -> dict:
+        try:
+            self.out.flush()
+        except OSError as e:
+            raise SinkError(f"cannot write to the output stream: {e.strerror or e}") from None
+        return {"seq": self.seq}
+
+    def close(self) -> None:
+        if self.out is not None:
+            self.out.flush()
+
+
+__all__ = ["FORMATS", "SegmentSink", "StreamSink", "renderer"]

@@ -1,0 +1,1 @@
+"""Where events come from: binlog files, a directory a server is writing (:mod:`.directory`)."""
