@@ -9,7 +9,8 @@ points, each checked by the code named:
     after-rename          sinks/segments.py: renamed (directory not yet fsynced), checkpoint not written
     after-sink-commit     pipeline/runner.py: the sink made a batch durable, no checkpoint yet
     in-checkpoint-commit  pipeline/checkpoint.py: inside the store's transaction, before COMMIT
-    mid-transaction       pipeline/runner.py: after a record written inside a transaction
+    huge-transaction      pipeline/runner.py: after a rows event written inside a transaction that
+                          already holds 1000 rows (the transaction is being streamed to the sink)
 """
 
 from __future__ import annotations

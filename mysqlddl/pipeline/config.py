@@ -45,9 +45,9 @@ from ..options import change_event_options
 # tomllib is stdlib from Python 3.11; on 3.10 the same parser is the `tomli` package (a dependency
 # there only, see pyproject.toml)
 if sys.version_info >= (3, 11):
-    import tomllib                         # (stdlib)
+    import tomllib  # (stdlib)
 else:                                       # pragma: no cover - Python 3.10
-    import tomli as tomllib                # (the same parser, packaged)
+    import tomli as tomllib  # (the same parser, packaged)
 
 STRATEGIES = ("exit", "skip", "retry")
 OPERATIONS = ("c", "u", "d", "t")

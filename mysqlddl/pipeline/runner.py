@@ -253,8 +253,8 @@ class Pipeline:
             if t is RowBatch:
                 if (all_ops or rec.op in ops) and write(rec):
                     stats.rows(rec.mapping.qualified_name, rec.op, rec.count)
-                if faults:
-                    fault("mid-transaction")
+                if faults and rec.total0 >= 1000:
+                    fault("huge-transaction")
             elif t is TransactionMark:
                 if rec.status == "BEGIN":
                     self._in_txn = True
