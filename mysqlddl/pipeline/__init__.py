@@ -20,7 +20,8 @@ The checkpoint store interface (:class:`~.checkpoint.CheckpointStore`)::
 
     Checkpoint(pipeline, source_id, position: BinlogPosition (where the next transaction starts),
                gtid_set: str, history_version: int, time: float, sequence: int,
-               sink_state: dict | None, stats: dict | None, written_by: str)
+               sink_state: dict | None, stats: dict | None, written_by: str,
+               file_created: int | None (the FDE timestamp of the position's file))
 
 The sink side (:class:`mysqlddl.sinks.base.Sink`, all optional but ``write``)::
 

@@ -45,7 +45,9 @@ class Checkpoint:
     ``history_version``: the number of schema-history records in force; ``time``: when it was
     written (Unix seconds); ``sequence``: the next per-event sequence number; ``sink_state``: what
     the sink's ``commit`` returned; ``stats``: the cumulated stats (:class:`~.stats.Stats`);
-    ``written_by``: the mysqlddl version that wrote it."""
+    ``written_by``: the mysqlddl version that wrote it; ``file_created``: the FORMAT_DESCRIPTION
+    timestamp of the position's file (a restart checks it reads the same file, not one of the same
+    name from another server)."""
 
     pipeline: str
     source_id: str
@@ -57,13 +59,14 @@ class Checkpoint:
     sink_state: dict | None = None
     stats: dict | None = None
     written_by: str = __version__
+    file_created: int | None = None
 
     def as_dict(self) -> dict:
         p = self.position
         return {"pipeline": self.pipeline, "source_id": self.source_id, "file": p.file, "file_seq": p.file_seq,
                 "pos": p.pos, "gtid_set": self.gtid_set, "history_version": self.history_version,
                 "time": self.time, "sequence": self.sequence, "sink_state": self.sink_state,
-                "written_by": self.written_by}
+                "written_by": self.written_by, "file_created": self.file_created}
 
 
 class CheckpointStore:
@@ -167,7 +170,7 @@ class SqliteCheckpointStore(CheckpointStore):
             data = json.loads(row[9])
             return Checkpoint(self.pipeline, row[0], BinlogPosition(int(row[2]), int(row[3]), row[1]), row[4],
                               int(row[5]), float(row[6]), int(row[7]), data.get("sink_state"), data.get("stats"),
-                              row[8])
+                              row[8], data.get("file_created"))
         except (ValueError, TypeError, AttributeError) as e:
             raise CheckpointError(f"the checkpoint row of pipeline {self.pipeline!r} is corrupt: {e}",
                                   path=str(self.path)) from None
@@ -200,7 +203,8 @@ class SqliteCheckpointStore(CheckpointStore):
                                           (self.pipeline,)).fetchone()[0]
             lines = list(history.lines())[: checkpoint.history_version + 1]
             new = [(self.pipeline, i, line) for i, line in enumerate(lines) if i >= self._stored]
-        data = json.dumps({"sink_state": checkpoint.sink_state, "stats": checkpoint.stats}, sort_keys=True)
+        data = json.dumps({"sink_state": checkpoint.sink_state, "stats": checkpoint.stats,
+                           "file_created": checkpoint.file_created}, sort_keys=True)
         p = checkpoint.position
         try:
             db.execute("BEGIN IMMEDIATE")

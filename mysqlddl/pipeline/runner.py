@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ..binlog.events import GtidEvent, GtidListEvent, MariadbGtidEvent, PreviousGtidsEvent
+from ..binlog.events import FormatDescriptionEvent, GtidEvent, GtidListEvent, MariadbGtidEvent, PreviousGtidsEvent
 from ..changes import ChangeReader
 from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..errors import CheckpointError, MysqlddlError, PipelineError, SinkError
@@ -174,11 +174,19 @@ class Pipeline:
                 raise CheckpointError(f"the checkpoint's file {start.file} is not in the source {cfg.source.uri}: "
                                       f"{e}", path=str(cfg.store_path)) from None
             raise
-        identity = source_identity(fde_of(first, decode), first)
-        if ckpt is not None and ckpt.source_id != identity:
-            raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}); this source is "
-                                  f"{identity}: use a new store (or pipeline name) for it",
-                                  path=str(cfg.store_path))
+        fde = fde_of(first, decode)
+        identity = source_identity(fde, first)
+        if ckpt is not None:
+            stamp = ckpt.file_created
+            other = ckpt.source_id != identity
+            if not other and stamp is not None and fde is not None and stamp != fde.header.timestamp:
+                # same server and names, but the file is not the one the checkpoint was taken in
+                identity += f" (its file {first.name} created at {fde.header.timestamp}, not {stamp})"
+                other = True
+            if other:
+                raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}); this source "
+                                      f"is {identity}: use a new store (or pipeline name) for it",
+                                      path=str(cfg.store_path))
         history = store.load_history(ckpt, decode) if ckpt is not None else None
         if history is not None:
             options = options.replace(schema_position=None)      # (the baseline is in the history)
@@ -186,6 +194,7 @@ class Pipeline:
         self.stats = Stats(ckpt.stats if ckpt is not None else None)
         self.stats.retries = max(self.stats.retries, self.retries)
         self.identity = identity
+        self._created: dict[str, int] = {}      # binlog base name -> its FDE's timestamp (file creation)
         self.checkpoint = ckpt
         self.sink = sink
         self._dead = None
@@ -226,6 +235,8 @@ class Pipeline:
                 gtids.add_set(ev.gtid_set)
             elif t is GtidListEvent:
                 gtids.add_set(ev.gtid_list)
+            elif t is FormatDescriptionEvent:
+                self._created[Path(ev.file or "").name] = ev.header.timestamp
             yield ev
 
     def _loop(self, reader) -> None:
@@ -349,7 +360,7 @@ class Pipeline:
 
         def checkpoint(state):
             return Checkpoint(self.config.name, self.identity, pos, gtid_text, len(history.records), time.time(),
-                              int((state or {}).get("seq", 0)), state, totals)
+                              int((state or {}).get("seq", 0)), state, totals, file_created=self._created.get(name))
 
         if self.sink_keeps_checkpoint:
             ckpt = checkpoint(None)
