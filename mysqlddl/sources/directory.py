@@ -80,6 +80,20 @@ class DirectorySource:
     def first_file(self, start: BinlogPosition | None = None) -> Path:
         return self.find(start.file) if start is not None else self.files()[0]
 
+    def _wait_for_a_file(self) -> Path | None:
+        """The first file, once the server has created one (None: stopped before)."""
+        while True:
+            try:
+                files = self.files()
+            except BinlogError:
+                files = []
+            if files:
+                return files[0]
+            self.idle()
+            if self.stop():
+                return None
+            time.sleep(self.poll)
+
     def _next_file(self, current: Path) -> Path | None:
         files = self.files()
         names = [f.name for f in files]
@@ -92,7 +106,12 @@ class DirectorySource:
     def events(self, start: BinlogPosition | None = None) -> Iterator:
         """Events from ``start`` (a position at an event boundary: a transaction's end), else from
         the first file's start."""
-        path = self.first_file(start)
+        if start is None and self.follow:
+            path = self._wait_for_a_file()
+            if path is None:
+                return
+        else:
+            path = self.first_file(start)
         pos = start.pos if start is not None and start.pos > 4 else None     # None: the file's start
         fde_due = True
         tail = self.options.replace(stop_at_truncated_tail=True) if self.follow else self.options
