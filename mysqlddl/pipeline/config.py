@@ -14,7 +14,9 @@ Every key::
     name = "NAME"                   # the pipeline's name, its row in the store (default: the file's stem)
     [source]   uri; poll_ms = 200 (how often a followed directory is looked at)
     [sink]     uri; format = "native" (sinks.segments.FORMATS); segment_bytes = 67108864;
-               segment_seconds = 300 (a segment is closed at the first commit past either)
+               segment_seconds = 300 (a segment is closed at the first commit past either);
+               sequence = "segment" | "line" (sinks.segments: the sequence number by the line's place
+               in a segment named by its first number, or also written in every line)
     [checkpoint] uri; every_transactions = 1000; every_ms = 1000 (a batch is committed at the first
                transaction end past either, never inside a transaction)
     [changes]  what `mysqlddl changes` takes: schema (a DDL file, the baseline), schema_database,
@@ -65,6 +67,7 @@ class SinkConfig:
     format: str = "native"
     segment_bytes: int = 64 << 20
     segment_seconds: float = 300.0
+    sequence: str = "segment"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,7 +141,7 @@ def uri_path(uri: str, scheme: str, setting: str) -> Path:
 _KEYS = {
     "": {"name", "source", "sink", "checkpoint", "changes", "errors", "stats"},
     "source": {"uri", "poll_ms"},
-    "sink": {"uri", "format", "segment_bytes", "segment_seconds"},
+    "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence"},
     "checkpoint": {"uri", "every_transactions", "every_ms"},
     "changes": {"schema", "schema_database", "schema_position", "ddl_errors", "verify_checksums", "databases",
                 "exclude_databases", "tables", "exclude_tables", "operations", "include_gtids", "exclude_gtids",
@@ -216,7 +219,11 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
         sink = SinkConfig(_resolve(_typed(snk, "uri", str, None, "sink", path), base),
                           _typed(snk, "format", str, "native", "sink", path),
                           _typed(snk, "segment_bytes", int, 64 << 20, "sink", path),
-                          float(_typed(snk, "segment_seconds", (int, float), 300, "sink", path)))
+                          float(_typed(snk, "segment_seconds", (int, float), 300, "sink", path)),
+                          _typed(snk, "sequence", str, "segment", "sink", path))
+        if sink.sequence not in ("segment", "line"):
+            raise PipelineError(f"sequence must be segment or line, not {sink.sequence!r}", path=path,
+                                setting="sink.sequence")
         checkpoint = CheckpointConfig(_resolve(_typed(ckp, "uri", str, default_store, "checkpoint", path), base),
                                       _typed(ckp, "every_transactions", int, 1000, "checkpoint", path),
                                       _typed(ckp, "every_ms", int, 1000, "checkpoint", path))

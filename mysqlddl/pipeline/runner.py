@@ -34,7 +34,15 @@ import time
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ..binlog.events import FormatDescriptionEvent, GtidEvent, GtidListEvent, MariadbGtidEvent, PreviousGtidsEvent
+from ..binlog.events import (
+    DEFAULT_REGISTRY,
+    EventType,
+    FormatDescriptionEvent,
+    GtidEvent,
+    GtidListEvent,
+    MariadbGtidEvent,
+    PreviousGtidsEvent,
+)
 from ..changes import ChangeReader
 from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..errors import CheckpointError, MysqlddlError, PipelineError, SinkError
@@ -85,7 +93,8 @@ def source_path(uri: str) -> Path:
 SINKS = {
     "jsonl": lambda cfg: SegmentSink(uri_path(cfg.sink.uri, "jsonl", "sink.uri"), format=cfg.sink.format,
                                      name=cfg.changes.name, include_query=cfg.changes.queries,
-                                     segment_bytes=cfg.sink.segment_bytes, segment_seconds=cfg.sink.segment_seconds),
+                                     segment_bytes=cfg.sink.segment_bytes, segment_seconds=cfg.sink.segment_seconds,
+                                     sequence=cfg.sink.sequence),
     "stdout": lambda cfg: StreamSink(format=cfg.sink.format, name=cfg.changes.name,
                                      include_query=cfg.changes.queries),
 }
@@ -163,9 +172,17 @@ class Pipeline:
         if cfg.errors.strategy == "skip" and decode.error_policy == ErrorPolicy.RAISE:
             # a DDL that cannot be parsed or applied goes to the dead-letter file (_dead_ddl)
             options = options.replace(decode=decode.replace(error_policy=ErrorPolicy.COLLECT))
+        registry = None
+        if not options.queries:
+            # as the ChangeReader's own reader would: ROWS_QUERY / ANNOTATE_ROWS left opaque (a
+            # multi-row INSERT's text costs more to decode than its rows)
+            registry = DEFAULT_REGISTRY.copy()
+            for t in (EventType.ROWS_QUERY, EventType.MARIADB_ANNOTATE_ROWS):
+                if t in registry:
+                    registry.unregister(t)
         self.source = source = DirectorySource(source_path(cfg.source.uri), options=decode, follow=not once,
                                                poll=cfg.source.poll_ms / 1000, stop=lambda: self._stop,
-                                               idle=self._idle)
+                                               idle=self._idle, registry=registry)
         start = ckpt.position if ckpt is not None else None
         try:
             first = source.first_file(start)

@@ -45,7 +45,8 @@ class DirectorySource:
     """Events of binlog files, optionally following a growing directory (the module docstring).
 
     ``source``: a path (file, directory, ``.index``), a glob, or a list of paths. ``options``:
-    decoding Options. ``follow``: keep reading as the files grow. ``poll``: seconds between looks
+    decoding Options; ``registry``: the event decoders (BinlogReader's). ``follow``: keep reading
+    as the files grow. ``poll``: seconds between looks
     at a file that has not grown. ``stop()``: polled while waiting for data; True ends the
     iteration (cleanly: between events). ``idle()``: called each time the source is about to wait
     (a pipeline commits its pending batch there).
@@ -54,8 +55,10 @@ class DirectorySource:
     """
 
     def __init__(self, source, *, options: Options = DEFAULT, follow: bool = False, poll: float = 0.2,
-                 stop: Callable[[], bool] | None = None, idle: Callable[[], None] | None = None):
+                 stop: Callable[[], bool] | None = None, idle: Callable[[], None] | None = None,
+                 registry=None):
         self.source = source
+        self.registry = registry
         self.options = options
         self.follow = follow
         self.poll = poll
@@ -117,7 +120,7 @@ class DirectorySource:
         tail = self.options.replace(stop_at_truncated_tail=True) if self.follow else self.options
         while True:
             got, last_type = False, None
-            reader = BinlogReader(path, options=tail, start=pos)
+            reader = BinlogReader(path, options=tail, start=pos, registry=self.registry)
             try:
                 if pos is not None and fde_due:
                     fde = fde_of(path, self.options)

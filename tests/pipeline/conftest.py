@@ -58,6 +58,7 @@ def write_pipeline(path: Path, *, source, sink, store, extra: str = "") -> Path:
 
 
 def segments_text(directory: Path) -> str:
+    # (closed segments sort by their first position; the open one comes last)
     names = sorted(p.name for p in directory.iterdir() if p.name.endswith(".jsonl"))
     names += sorted(p.name for p in directory.iterdir() if p.name.endswith(".jsonl.tmp"))
     return "".join((directory / n).read_text(encoding="ascii") for n in names)

@@ -24,7 +24,8 @@ def _pipeline(tmp_path, name, lab_binlogs, write):
     d = tmp_path / name
     d.mkdir()
     p = d / "p.toml"
-    p.write_text(f'[source]\nuri = "file://{lab_binlogs}"\n[sink]\nuri = "jsonl://{d}/out"\nsegment_bytes = 40000\n'
+    p.write_text(f'[source]\nuri = "file://{lab_binlogs}"\n[sink]\nuri = "jsonl://{d}/out"\n'
+                 'segment_bytes = 40000\nsequence = "line"\n'
                  f'[checkpoint]\nuri = "sqlite://{d}/state.db"\n{TUNING}', encoding="utf-8")
     return d, p
 

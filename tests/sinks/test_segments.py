@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from mysqlddl.changes.records import SchemaChange, TransactionMark
 from mysqlddl.errors import SinkError
 from mysqlddl.positions import BinlogPosition
 from mysqlddl.sinks.base import boundary
+from mysqlddl.sinks.jsonl import JsonLinesSink
 from mysqlddl.sinks.segments import FORMATS, SegmentSink, StreamSink
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -52,22 +54,36 @@ def test_commit_positions_are_transaction_ends(records):
     assert [boundary(r) for r in ddl] == [r.position for r in ddl]
 
 
-def test_lines_carry_a_sequence_and_segments_are_named_by_positions(tmp_path, records):
-    sink = SegmentSink(tmp_path, segment_bytes=2000)
+_NAME = re.compile(r"changes-(\d+\.\d+)-(\d+\.\d+)\.seq(\d+)\.jsonl")
+
+
+@pytest.mark.parametrize("sequence", ["segment", "line"])
+def test_segments_are_named_by_positions_and_number_their_lines(tmp_path, records, sequence):
+    sink = SegmentSink(tmp_path, segment_bytes=2000, sequence=sequence)
     sink.open()
     sink.recover(None)
     states = _feed(sink, records)
     sink.close()
     closed = sorted(p.name for p in tmp_path.glob("*.jsonl"))
     assert len(closed) >= 2
-    # consecutive: each segment starts where the previous one ended
-    spans = [n[len("changes-"):-len(".jsonl")].split("-") for n in closed]
+    spans = [_NAME.fullmatch(n).groups() for n in closed]
+    # consecutive: each segment starts where the previous one ended, its first number after the last's
     assert all(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
-    assert spans[-1][1] == f"{states[-1]['position'][0]:06d}.{states[-1]['position'][1]:012d}" or \
-        states[-1]["segment"] is not None
+    counts = [(tmp_path / n).read_text().count("\n") for n in closed]
+    assert [int(x[2]) for x in spans] == [sum(counts[:i]) for i in range(len(counts))]
     lines = [json.loads(x) for x in _text(tmp_path).splitlines()]
-    assert [x["seq"] for x in lines] == list(range(len(lines))) and len(lines) == 19
-    assert states[-1]["seq"] == 19
+    assert len(lines) == 19 and states[-1]["seq"] == 19
+    if sequence == "line":
+        assert [x["seq"] for x in lines] == list(range(19))
+    else:
+        assert not any("seq" in x for x in lines)
+    # the lines are the JSON Lines sink's (with "seq" first when per line)
+    buf = io.BytesIO()
+    with JsonLinesSink(buf, include_query=False) as plain:
+        for rec in records:
+            plain.write(rec)
+    assert [{k: v for k, v in x.items() if k != "seq"} for x in lines] == \
+        [json.loads(x) for x in buf.getvalue().splitlines()]
 
 
 def test_rotation_by_time(tmp_path, records):
@@ -82,7 +98,7 @@ def test_rotation_by_time(tmp_path, records):
 
 def test_recover_cuts_the_open_segment_and_removes_what_is_past_the_checkpoint(tmp_path, records):
     whole = tmp_path / "whole"
-    s = SegmentSink(whole, segment_bytes=2500)
+    s = SegmentSink(whole, segment_bytes=2500, sequence="line")
     s.open()
     s.recover(None)
     _feed(s, records)
@@ -90,17 +106,17 @@ def test_recover_cuts_the_open_segment_and_removes_what_is_past_the_checkpoint(t
     expected = _text(whole)
 
     d = tmp_path / "crash"
-    s = SegmentSink(d, segment_bytes=2500)
+    s = SegmentSink(d, segment_bytes=2500, sequence="line")
     s.open()
     s.recover(None)
     states = _feed(s, records, upto=12)
     checkpoint = states[1]                 # the checkpoint lags: later commits never made it
     s._f.flush()                           # (what a crash leaves: written, not committed)
-    (d / "changes-000009.000000000004.jsonl.tmp").write_text("stray\n")
-    s2 = SegmentSink(d, segment_bytes=2500)
+    (d / "changes-000009.000000000004.seq000000000000.jsonl.tmp").write_text("stray\n")
+    s2 = SegmentSink(d, segment_bytes=2500, sequence="line")
     s2.open()
     s2.recover(checkpoint)
-    assert not (d / "changes-000009.000000000004.jsonl.tmp").exists()
+    assert not (d / "changes-000009.000000000004.seq000000000000.jsonl.tmp").exists()
     cut = _text(d)
     assert expected.startswith(cut) and cut.count("\n") == checkpoint["seq"]
     # going on from the checkpoint's records gives the uninterrupted output
@@ -124,9 +140,9 @@ def test_a_segment_renamed_after_the_checkpoint_is_opened_again(tmp_path, record
     states = _feed(s, records)
     s.close()
     tmp = next(tmp_path.glob("*.tmp"))
-    first = tmp.name[len("changes-"):-len(".jsonl.tmp")]
+    first, seq0 = tmp.name[len("changes-"):-len(".jsonl.tmp")].split(".seq")
     # a crash between the rename and the checkpoint commit
-    tmp.rename(tmp_path / f"changes-{first}-000002.000000000004.jsonl")
+    tmp.rename(tmp_path / f"changes-{first}-000002.000000000004.seq{seq0}.jsonl")
     s2 = SegmentSink(tmp_path)
     s2.open()
     s2.recover(states[2])
@@ -139,7 +155,7 @@ def test_a_missing_open_segment_is_an_error(tmp_path):
     s = SegmentSink(tmp_path)
     s.open()
     with pytest.raises(SinkError, match="missing"):
-        s.recover({"seq": 3, "position": [1, 500], "segment": [1, 4], "length": 120})
+        s.recover({"seq": 3, "position": [1, 500], "segment": [1, 4], "segment_seq": 0, "length": 120})
 
 
 def test_abort_takes_back_what_was_not_committed(tmp_path, records):
@@ -164,3 +180,5 @@ def test_stream_sink_lines_and_unknown_format(tmp_path, records):
     assert "native" in FORMATS
     with pytest.raises(SinkError, match="unknown output format"):
         SegmentSink(tmp_path, format="avro")
+    with pytest.raises(SinkError, match="sequence must be"):
+        SegmentSink(tmp_path, sequence="row")
