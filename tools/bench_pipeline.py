@@ -10,8 +10,10 @@ store's WAL at each commit).
 
 The input is tools/bench_changes.py's bulk set (phase c of tools/workload.py, cached under --cache,
 written on first use by a private MariaDB). Each command runs as a child process; its CPU time is
-user + system from getrusage(RUSAGE_CHILDREN) around that child alone; `changes` writes to /dev/null,
-the pipeline to segment files in a fresh temporary directory (its store beside them) each run. With
+user + system from getrusage(RUSAGE_CHILDREN) around that child alone; `changes -o` writes its file
+and the pipeline its segments (its store beside them) in a fresh temporary directory each run; the
+pipeline runs with the default sequence numbering (by place in the segment) and again with
+``sequence = "line"`` ("seq" written in every line). With
 --runs N each is run N times, alternating, and the minimum counts.
 """
 
@@ -37,12 +39,23 @@ def _tool(name: str):
     return mod
 
 
-def pipeline_run(files_dir: Path, every: int, neutral: str, cpu_of) -> tuple[float, float, int]:
+def plain_run(files: list[Path], neutral: str, cpu_of) -> tuple[float, float]:
+    """(CPU s, wall s) of `mysqlddl changes FILES -o OUT` (a file, as the pipeline's segments are)."""
+    work = Path(tempfile.mkdtemp(prefix="bench-pipeline-plain-"))
+    try:
+        return cpu_of([sys.executable, "-m", "mysqlddl", "changes", *map(str, files), "-o", str(work / "out.jsonl"),
+                       "--summary", "none"], cwd=neutral)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def pipeline_run(files_dir: Path, every: int, neutral: str, cpu_of, sequence: str = "segment"):
     """(CPU s, wall s, checkpoints written) of one `mysqlddl run --once` from scratch."""
     work = Path(tempfile.mkdtemp(prefix="bench-pipeline-"))
     try:
         toml = work / "p.toml"
         toml.write_text(f'[source]\nuri = "file://{files_dir}"\n[sink]\nuri = "jsonl://{work}/out"\n'
+                        f'sequence = "{sequence}"\n'
                         f'[checkpoint]\nuri = "sqlite://{work}/state.db"\nevery_transactions = {every}\n'
                         # (count-based only: the measurement is "every N transactions")
                         "every_ms = 100000000\n[stats]\nprogress = \"never\"\n")
@@ -68,18 +81,20 @@ def main(argv: list[str] | None = None) -> int:
     files = bench.bulk_set(a.scale, a.cache, log=lambda m: print(m, file=sys.stderr))
     files_dir = files[0].parent
     neutral = tempfile.mkdtemp(prefix="bench-pipeline-cwd-")     # not the checkout (tests/conftest run_cli)
-    plain_cmd = [sys.executable, "-m", "mysqlddl", "changes", *map(str, files), "--summary", "none"]
-    plain, p1000, p1 = [], [], []
+    plain, p1000, pline, p1 = [], [], [], []
     for _ in range(a.runs):
-        plain.append(bench.cpu_of(plain_cmd, cwd=neutral))
+        plain.append(plain_run(files, neutral, bench.cpu_of))
         p1000.append(pipeline_run(files_dir, 1000, neutral, bench.cpu_of))
+        pline.append(pipeline_run(files_dir, 1000, neutral, bench.cpu_of, sequence="line"))
         if not a.no_per_transaction:
             p1.append(pipeline_run(files_dir, 1, neutral, bench.cpu_of))
     c_plain = min(t[0] for t in plain)
     c_1000 = min(t[0] for t in p1000)
+    c_line = min(t[0] for t in pline)
     res = {"scale": a.scale, "files": len(files), "bytes": sum(f.stat().st_size for f in files),
            "changes_cpu_s": round(c_plain, 3), "pipeline_1000_cpu_s": round(c_1000, 3),
            "ratio_1000": round(c_1000 / c_plain, 3), "checkpoints_1000": p1000[0][2],
+           "pipeline_1000_line_seq_cpu_s": round(c_line, 3), "ratio_1000_line_seq": round(c_line / c_plain, 3),
            "changes_wall_s": round(min(t[1] for t in plain), 3),
            "pipeline_1000_wall_s": round(min(t[1] for t in p1000), 3)}
     if p1:
@@ -92,9 +107,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(res, sort_keys=True))
         return 0
     print(f"bulk set scale {a.scale:g}: {res['files']} files, {res['bytes'] / 1e6:.1f} MB")
-    print(f"  mysqlddl changes                    CPU {c_plain:7.2f} s  wall {res['changes_wall_s']:7.2f} s")
+    print(f"  mysqlddl changes -o FILE            CPU {c_plain:7.2f} s  wall {res['changes_wall_s']:7.2f} s")
     print(f"  pipeline, checkpoint every 1000     CPU {c_1000:7.2f} s  wall {res['pipeline_1000_wall_s']:7.2f} s  "
           f"({res['checkpoints_1000']} checkpoints)  ratio {res['ratio_1000']:.3f} (target <= 1.15)")
+    print(f"  the same, \"seq\" in every line      CPU {c_line:7.2f} s  ratio {res['ratio_1000_line_seq']:.3f}")
     if p1:
         print(f"  pipeline, checkpoint every txn      CPU {res['pipeline_1_cpu_s']:7.2f} s  wall "
               f"{res['pipeline_1_wall_s']:7.2f} s  ({res['checkpoints_1']} checkpoints, "
