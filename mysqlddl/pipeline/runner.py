@@ -312,6 +312,8 @@ class Pipeline:
         """The source waits for data: commit what ended (not inside a transaction)."""
         if not self._in_txn and self._pending:
             self._commit()
+        elif time.monotonic() - self._last_stats >= self.config.stats.interval_s:
+            self._write_stats()            # (the file says the pipeline is alive while it waits)
 
     def _write(self, rec) -> bool:
         """``sink.write(rec)``; under the skip strategy a record the sink cannot write goes to the
@@ -395,12 +397,17 @@ class Pipeline:
         if now - self._last_stats >= self.config.stats.interval_s:
             self._write_stats()
         if self.progress is not None and now - self._last_progress >= 0.5:
-            self._last_progress = now
-            rep = self.stats.report()
-            self.progress.write(f"\r{self.config.name}: {pos} transactions {rep['transactions']} rows "
-                                f"{rep['dml_rows']} DDL {rep['ddl']} skipped {rep['skipped']} lag "
-                                f"{rep.get('lag_s', 0):.1f} s ")
-            self.progress.flush()
+            self._progress_line()
+
+    def _progress_line(self) -> None:
+        """The progress line (on a terminal: rewritten in place)."""
+        self._last_progress = time.monotonic()
+        ck = self.checkpoint
+        rep = self.stats.report()
+        self.progress.write(f"\r{self.config.name}: {ck.position if ck else '-'} transactions {rep['transactions']} "
+                            f"rows {rep['dml_rows']} DDL {rep['ddl']} skipped {rep['skipped']} lag "
+                            f"{rep.get('lag_s', 0):.1f} s ")
+        self.progress.flush()
 
     def _write_stats(self, final: bool = False) -> None:
         stats = getattr(self, "stats", None)
@@ -415,6 +422,7 @@ class Pipeline:
         except OSError:
             pass        # (the stats file is informative; the checkpoint is what counts)
         if final and self.progress is not None:
+            self._progress_line()
             self.progress.write("\n")
             self.progress.flush()
 

@@ -272,3 +272,12 @@ def test_stdout_sink_is_at_least_once_with_sequence_numbers(tmp_path, pipeline_f
     assert {x.get("op") for x in lines} == {"c", None} and sum(x.get("op") == "c" for x in lines) == 4
     assert not any("status" in x for x in lines)          # no BEGIN/END marks
     assert run_cli("run", p, "--once").stdout == ""      # nothing again
+
+
+def test_progress_line_when_asked(shop, run_cli):
+    _with_strategy(shop, "[stats]\nprogress = \"always\"\n")
+    proc = run_cli("run", shop, "--once", "--summary", "none")
+    assert proc.returncode == 0, proc.stderr
+    # (the \r that rewrites the line in place reads as a newline in text mode)
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("p: shop-bin.000001:2491 transactions 5 rows 8 DDL 1 skipped 0 lag")
