@@ -15,7 +15,7 @@ import pytest
 from mysqlddl.binlog.events import MariadbGtidEvent, XidEvent
 from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.changes.records import RowBatch
-from mysqlddl.errors import BinlogError, CheckpointError, SinkError
+from mysqlddl.errors import BinlogError, CheckpointError, MysqlddlError, SinkError
 from mysqlddl.pipeline import Pipeline, SqliteCheckpointStore, load_config, pipeline_status, run_pipeline
 from mysqlddl.sinks.segments import SegmentSink
 
@@ -281,3 +281,23 @@ def test_progress_line_when_asked(shop, run_cli):
     # (the \r that rewrites the line in place reads as a newline in text mode)
     last = proc.stderr.strip().splitlines()[-1]
     assert last.startswith("p: shop-bin.000001:2491 transactions 5 rows 8 DDL 1 skipped 0 lag")
+
+
+def test_skip_sends_a_ddl_that_cannot_be_applied_to_the_dead_letter_file(tmp_path, pipeline_file):
+    # a baseline where customers already has `phone`: the file's ALTER ... ADD COLUMN phone fails
+    base = tmp_path / "base.sql"
+    base.write_text(BASELINE.read_text().replace("`email` varchar(255)", "`phone` varchar(20) DEFAULT NULL,\n"
+                                                 "  `email` varchar(255)"))
+    src = tmp_path / "binlogs"
+    src.mkdir()
+    shutil.copyfile(SHOP, src / SHOP.name)
+    p = pipeline_file(tmp_path / "p.toml", source=src, sink=f"jsonl://{tmp_path}/out", store=tmp_path / "s.db",
+                      extra=f'[changes]\nschema = "{base}"\non_mismatch = "flag"\n[errors]\nstrategy = "skip"\n')
+    result = run_pipeline(p, once=True)
+    dead = [json.loads(x) for x in load_config(p).dead_letter_path.read_text().splitlines()]
+    assert [d["record"] for d in dead] == ["DDL"] and "phone" in dead[0]["ddl"] and dead[0]["error"]
+    assert result.stats["skipped"] == 1 and result.checkpoint.history_version == 1
+    # the same input under `exit`: a stop with the DDL's error
+    p.write_text(p.read_text().replace('strategy = "skip"', 'strategy = "exit"').replace("s.db", "s2.db"))
+    with pytest.raises(MysqlddlError, match="phone"):
+        run_pipeline(p, once=True)
