@@ -21,6 +21,14 @@ its error, counts it and goes on; ``retry`` runs again from the checkpoint after
 (a sink or store I/O error, a connection error), up to ``retries`` times with doubling backoff, then
 exits. An error inside the reader (a corrupt binlog) ends the reading under every strategy: the
 events after it cannot be framed.
+
+Known limits: a checkpoint moves only at a transaction end the reader emits, so transactions that
+deliver nothing (all their tables filtered out, an XA transaction rolled back) are read again
+after a restart and again deliver nothing; an XA transaction's rows are held from its XA PREPARE
+to its XA COMMIT (DESIGN "Binlog facts"), so a checkpoint taken at another transaction's end
+between the two would lose them on a restart (the lab workload commits its XA right after the
+PREPARE); a followed directory must hold a binlog file when the run starts (its identity is read
+from the first file).
 """
 
 from __future__ import annotations
