@@ -22,13 +22,15 @@ its error, counts it and goes on; ``retry`` runs again from the checkpoint after
 exits. An error inside the reader (a corrupt binlog) ends the reading under every strategy: the
 events after it cannot be framed.
 
+XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMMIT (DESIGN
+"Binlog facts"), so no checkpoint is written while a prepared XA transaction is open (a restart
+from a later one would never see its rows); checkpoints resume at its COMMIT or ROLLBACK.
+
 Known limits: a checkpoint moves only at a transaction end the reader emits, so transactions that
 deliver nothing (all their tables filtered out, an XA transaction rolled back) are read again
-after a restart and again deliver nothing; an XA transaction's rows are held from its XA PREPARE
-to its XA COMMIT (DESIGN "Binlog facts"), so a checkpoint taken at another transaction's end
-between the two would lose them on a restart (the lab workload commits its XA right after the
-PREPARE); a followed directory must hold a binlog file when the run starts (its identity is read
-from the first file).
+after a restart and again deliver nothing; an XA transaction prepared and never resolved stops the
+checkpoints; a followed directory must hold a binlog file when the run starts (its identity is
+read from the first file).
 """
 
 from __future__ import annotations
@@ -50,9 +52,12 @@ from ..binlog.events import (
     GtidListEvent,
     MariadbGtidEvent,
     PreviousGtidsEvent,
+    QueryEvent,
+    XaPrepareEvent,
 )
 from ..changes import ChangeReader
 from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
+from ..changes.transactions import parse_xid
 from ..errors import CheckpointError, MysqlddlError, PipelineError, SinkError
 from ..faults import fault
 from ..options import ErrorPolicy
@@ -220,6 +225,7 @@ class Pipeline:
         self.stats.retries = max(self.stats.retries, self.retries)
         self.identity = identity
         self._created: dict[str, int] = {}      # binlog base name -> its FDE's timestamp (file creation)
+        self._xa_prepared: set = set()          # XIDs prepared and not yet committed or rolled back
         self.checkpoint = ckpt
         self.sink = sink
         self._dead = None
@@ -252,6 +258,7 @@ class Pipeline:
     def _tap(self, events):
         """The source's events, with the GTIDs noted on the way (the set a checkpoint carries)."""
         gtids = self.gtids
+        xa = self._xa_prepared
         for ev in events:
             t = type(ev)
             if t is GtidEvent or t is MariadbGtidEvent:
@@ -262,6 +269,13 @@ class Pipeline:
                 gtids.add_set(ev.gtid_list)
             elif t is FormatDescriptionEvent:
                 self._created[Path(ev.file or "").name] = ev.header.timestamp
+            elif t is XaPrepareEvent:
+                if not ev.one_phase:
+                    xa.add((ev.format_id, bytes(ev.gtrid), bytes(ev.bqual)))
+            elif xa and t is QueryEvent and ev.query[:2].upper() == "XA":
+                xid = parse_xid(ev.query)
+                if xid is not None and ev.query.split(None, 2)[1].upper() in ("COMMIT", "ROLLBACK"):
+                    xa.discard(xid)
             yield ev
 
     def _loop(self, reader) -> None:
@@ -370,7 +384,9 @@ class Pipeline:
     # -- commits ----------------------------------------------------------------------------------
     def _commit(self) -> None:
         b = self._boundary
-        if b is None or not self._pending:
+        if b is None or not self._pending or self._xa_prepared:
+            # (an XA transaction's rows are held by the reader from its PREPARE to its COMMIT: a
+            # checkpoint between the two would skip them on a restart, so it waits)
             return
         position, gtid_text = b
         name = Path(position.file).name if position.file else ""
