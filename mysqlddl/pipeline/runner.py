@@ -134,6 +134,7 @@ class Pipeline:
         self._given_sink = sink
         self._stop = False
         self.retries = 0
+        self._retries_stored = 0
         mode = self.config.stats.progress
         if progress is None and (mode == "always" or (mode == "auto" and sys.stderr.isatty())):
             progress = sys.stderr
@@ -222,7 +223,8 @@ class Pipeline:
             options = options.replace(schema_position=None)      # (the baseline is in the history)
         self.gtids = GtidTracker(ckpt.gtid_set if ckpt is not None else "")
         self.stats = Stats(ckpt.stats if ckpt is not None else None)
-        self.stats.retries = max(self.stats.retries, self.retries)
+        # (this process's retries not yet in a checkpoint: counted once)
+        self.stats.retries += self.retries - self._retries_stored
         self.identity = identity
         self._created: dict[str, int] = {}      # binlog base name -> its FDE's timestamp (file creation)
         self._xa_prepared: set = set()          # XIDs prepared and not yet committed or rolled back
@@ -415,6 +417,7 @@ class Pipeline:
             ckpt = checkpoint(state)
             self.store.save(ckpt, history)
         self.checkpoint = ckpt
+        self._retries_stored = self.retries
         self._pending = 0
         self._batch_t0 = time.monotonic()
         now = time.monotonic()

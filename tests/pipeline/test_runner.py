@@ -301,3 +301,14 @@ def test_skip_sends_a_ddl_that_cannot_be_applied_to_the_dead_letter_file(tmp_pat
     p.write_text(p.read_text().replace('strategy = "skip"', 'strategy = "exit"').replace("s.db", "s2.db"))
     with pytest.raises(MysqlddlError, match="phone"):
         run_pipeline(p, once=True)
+
+
+def test_a_batch_is_committed_by_count_or_by_age(shop, tmp_path):
+    by_count = run_pipeline(shop, once=True)                  # every 2 transaction ends (and the last)
+    assert by_count.stats["batches"] == 3
+    p = tmp_path / "age.toml"
+    p.write_text(shop.read_text().replace("every_transactions = 2\nevery_ms = 600000", "every_transactions = 1000\n"
+                                          "every_ms = 0").replace("state.db", "age.db").replace("/out", "/age"))
+    by_age = run_pipeline(p, once=True)                       # each transaction end is old enough
+    assert by_age.stats["batches"] == 6 and by_age.stats["avg_batch_size"] == 1.0
+    assert by_age.checkpoint.position == by_count.checkpoint.position
