@@ -5,7 +5,8 @@
     pipeline_status("pipeline.toml")                      # as `mysqlddl status pipeline.toml`
 
 Modules: :mod:`.config` (the TOML pipeline file), :mod:`.checkpoint` (Checkpoint, the store
-interface, the SQLite store), :mod:`.runner` (Pipeline, the error strategies, the commit protocol),
+interface, the SQLite store), :mod:`.source` (the source interface, the file source, SOURCES),
+:mod:`.runner` (Pipeline, the error strategies, the commit protocol, SINKS),
 :mod:`.stats`, :mod:`.gtid` (the GTID set a checkpoint carries). The fault-injection points the
 crash tests use are listed in :mod:`mysqlddl.faults` (``MYSQLDDL_FAULT``).
 
@@ -49,6 +50,8 @@ it removed; a stream cannot undo: at-least-once, deduplicate by ``seq``).
 from .checkpoint import STORE_FORMAT, Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, config_from_dict, load_config
 from .runner import SINKS, Pipeline, RunResult, make_sink, pipeline_status, run_pipeline
+from .source import SOURCES, make_source
 
-__all__ = ["SINKS", "STORE_FORMAT", "Checkpoint", "CheckpointStore", "Pipeline", "PipelineConfig", "RunResult",
-           "SqliteCheckpointStore", "config_from_dict", "load_config", "make_sink", "pipeline_status", "run_pipeline"]
+__all__ = ["SINKS", "SOURCES", "STORE_FORMAT", "Checkpoint", "CheckpointStore", "Pipeline", "PipelineConfig",
+           "RunResult", "SqliteCheckpointStore", "config_from_dict", "load_config", "make_sink", "make_source",
+           "pipeline_status", "run_pipeline"]

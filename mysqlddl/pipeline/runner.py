@@ -42,7 +42,6 @@ import os
 import sys
 import time
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 from ..binlog.events import (
     DEFAULT_REGISTRY,
@@ -61,13 +60,13 @@ from ..changes.transactions import parse_xid
 from ..errors import CheckpointError, MysqlddlError, PipelineError, SinkError
 from ..faults import fault
 from ..options import ErrorPolicy
-from ..positions import BinlogPosition, split_file_name
+from ..positions import BinlogPosition
 from ..sinks.base import Sink
 from ..sinks.segments import SegmentSink, StreamSink
-from ..sources.directory import DirectorySource, fde_of
 from .checkpoint import Checkpoint, SqliteCheckpointStore
 from .config import PipelineConfig, load_config, uri_path
 from .gtid import GtidTracker
+from .source import make_source
 from .stats import Stats, write_stats_file
 
 
@@ -80,26 +79,6 @@ class RunResult:
     stats: dict
     stopped: bool = False
     retries: int = 0
-
-
-def source_identity(fde, path: Path) -> str:
-    """A file source's identity: the FORMAT_DESCRIPTION's server id and version with the binlog
-    base name (a binlog carries no server_uuid; a server source gives its own)."""
-    parts = split_file_name(path.name)
-    base = parts[0] if parts else path.name
-    if fde is None:
-        return f"file:basename={base}"
-    return f"file:server_id={fde.header.server_id};version={fde.server_version};basename={base}"
-
-
-def source_path(uri: str) -> Path:
-    if "://" not in uri:
-        return Path(uri)
-    parts = urlsplit(uri)
-    if parts.scheme != "file":
-        raise PipelineError(f"this build reads file:// sources (a binlog file, a directory, an .index); "
-                            f"{parts.scheme}:// is not available here", setting="source.uri")
-    return Path(unquote(parts.path))
 
 
 #: sink URI scheme -> factory(config) (a database sink adds its scheme here)
@@ -194,25 +173,19 @@ class Pipeline:
             for t in (EventType.ROWS_QUERY, EventType.MARIADB_ANNOTATE_ROWS):
                 if t in registry:
                     registry.unregister(t)
-        self.source = source = DirectorySource(source_path(cfg.source.uri), options=decode, follow=not once,
-                                               poll=cfg.source.poll_ms / 1000, stop=lambda: self._stop,
-                                               idle=self._idle, registry=registry)
+        self.source = source = make_source(cfg.source.uri, decode, follow=not once, poll=cfg.source.poll_ms / 1000,
+                                           stop=lambda: self._stop, idle=self._idle, registry=registry)
         start = ckpt.position if ckpt is not None else None
         try:
-            first = source.first_file(start)
-        except MysqlddlError as e:
-            if ckpt is not None:
-                raise CheckpointError(f"the checkpoint's file {start.file} is not in the source {cfg.source.uri}: "
-                                      f"{e}", path=str(cfg.store_path)) from None
+            identity, stamp = source.identity(start)
+        except CheckpointError as e:
+            e.path = e.path or str(cfg.store_path)
             raise
-        fde = fde_of(first, decode)
-        identity = source_identity(fde, first)
         if ckpt is not None:
-            stamp = ckpt.file_created
             other = ckpt.source_id != identity
-            if not other and stamp is not None and fde is not None and stamp != fde.header.timestamp:
+            if not other and ckpt.file_created is not None and stamp is not None and stamp != ckpt.file_created:
                 # same server and names, but the file is not the one the checkpoint was taken in
-                identity += f" (its file {first.name} created at {fde.header.timestamp}, not {stamp})"
+                identity += f" (its file {start.file} created at {stamp}, not {ckpt.file_created})"
                 other = True
             if other:
                 raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}); this source "
@@ -237,8 +210,9 @@ class Pipeline:
         self._in_txn = False
         self._last_stats = 0.0
         self._last_progress = 0.0
-        reader = self.reader = ChangeReader(first, options, schema=cfg.schema if history is None else None,
-                                            history=history, events=self._tap(source.events(start)))
+        reader = self.reader = ChangeReader(source.reader_source(start), options,
+                                            schema=cfg.schema if history is None else None, history=history,
+                                            events=self._tap(source.events(start)))
         self._ddl_errors = len(reader.history.errors)
         sink.open()
         try:
@@ -480,4 +454,4 @@ def pipeline_status(config) -> dict:
             "stats_file": stats_file}
 
 
-__all__ = ["SINKS", "Pipeline", "RunResult", "make_sink", "pipeline_status", "run_pipeline", "source_identity"]
+__all__ = ["SINKS", "Pipeline", "RunResult", "make_sink", "pipeline_status", "run_pipeline"]
