@@ -11,7 +11,8 @@ the sequence number of the segment's first line. Lines are appended to the open 
 records arrive (a huge transaction is streamed there, never held in memory).
 ``commit(position)`` flushes and fsyncs it and returns the sink state the pipeline stores in its
 checkpoint (the open segment and its committed length, the next sequence number); a segment that
-reached ``segment_bytes`` or ``segment_seconds`` is closed at a commit: fsync, atomic rename to its
+reached ``segment_bytes`` or is ``segment_seconds`` old (since its creation, across runs) is closed
+at a commit: fsync, atomic rename to its
 final name, fsync of the directory (POSIX rename(2) replaces the name atomically; the directory
 fsync makes the new name durable), and only then is the checkpoint written. ``recover(state)`` on
 a restart puts the directory back to the checkpoint: the open segment is cut to its committed
@@ -131,7 +132,7 @@ class SegmentSink(_Lines):
         self._f = None                 # the open .tmp segment
         self._first: tuple[int, int] | None = None     # its first position key
         self._seq0 = 0                 # its first line's sequence number
-        self._opened = 0.0
+        self._opened = 0.0             # when the open segment was created (wall clock: it outlives runs)
         self._committed = 0            # its committed length
         self._written = 0
         self._last: tuple[int, int] | None = None      # the last committed position key
@@ -189,7 +190,7 @@ class SegmentSink(_Lines):
             self._f.seek(length)
             self._first, self._seq0, self._committed = first, seq0, length
             self._written = length
-            self._opened = time.monotonic()
+            self._opened = float(state.get("opened") or time.time())
         self._fsync_dir()
 
     def write(self, record) -> None:
@@ -201,7 +202,7 @@ class SegmentSink(_Lines):
             f = self._f = open(self._tmp(self._first, self._seq0), "ab")  # noqa: SIM115 -- closed by close()
             f.truncate(0)
             self._committed = self._written = 0
-            self._opened = time.monotonic()
+            self._opened = time.time()
         if not self.per_line:
             data = self.text(record)
             f.write(data)
@@ -234,7 +235,7 @@ class SegmentSink(_Lines):
                 raise SinkError(f"cannot write the segment: {e.strerror or e}", path=f.name, transient=True) \
                     from None
             self._committed = self._written
-            if self._written >= self.segment_bytes or time.monotonic() - self._opened >= self.segment_seconds:
+            if self._written >= self.segment_bytes or time.time() - self._opened >= self.segment_seconds:
                 self._close_segment(key)
         self._last = key
         self._committed_seq = self.seq
@@ -244,7 +245,7 @@ class SegmentSink(_Lines):
         open_ = self._f is not None
         return {"seq": self._committed_seq, "position": list(self._last) if self._last else None,
                 "segment": list(self._first) if open_ else None, "segment_seq": self._seq0 if open_ else None,
-                "length": self._committed if open_ else 0}
+                "length": self._committed if open_ else 0, "opened": round(self._opened, 3) if open_ else None}
 
     def _close_segment(self, last) -> None:
         f, self._f = self._f, None

@@ -182,3 +182,19 @@ def test_stream_sink_lines_and_unknown_format(tmp_path, records):
         SegmentSink(tmp_path, format="avro")
     with pytest.raises(SinkError, match="sequence must be"):
         SegmentSink(tmp_path, sequence="row")
+
+
+def test_a_segment_is_closed_by_age_across_runs(tmp_path, records):
+    s = SegmentSink(tmp_path, segment_seconds=3600)
+    s.open()
+    s.recover(None)
+    states = _feed(s, records, upto=5)
+    s.close()
+    assert list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob("*.jsonl"))
+    state = dict(states[-1], opened=states[-1]["opened"] - 7200)     # the next run, two hours later
+    s2 = SegmentSink(tmp_path, segment_seconds=3600)
+    s2.open()
+    s2.recover(state)
+    _feed(s2, records[5:])
+    s2.close()
+    assert len(list(tmp_path.glob("*.jsonl"))) == 1
