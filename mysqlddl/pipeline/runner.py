@@ -12,7 +12,8 @@ One run (:meth:`Pipeline.run`):
    first (durable), then the checkpoint, with the history's new records, in one store transaction
    (a sink that keeps the checkpoint itself gets it staged before its commit instead);
 4. at the end (``once``: the end of what exists; following: a stop) the last transaction end is
-   committed; what was read past it is dropped (the sink cuts it, a restart reads it again).
+   committed, the sink asked to close its open segment there (``rotate``); what was read past it
+   is dropped (the sink cuts it, a restart reads it again).
 
 Error strategies (``[errors] strategy``): ``exit`` (default) raises the positioned error with the
 checkpoint intact; ``skip`` writes a record the sink cannot write (a rows event that does not
@@ -219,7 +220,8 @@ class Pipeline:
             sink.recover(ckpt.sink_state if ckpt is not None else None)
             self._loop(reader)
             if not self._in_txn:
-                self._commit()
+                sink.rotate()
+                self._commit(final=True)
         except BaseException:
             self.stats.discard_batch()
             sink.abort()
@@ -302,7 +304,9 @@ class Pipeline:
                     stats.rows(f"{rec.source.db}.{rec.source.table}", rec.op, 1)
 
     def _at_boundary(self, position, ts: int, *, ddl: bool) -> None:
-        self._boundary = (position, self.gtids.text)
+        # what the checkpoint will say, taken now: by the time the commit is decided (at the next
+        # record) the reader may have read on, and recorded the next DDL in the history already
+        self._boundary = (position, self.gtids.text, len(self.reader.history.records))
         self._pending += 1
         self.stats.boundary(ts, ddl)
 
@@ -358,13 +362,20 @@ class Pipeline:
             self.stats.skip()
 
     # -- commits ----------------------------------------------------------------------------------
-    def _commit(self) -> None:
+    def _commit(self, final: bool = False) -> None:
+        """Commit the batch at the last transaction end; ``final`` (the run ends): also when
+        nothing is pending, at the stored checkpoint, so the sink's rotation is recorded."""
         b = self._boundary
-        if b is None or not self._pending or self._xa_prepared:
+        if final and not self._pending and self.checkpoint is not None:
+            ck = self.checkpoint
+            b = (ck.position, ck.gtid_set, ck.history_version)
+        elif b is None or not self._pending:
+            return
+        if self._xa_prepared:
             # (an XA transaction's rows are held by the reader from its PREPARE to its COMMIT: a
             # checkpoint between the two would skip them on a restart, so it waits)
             return
-        position, gtid_text = b
+        position, gtid_text, history_version = b
         name = Path(position.file).name if position.file else ""
         pos = BinlogPosition(position.file_seq, position.pos, name, position.gtid)
         errors = self.reader.history.errors
@@ -378,7 +389,7 @@ class Pipeline:
         totals = self.stats.committed()
 
         def checkpoint(state):
-            return Checkpoint(self.config.name, self.identity, pos, gtid_text, len(history.records), time.time(),
+            return Checkpoint(self.config.name, self.identity, pos, gtid_text, history_version, time.time(),
                               int((state or {}).get("seq", 0)), state, totals, file_created=self._created.get(name))
 
         if self.sink_keeps_checkpoint:

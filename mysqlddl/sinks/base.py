@@ -49,6 +49,10 @@ class Sink:
         the sink removes whatever it holds past that point (segments written after it), so the
         records re-read from the checkpoint are delivered once."""
 
+    def rotate(self) -> None:
+        """The run is ending: a sink that writes files closes the open one at the next commit (so
+        a consumer sees it complete), where it would otherwise wait for its size or age."""
+
     def checkpoint_store(self):
         """A :class:`mysqlddl.pipeline.CheckpointStore` when the sink keeps the checkpoint itself
         (a database sink: in the same transaction as the data it covers), else None (the pipeline

@@ -7,8 +7,10 @@
 
 A position in a name is ``file_seq.pos`` zero-padded (so names sort in log order): the first is
 where the segment's first transaction starts, the last where its last transaction ends; ``seq`` is
-the sequence number of the segment's first line. Lines are appended to the open ``.tmp`` segment as
-records arrive (a huge transaction is streamed there, never held in memory).
+the sequence number of the segment's first line. A run that ends (``--once``, or stopped) closes its
+open segment at its last commit (:meth:`~mysqlddl.sinks.base.Sink.rotate`). Lines are appended to
+the open ``.tmp`` segment as records arrive (a huge transaction is streamed there, never held in
+memory).
 ``commit(position)`` flushes and fsyncs it and returns the sink state the pipeline stores in its
 checkpoint (the open segment and its committed length, the next sequence number); a segment that
 reached ``segment_bytes`` or is ``segment_seconds`` old (since its creation, across runs) is closed
@@ -137,6 +139,7 @@ class SegmentSink(_Lines):
         self._written = 0
         self._last: tuple[int, int] | None = None      # the last committed position key
         self._committed_seq = 0
+        self._rotate = False           # close the open segment at the next commit (the run ends)
 
     # -- paths ------------------------------------------------------------------------------------
     def _tmp(self, first, seq0: int) -> Path:
@@ -235,11 +238,16 @@ class SegmentSink(_Lines):
                 raise SinkError(f"cannot write the segment: {e.strerror or e}", path=f.name, transient=True) \
                     from None
             self._committed = self._written
-            if self._written >= self.segment_bytes or time.time() - self._opened >= self.segment_seconds:
+            if self._written >= self.segment_bytes or time.time() - self._opened >= self.segment_seconds or \
+                    (self._rotate and self._written):
                 self._close_segment(key)
+        self._rotate = False
         self._last = key
         self._committed_seq = self.seq
         return self.state()
+
+    def rotate(self) -> None:
+        self._rotate = True
 
     def state(self) -> dict:
         open_ = self._f is not None

@@ -11,10 +11,13 @@ import subprocess
 import sys
 import time
 
+from mysqlddl.binlog.events import XidEvent
+from mysqlddl.binlog.reader import BinlogReader
+from mysqlddl.options import Options
 from mysqlddl.pipeline import pipeline_status
 
 
-def _wait_for(pred, timeout=90.0, what=""):
+def _wait_for(pred, timeout=180.0, what=""):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         v = pred()
@@ -53,7 +56,10 @@ def test_follow_a_server_directory_and_stop_on_sigterm(lab_server, tmp_path, pip
                 time.sleep(0.3)       # the pipeline catches up, waits, and goes on as the server writes
         srv.execute("UPDATE follow.t SET v = 'y' WHERE id < 10", "DELETE FROM follow.t WHERE id >= 230")
         assert len(srv.binlog_files()) >= files_before + 3         # rotated (size, and the FLUSH)
-        last_file, last_pos = srv.current_binlog()
+        last_file, _ = srv.current_binlog()
+        # the last transaction's end (the server may append a BINLOG_CHECKPOINT event after it)
+        last_pos = max(e.next_pos for e in BinlogReader(last_file, options=Options(stop_at_truncated_tail=True))
+                       if isinstance(e, XidEvent))
 
         def caught_up():
             ck = _checkpoint(p)

@@ -14,7 +14,7 @@ import pytest
 
 from mysqlddl.binlog.events import MariadbGtidEvent, XidEvent
 from mysqlddl.binlog.reader import BinlogReader
-from mysqlddl.changes.records import RowBatch
+from mysqlddl.changes.records import RowBatch, SchemaChange
 from mysqlddl.errors import BinlogError, CheckpointError, MysqlddlError, SinkError
 from mysqlddl.pipeline import Pipeline, SqliteCheckpointStore, load_config, pipeline_status, run_pipeline
 from mysqlddl.sinks.segments import SegmentSink
@@ -312,3 +312,23 @@ def test_a_batch_is_committed_by_count_or_by_age(shop, tmp_path):
     by_age = run_pipeline(p, once=True)                       # each transaction end is old enough
     assert by_age.stats["batches"] == 6 and by_age.stats["avg_batch_size"] == 1.0
     assert by_age.checkpoint.position == by_count.checkpoint.position
+
+
+class FailOnDdl(SegmentSink):
+    def write(self, record):
+        if type(record) is SchemaChange:
+            raise BinlogError("the sink refuses this DDL")
+        super().write(record)
+
+
+def test_a_checkpoint_before_a_ddl_does_not_hold_the_ddl(shop, tmp_path, read_segments):
+    # commit at every transaction end: the one before the ALTER is committed when the ALTER's
+    # record arrives, after the reader recorded it in the history; the checkpoint must not hold it
+    shop.write_text(shop.read_text().replace("every_transactions = 2", "every_transactions = 1"))
+    with pytest.raises(BinlogError, match="refuses"):
+        Pipeline(shop, sink=FailOnDdl(tmp_path / "out")).run(once=True)
+    ck = pipeline_status(shop)["checkpoint"]
+    assert ck is not None and ck["history_version"] == 0
+    result = run_pipeline(shop, once=True)            # the ALTER is applied once, from the checkpoint
+    assert result.checkpoint.history_version == 1
+    assert read_segments(tmp_path / "out").count("\n") == 19
