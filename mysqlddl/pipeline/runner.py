@@ -366,8 +366,11 @@ class Pipeline:
         """Commit the batch at the last transaction end; ``final`` (the run ends): also when
         nothing is pending, at the stored checkpoint, so the sink's rotation is recorded."""
         b = self._boundary
-        if final and not self._pending and self.checkpoint is not None:
+        idle_end = final and not self._pending
+        if idle_end:
             ck = self.checkpoint
+            if ck is None or self.sink_keeps_checkpoint:
+                return
             b = (ck.position, ck.gtid_set, ck.history_version)
         elif b is None or not self._pending:
             return
@@ -398,6 +401,8 @@ class Pipeline:
             self.sink.commit(pos)
         else:
             state = self.sink.commit(pos)
+            if idle_end and state == self.checkpoint.sink_state:
+                return                          # (nothing was open: the checkpoint stands)
             fault("after-sink-commit")
             ckpt = checkpoint(state)
             self.store.save(ckpt, history)
