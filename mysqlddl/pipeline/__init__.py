@@ -32,6 +32,8 @@ The sink side (:class:`mysqlddl.sinks.base.Sink`, all optional but ``write``)::
     commit(position) -> dict | None        make everything written durable; called only at a
                                            transaction end, once per batch; the returned state
                                            goes into the checkpoint
+    rotate()                               the run is ending: close the open file at the next
+                                           commit (the last one of the run)
     abort(); close()
     checkpoint_store() -> CheckpointStore | None
 
