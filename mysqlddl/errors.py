@@ -281,3 +281,40 @@ class SnapshotError(MysqlddlError):
     """The schema or rows of a live server could not be captured at one position (no binary log,
     a lock method the server lacks, a capture whose snapshot transaction is gone); the message
     names the setting and the fix."""
+
+
+# ---------------------------------------------------------------------------------------- pipeline
+
+
+class PipelineError(MysqlddlError):
+    """The pipeline (mysqlddl.pipeline) cannot go on: ``path`` names the pipeline file, checkpoint
+    store or sink path involved (None when none is), ``setting`` the pipeline-file key to fix."""
+
+    def __init__(self, message: str, *, path: str | None = None, setting: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.setting = setting
+
+    def __str__(self) -> str:
+        where = []
+        if self.path:
+            where.append(str(self.path))
+        if self.setting:
+            where.append(f"[{self.setting}]")
+        return f"{': '.join(where)}: {self.message}" if where else self.message
+
+
+class CheckpointError(PipelineError):
+    """A checkpoint store that cannot be trusted: not a checkpoint store (corrupt), written by a
+    newer mysqlddl, or holding the checkpoint of another source. Never a silent restart from the
+    beginning."""
+
+
+class SinkError(PipelineError):
+    """A sink could not write or commit. ``transient``: worth a retry (a lost connection, a full
+    disk that may drain), as the ``retry`` error strategy decides."""
+
+    def __init__(self, message: str, *, transient: bool = False, **kw):
+        super().__init__(message, **kw)
+        self.transient = transient

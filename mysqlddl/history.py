@@ -242,7 +242,15 @@ class SchemaHistory:
         """Reload a saved history: the stored table versions are used as they are (commands are
         not re-applied), so the answers are the ones that were recorded."""
         with open(path, encoding="utf-8") as f:
-            rows = [json.loads(line) for line in f if line.strip()]
+            return cls.from_lines(f, options, source=str(path))
+
+    @classmethod
+    def from_lines(cls, lines: Iterable[str], options: Options = DEFAULT, *,
+                   source: str = "history") -> SchemaHistory:
+        """A history from the lines :meth:`lines` gave (as :meth:`load` reads them from a file;
+        the pipeline's checkpoint store keeps them in its database)."""
+        path = source
+        rows = [json.loads(line) for line in lines if line.strip()]
         if not rows or rows[0].get("mysqlddl_history") != 1:
             raise SchemaHistoryError(f"{path}: not a mysqlddl schema history")
         head = rows[0]

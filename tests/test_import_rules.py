@@ -53,6 +53,8 @@ LAZY = {
                                                "imports cli",
     ("mysqlddl/sources/server/snapshot.py", "mysqlddl.ddl"): "the DDL front door (grammar and listeners, ~0.3 s) "
                                                              "only when a capture builds its own catalog",
+    ("mysqlddl/pipeline/config.py", "tomllib"): "stdlib from Python 3.11, chosen by version at module top",
+    ("mysqlddl/pipeline/config.py", "tomli"): "the same TOML parser on Python 3.10 (a dependency there only)",
     ("mysqlddl/sinks/typed.py", "pyarrow"): "heavy and optional (mysqlddl[spark]): only when a typed dataset is built",
 }
 

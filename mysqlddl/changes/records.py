@@ -137,12 +137,16 @@ class SchemaChange:
 @dataclasses.dataclass(frozen=True, slots=True)
 class TransactionMark:
     """Debezium transaction metadata: ``status`` BEGIN or END; ``counts`` (END only):
-    ((``db.table``, events), ...) in first-seen order."""
+    ((``db.table``, events), ...) in first-seen order. ``end`` (END only, None on BEGIN): where
+    the transaction ends, the end of its commit event (XID, or the QUERY of a COMMIT / XA COMMIT),
+    i.e. where the next transaction starts, with the transaction's GTID: the position a
+    checkpoint resumes from (``source.pos`` is the commit event's *start*)."""
 
     status: str
     id: str
     source: Source
     counts: tuple[tuple[str, int], ...] = ()
+    end: BinlogPosition | None = None
 
     @property
     def event_count(self) -> int:

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ..binlog.events import QueryEvent, XaPrepareEvent
+from ..positions import BinlogPosition
 from .records import Change, RowChange, Source, TransactionMark
 
 _XID_HEX = re.compile(r"X'([0-9A-Fa-f]*)'\s*,\s*X'([0-9A-Fa-f]*)'\s*,\s*(\d+)")
@@ -66,7 +67,9 @@ class TransactionBook:
     def _end_marks(self, txn: OpenTransaction, ev) -> Iterator[Change]:
         if txn.began and self.config.transactions:
             src = dataclasses.replace(self._source(ev), gtid=txn.gtid, query=None)
-            yield TransactionMark("END", txn.id, src, tuple(txn.counts.items()))
+            # (inside a TRANSACTION_PAYLOAD, ev.next_pos is the payload event's end: the same place)
+            end = BinlogPosition(src.file_seq, ev.next_pos, src.file, txn.gtid)
+            yield TransactionMark("END", txn.id, src, tuple(txn.counts.items()), end)
 
     def _commit(self, ev) -> Iterator[Change]:
         txn = self._txn

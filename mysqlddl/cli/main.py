@@ -16,14 +16,15 @@ import textwrap
 
 from ..errors import MysqlddlError
 from . import args as common
-from . import changes, events, history, olr, parse, schema, spark, version
+from . import changes, events, history, olr, parse, run, schema, spark, status, version
 
 DESCRIPTION = ("Parse MySQL, MariaDB and Oracle DDL, follow the schema through binlogs, and turn binlogs\n"
                "into change events in Debezium's envelope (JSON Lines, or Parquet on Spark).")
 
 # (name, module) in the order --help lists them
 SUBCOMMANDS = (("version", version), ("events", events), ("schema", schema), ("parse", parse),
-               ("changes", changes), ("history", history), ("olr", olr), ("spark", spark))
+               ("changes", changes), ("history", history), ("olr", olr), ("spark", spark),
+               ("run", run), ("status", status))
 
 
 class _Version(argparse.Action):

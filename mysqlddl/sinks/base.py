@@ -8,9 +8,10 @@ when the block raised)::
 
 ``write(record)`` takes every record a :class:`~mysqlddl.changes.reader.ChangeReader` yields (the
 protocol of :mod:`mysqlddl.changes.records`). ``commit(position)`` is called at a transaction
-boundary, after the record that closes it was written, with the position reached: after a
-TransactionMark END (its ``source``: the commit event), and after a SchemaChange (its
-``position``, the end of the DDL's QUERY event; a DDL is a transaction of its own, the server
+boundary, after the record that closes it was written, with the position reached, a
+:class:`~mysqlddl.positions.BinlogPosition` where the next transaction starts: after a
+TransactionMark END (its ``end``: the end of the commit event, with the transaction's GTID), and
+after a SchemaChange (its ``position``, the end of the DDL's QUERY event; a DDL is a transaction of its own, the server
 commits implicitly around it: MySQL manual 15.3.3 "Statements That Cause an Implicit Commit").
 A reader run without transaction marks gives no END to commit at: the rows are then made durable
 only by ``close()``. What ``commit`` guarantees is the sink's to say (a stream: nothing more than
@@ -34,8 +35,29 @@ class Sink:
         """Take one record, in the reader's order."""
         raise NotImplementedError
 
-    def commit(self, position) -> None:
-        """Everything written so far ends a transaction at ``position`` (see the module docstring)."""
+    def commit(self, position) -> dict | None:
+        """Everything written so far ends a transaction at ``position`` (see the module docstring).
+
+        Under a pipeline (:mod:`mysqlddl.pipeline`) a commit covers a batch of transactions and
+        must make them durable before it returns; it may return the sink's own state at this
+        point (JSON data: a segment name and length, a sequence number), which the pipeline stores
+        in the checkpoint and hands back to :meth:`recover` on a restart."""
+
+    def recover(self, state: dict | None) -> None:
+        """Called by a pipeline after :meth:`open`, before the first write, with the state the
+        last checkpoint stored (what :meth:`commit` returned; None when there is no checkpoint):
+        the sink removes whatever it holds past that point (segments written after it), so the
+        records re-read from the checkpoint are delivered once."""
+
+    def rotate(self) -> None:
+        """The run is ending: a sink that writes files closes the open one at the next commit (so
+        a consumer sees it complete), where it would otherwise wait for its size or age."""
+
+    def checkpoint_store(self):
+        """A :class:`mysqlddl.pipeline.CheckpointStore` when the sink keeps the checkpoint itself
+        (a database sink: in the same transaction as the data it covers), else None (the pipeline
+        uses its own store). The protocol is in :mod:`mysqlddl.pipeline`'s docstring."""
+        return None
 
     def abort(self) -> None:
         """The run failed: what the sink can still undo since the last commit, it undoes."""
@@ -56,7 +78,7 @@ class Sink:
 def boundary(record: Record):
     """The position to commit at after ``record``, or None when it does not end a transaction."""
     if type(record) is TransactionMark:
-        return record.source if record.status == "END" else None
+        return (record.end if record.end is not None else record.source) if record.status == "END" else None
     if type(record) is SchemaChange:
         return record.position
     return None
@@ -70,7 +92,7 @@ def write_records(records: Iterable[Record], sink: Sink) -> None:
         t = type(rec)           # (boundary, inline: this loop runs once per record)
         if t is TransactionMark:
             if rec.status == "END":
-                commit(rec.source)
+                commit(rec.end if rec.end is not None else rec.source)
         elif t is SchemaChange:
             commit(rec.position)
 

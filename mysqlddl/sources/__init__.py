@@ -1,1 +1,1 @@
-"""Where events come from: binlog files and live servers."""
+"""Where events come from: binlog files, a directory a server is writing (:mod:`.directory`), live servers."""

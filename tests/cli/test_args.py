@@ -10,7 +10,7 @@ import pytest
 
 from mysqlddl.cli import main
 
-SUBCOMMANDS = ("version", "events", "schema", "parse", "changes", "history", "olr", "spark")
+SUBCOMMANDS = ("version", "events", "schema", "parse", "changes", "history", "olr", "spark", "run", "status")
 
 
 @pytest.mark.parametrize("sub", ["changes", "history"])

@@ -1,0 +1,230 @@
+"""Checkpoints and the stores that keep them (the protocol is in :mod:`mysqlddl.pipeline`).
+
+A checkpoint is written only at a transaction's end, after the sink made everything before it
+durable. It holds the source's identity, the position where the next transaction starts (file,
+its sequence number, byte offset), the GTID set up to there, the schema history in force there
+(its version: the number of records), the time, the next per-event sequence number, the sink's
+state and the cumulated stats. The schema history's new records go into the store in the same
+transaction as the checkpoint row, so a restart never re-parses from the beginning and never
+applies a DDL twice.
+
+The default store is SQLite (stdlib ``sqlite3``): WAL journal, ``synchronous=FULL`` (SQLite
+manual, "PRAGMA synchronous": FULL syncs the WAL at every commit, so a committed checkpoint
+survives a power loss), one row per pipeline in ``checkpoint``, the history's JSON lines in
+``history`` (one row per line, appended), the store's format in ``meta``. Each save is one
+``BEGIN IMMEDIATE ... COMMIT``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sqlite3
+import time
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from .. import __version__
+from ..errors import CheckpointError, SchemaHistoryError
+from ..faults import fault
+from ..history import SchemaHistory
+from ..options import DEFAULT, Options
+from ..positions import BinlogPosition
+
+#: The store's layout version. A store written with a larger one was written by a newer mysqlddl:
+#: refused (its rows may mean something this version cannot know).
+STORE_FORMAT = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Checkpoint:
+    """One pipeline's checkpoint. ``source_id``: the source's identity (a server's server_uuid, or
+    for files the first FORMAT_DESCRIPTION's server id and version with the binlog base name);
+    ``position``: where the next transaction starts; ``gtid_set``: text ("" without GTIDs);
+    ``history_version``: the number of schema-history records in force; ``time``: when it was
+    written (Unix seconds); ``sequence``: the next per-event sequence number; ``sink_state``: what
+    the sink's ``commit`` returned; ``stats``: the cumulated stats (:class:`~.stats.Stats`);
+    ``written_by``: the mysqlddl version that wrote it; ``file_created``: the FORMAT_DESCRIPTION
+    timestamp of the position's file (a restart checks it reads the same file, not one of the same
+    name from another server)."""
+
+    pipeline: str
+    source_id: str
+    position: BinlogPosition
+    gtid_set: str = ""
+    history_version: int = 0
+    time: float = 0.0
+    sequence: int = 0
+    sink_state: dict | None = None
+    stats: dict | None = None
+    written_by: str = __version__
+    file_created: int | None = None
+
+    def as_dict(self) -> dict:
+        p = self.position
+        return {"pipeline": self.pipeline, "source_id": self.source_id, "file": p.file, "file_seq": p.file_seq,
+                "pos": p.pos, "gtid_set": self.gtid_set, "history_version": self.history_version,
+                "time": self.time, "sequence": self.sequence, "sink_state": self.sink_state,
+                "written_by": self.written_by, "file_created": self.file_created}
+
+
+class CheckpointStore:
+    """Where checkpoints live. ``load()`` gives the pipeline's last :class:`Checkpoint` (None when
+    there is none) and ``load_history(checkpoint, options)`` the schema history it names;
+    ``save(checkpoint, history)`` writes the checkpoint row and the history records the store does
+    not hold yet (``history.records[stored:checkpoint.history_version]``) in one atomic step;
+    ``close()``. A sink that keeps the checkpoint in its own target implements this too
+    (:meth:`mysqlddl.sinks.base.Sink.checkpoint_store`)."""
+
+    def load(self) -> Checkpoint | None:
+        raise NotImplementedError
+
+    def load_history(self, checkpoint: Checkpoint, options: Options = DEFAULT) -> SchemaHistory | None:
+        raise NotImplementedError
+
+    def save(self, checkpoint: Checkpoint, history: SchemaHistory) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the store."""
+
+
+def sqlite_path(uri: str) -> Path:
+    """The file of a ``sqlite:///path`` URI (or a bare path)."""
+    if "://" not in uri:
+        return Path(uri)
+    parts = urlsplit(uri)
+    if parts.scheme != "sqlite":
+        raise CheckpointError(f"a checkpoint store URI is sqlite:///PATH, not {uri!r}", setting="checkpoint.uri")
+    return Path(unquote(parts.path))
+
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS checkpoint (pipeline TEXT PRIMARY KEY, source_id TEXT NOT NULL, file TEXT NOT NULL, "
+    "file_seq INTEGER NOT NULL, pos INTEGER NOT NULL, gtid_set TEXT NOT NULL, history_version INTEGER NOT NULL, "
+    "time REAL NOT NULL, sequence INTEGER NOT NULL, written_by TEXT NOT NULL, data TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS history (pipeline TEXT NOT NULL, idx INTEGER NOT NULL, line TEXT NOT NULL, "
+    "PRIMARY KEY (pipeline, idx))",
+)
+
+
+class SqliteCheckpointStore(CheckpointStore):
+    """The embedded default store (the module docstring). ``readonly`` (``mysqlddl status``):
+    opens an existing file without creating or changing anything."""
+
+    def __init__(self, path: str | os.PathLike, pipeline: str, *, readonly: bool = False):
+        self.path = Path(path)
+        self.pipeline = pipeline
+        self._stored = None            # history lines the store holds for this pipeline (header included)
+        if readonly and not self.path.exists():
+            raise CheckpointError("no checkpoint store here (the pipeline has not run yet)", path=str(self.path))
+        try:
+            if readonly:
+                self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(self.path, isolation_level=None)
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")
+            self._check_format(readonly)
+        except sqlite3.DatabaseError as e:
+            raise CheckpointError(f"not a usable checkpoint store (corrupt, or not an SQLite file): {e}",
+                                  path=str(self.path)) from None
+
+    def _check_format(self, readonly: bool) -> None:
+        db = self.db
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables and not readonly:
+            db.execute("BEGIN IMMEDIATE")
+            for stmt in _SCHEMA:
+                db.execute(stmt)
+            db.execute("INSERT INTO meta VALUES ('format', ?), ('created_by', ?)", (str(STORE_FORMAT), __version__))
+            db.execute("COMMIT")
+            return
+        if "meta" not in tables or "checkpoint" not in tables or "history" not in tables:
+            raise CheckpointError("not a mysqlddl checkpoint store: the file is an SQLite database without the "
+                                  "store's tables (meta, checkpoint, history)", path=str(self.path))
+        row = db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
+        try:
+            fmt = int(row[0])
+        except (TypeError, ValueError):
+            raise CheckpointError(f"not a mysqlddl checkpoint store: its format is {row!r}",
+                                  path=str(self.path)) from None
+        if fmt > STORE_FORMAT:
+            by = db.execute("SELECT value FROM meta WHERE key='created_by'").fetchone()
+            raise CheckpointError(f"the store has format {fmt}, written by a newer mysqlddl "
+                                  f"({by[0] if by else 'unknown version'}); this is mysqlddl {__version__}, which "
+                                  f"knows format {STORE_FORMAT}: upgrade mysqlddl", path=str(self.path))
+
+    def load(self) -> Checkpoint | None:
+        try:
+            row = self.db.execute("SELECT source_id, file, file_seq, pos, gtid_set, history_version, time, sequence, "
+                                  "written_by, data FROM checkpoint WHERE pipeline=?", (self.pipeline,)).fetchone()
+        except sqlite3.DatabaseError as e:
+            raise CheckpointError(f"cannot read the checkpoint: {e}", path=str(self.path)) from None
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[9])
+            return Checkpoint(self.pipeline, row[0], BinlogPosition(int(row[2]), int(row[3]), row[1]), row[4],
+                              int(row[5]), float(row[6]), int(row[7]), data.get("sink_state"), data.get("stats"),
+                              row[8], data.get("file_created"))
+        except (ValueError, TypeError, AttributeError) as e:
+            raise CheckpointError(f"the checkpoint row of pipeline {self.pipeline!r} is corrupt: {e}",
+                                  path=str(self.path)) from None
+
+    def history_lines(self, version: int) -> list[str]:
+        """The header and the first ``version`` records' lines of the stored history."""
+        rows = self.db.execute("SELECT idx, line FROM history WHERE pipeline=? AND idx<=? ORDER BY idx",
+                               (self.pipeline, version)).fetchall()
+        if [r[0] for r in rows] != list(range(version + 1)):
+            raise CheckpointError(f"the stored schema history has {len(rows)} of the {version + 1} lines the "
+                                  "checkpoint names: the store is corrupt", path=str(self.path))
+        return [r[1] for r in rows]
+
+    def load_history(self, checkpoint: Checkpoint, options: Options = DEFAULT) -> SchemaHistory | None:
+        lines = self.history_lines(checkpoint.history_version)
+        try:
+            h = SchemaHistory.from_lines(lines, options, source=f"{self.path} (history)")
+        except (SchemaHistoryError, ValueError, KeyError, TypeError) as e:
+            raise CheckpointError(f"the stored schema history cannot be read: {e}", path=str(self.path)) from None
+        self._stored = len(lines)
+        return h
+
+    def save(self, checkpoint: Checkpoint, history: SchemaHistory) -> None:
+        db = self.db
+        new = None
+        if self._stored is None or self._stored != checkpoint.history_version + 1:
+            # the history grew (a DDL) or was never stored: the lines the store lacks
+            if self._stored is None:
+                self._stored = db.execute("SELECT COUNT(*) FROM history WHERE pipeline=?",
+                                          (self.pipeline,)).fetchone()[0]
+            lines = list(history.lines())[: checkpoint.history_version + 1]
+            new = [(self.pipeline, i, line) for i, line in enumerate(lines) if i >= self._stored]
+        data = json.dumps({"sink_state": checkpoint.sink_state, "stats": checkpoint.stats,
+                           "file_created": checkpoint.file_created}, sort_keys=True)
+        p = checkpoint.position
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            if new:
+                db.executemany("INSERT OR REPLACE INTO history VALUES (?, ?, ?)", new)
+            db.execute("INSERT OR REPLACE INTO checkpoint VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (self.pipeline, checkpoint.source_id, p.file, p.file_seq, p.pos, checkpoint.gtid_set,
+                        checkpoint.history_version, checkpoint.time or time.time(), checkpoint.sequence,
+                        checkpoint.written_by, data))
+            fault("in-checkpoint-commit")
+            db.execute("COMMIT")
+        except sqlite3.Error as e:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise CheckpointError(f"cannot write the checkpoint: {e}", path=str(self.path)) from None
+        if new:
+            self._stored = checkpoint.history_version + 1
+
+    def close(self) -> None:
+        self.db.close()
+
+
+__all__ = ["STORE_FORMAT", "Checkpoint", "CheckpointStore", "SqliteCheckpointStore", "sqlite_path"]

@@ -1,0 +1,304 @@
+"""The pipeline file (TOML): one frozen dataclass per table, validated when read.
+
+The minimal form (every other key optional, defaults below)::
+
+    [source]
+    uri = "file:///var/lib/mysql-archive/"      # a binlog file, a directory (its .index, or name.NNNNNN)
+    [sink]
+    uri = "jsonl:///data/changes/"              # segments in this directory; or "stdout:"
+    [checkpoint]
+    uri = "sqlite:///data/pipeline-state.db"    # default: <pipeline file>.state.db beside it
+
+Every key::
+
+    name = "NAME"                   # the pipeline's name, its row in the store (default: the file's stem)
+    [source]   uri; poll_ms = 200 (how often a followed directory is looked at)
+    [sink]     uri; format = "native" (sinks.segments.FORMATS); segment_bytes = 67108864;
+               segment_seconds = 300 (a segment is closed at the first commit past either);
+               sequence = "segment" | "line" (sinks.segments: the sequence number by the line's place
+               in a segment named by its first number, or also written in every line)
+    [checkpoint] uri; every_transactions = 1000; every_ms = 1000 (a batch is committed at the first
+               transaction end past either, never inside a transaction)
+    [changes]  what `mysqlddl changes` takes: schema (a DDL file, the baseline), schema_database,
+               schema_position, ddl_errors (raise|warn|skip), verify_checksums, databases,
+               exclude_databases, tables, exclude_tables, operations (subset of c u d t),
+               include_gtids, exclude_gtids, on_mismatch, pk_change, truncate_events, include_query,
+               server_name (source.name), transactions, schema_changes (whether BEGIN/END and schema
+               change events are written; the pipeline reads them anyway: they are its commit points)
+    [errors]   strategy = "exit" | "skip" | "retry"; dead_letter (default <store>.dead-letter.jsonl);
+               retries = 5; backoff_ms = 200 (doubled at each retry, at most 30 s)
+    [stats]    path (default <store>.stats.json); interval_s = 5; progress = "auto" | "always" | "never"
+
+Relative paths in URIs are taken from the pipeline file's directory.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from ..changes import ChangeOptions, Filters, GtidSet
+from ..errors import ConfigError, PipelineError
+from ..options import change_event_options
+
+# tomllib is stdlib from Python 3.11; on 3.10 the same parser is the `tomli` package (a dependency
+# there only, see pyproject.toml)
+if sys.version_info >= (3, 11):
+    import tomllib  # (stdlib)
+else:                                       # pragma: no cover - Python 3.10
+    import tomli as tomllib  # (the same parser, packaged)
+
+STRATEGIES = ("exit", "skip", "retry")
+OPERATIONS = ("c", "u", "d", "t")
+
+
+@dataclasses.dataclass(frozen=True)
+class SourceConfig:
+    uri: str
+    poll_ms: int = 200
+
+
+@dataclasses.dataclass(frozen=True)
+class SinkConfig:
+    uri: str
+    format: str = "native"
+    segment_bytes: int = 64 << 20
+    segment_seconds: float = 300.0
+    sequence: str = "segment"
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckpointConfig:
+    uri: str
+    every_transactions: int = 1000
+    every_ms: int = 1000
+
+
+@dataclasses.dataclass(frozen=True)
+class ErrorConfig:
+    strategy: str = "exit"
+    dead_letter: str = ""
+    retries: int = 5
+    backoff_ms: int = 200
+
+
+@dataclasses.dataclass(frozen=True)
+class StatsConfig:
+    path: str = ""
+    interval_s: float = 5.0
+    progress: str = "auto"
+
+
+@dataclasses.dataclass(frozen=True)
+class PipelineConfig:
+    """A whole pipeline file. ``changes``: the ChangeOptions; ``schema``: the baseline DDL text
+    (None without one); ``operations``: the row ops written; ``write_transactions`` /
+    ``write_schema_changes``: whether those records reach the sink; ``path``: the file read (None
+    when built in Python)."""
+
+    name: str
+    source: SourceConfig
+    sink: SinkConfig
+    checkpoint: CheckpointConfig
+    changes: ChangeOptions = ChangeOptions()
+    schema: str | None = None
+    operations: tuple[str, ...] = OPERATIONS
+    write_transactions: bool = True
+    write_schema_changes: bool = True
+    errors: ErrorConfig = ErrorConfig()
+    stats: StatsConfig = StatsConfig()
+    path: str | None = None
+
+    @property
+    def store_path(self) -> Path:
+        return uri_path(self.checkpoint.uri, "sqlite", "checkpoint.uri")
+
+    @property
+    def dead_letter_path(self) -> Path:
+        return Path(self.errors.dead_letter) if self.errors.dead_letter else \
+            self.store_path.with_name(self.store_path.name + ".dead-letter.jsonl")
+
+    @property
+    def stats_path(self) -> Path:
+        return Path(self.stats.path) if self.stats.path else \
+            self.store_path.with_name(self.store_path.name + ".stats.json")
+
+
+def uri_path(uri: str, scheme: str, setting: str) -> Path:
+    """The path of ``scheme:///path`` (or of a bare path)."""
+    if "://" not in uri:
+        return Path(uri)
+    parts = urlsplit(uri)
+    if parts.scheme != scheme:
+        raise ConfigError(f"[{setting.split('.')[0]}] {setting.split('.')[1]}: expected {scheme}:///PATH, "
+                          f"not {uri!r}")
+    return Path(unquote(parts.path))
+
+
+_KEYS = {
+    "": {"name", "source", "sink", "checkpoint", "changes", "errors", "stats"},
+    "source": {"uri", "poll_ms"},
+    "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence"},
+    "checkpoint": {"uri", "every_transactions", "every_ms"},
+    "changes": {"schema", "schema_database", "schema_position", "ddl_errors", "verify_checksums", "databases",
+                "exclude_databases", "tables", "exclude_tables", "operations", "include_gtids", "exclude_gtids",
+                "on_mismatch", "pk_change", "truncate_events", "include_query", "server_name", "transactions",
+                "schema_changes"},
+    "errors": {"strategy", "dead_letter", "retries", "backoff_ms"},
+    "stats": {"path", "interval_s", "progress"},
+}
+
+
+def _check_keys(table: dict, where: str, path: str | None) -> None:
+    unknown = sorted(set(table) - _KEYS[where])
+    if unknown:
+        label = f"[{where}] " if where else ""
+        raise PipelineError(f"{label}unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+                            f"(known: {', '.join(sorted(_KEYS[where]))})", path=path, setting=where or None)
+
+
+def _typed(table: dict, key: str, kind, default, where: str, path):
+    v = table.get(key, default)
+    ok = isinstance(v, kind) and not (kind is not bool and isinstance(v, bool))
+    if not ok:
+        raise PipelineError(f"{key} must be {getattr(kind, '__name__', kind)}, not {v!r}", path=path,
+                            setting=f"{where}.{key}" if where else key)
+    return v
+
+
+def _resolve(uri: str, base: Path) -> str:
+    """A relative path in a URI (or a bare relative path) taken from the pipeline file's directory."""
+    if "://" in uri:
+        scheme, rest = uri.split("://", 1)
+        if rest.startswith("/") or scheme not in ("file", "jsonl", "sqlite"):
+            return uri
+        return f"{scheme}://{(base / rest).as_posix()}"
+    if uri in ("-", "stdout:") or os.path.isabs(uri):
+        return uri
+    return str(base / uri)
+
+
+def load_config(path: str | os.PathLike) -> PipelineConfig:
+    """Read and validate a pipeline file (PipelineError names the file and the key to fix)."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise PipelineError(f"cannot read the pipeline file: {e.strerror or e}", path=str(p)) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise PipelineError(f"not valid TOML: {e}", path=str(p)) from None
+    return config_from_dict(data, base=p.resolve().parent, name=p.stem, path=str(p))
+
+
+def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipeline",
+                     path: str | None = None) -> PipelineConfig:
+    """A PipelineConfig from the pipeline file's tables as a dict (the Python API's form)."""
+    base = base or Path.cwd()
+    _check_keys(data, "", path)
+    for t in ("source", "sink", "checkpoint", "changes", "errors", "stats"):
+        if not isinstance(data.get(t, {}), dict):
+            raise PipelineError(f"[{t}] must be a table", path=path, setting=t)
+    src, snk, ckp = data.get("source", {}), data.get("sink", {}), data.get("checkpoint", {})
+    for where, table in (("source", src), ("sink", snk), ("checkpoint", ckp), ("changes", data.get("changes", {})),
+                         ("errors", data.get("errors", {})), ("stats", data.get("stats", {}))):
+        _check_keys(table, where, path)
+    if "uri" not in src:
+        raise PipelineError("the source is required: uri = \"file:///path/to/binlogs/\"", path=path,
+                            setting="source.uri")
+    if "uri" not in snk:
+        raise PipelineError("the sink is required: uri = \"jsonl:///path/to/dir/\" or \"stdout:\"", path=path,
+                            setting="sink.uri")
+    name = _typed(data, "name", str, name, "", path)
+    default_store = f"sqlite://{(base / (name + '.state.db')).as_posix()}"
+    try:
+        source = SourceConfig(_resolve(_typed(src, "uri", str, None, "source", path), base),
+                              _typed(src, "poll_ms", int, 200, "source", path))
+        sink = SinkConfig(_resolve(_typed(snk, "uri", str, None, "sink", path), base),
+                          _typed(snk, "format", str, "native", "sink", path),
+                          _typed(snk, "segment_bytes", int, 64 << 20, "sink", path),
+                          float(_typed(snk, "segment_seconds", (int, float), 300, "sink", path)),
+                          _typed(snk, "sequence", str, "segment", "sink", path))
+        if sink.sequence not in ("segment", "line"):
+            raise PipelineError(f"sequence must be segment or line, not {sink.sequence!r}", path=path,
+                                setting="sink.sequence")
+        checkpoint = CheckpointConfig(_resolve(_typed(ckp, "uri", str, default_store, "checkpoint", path), base),
+                                      _typed(ckp, "every_transactions", int, 1000, "checkpoint", path),
+                                      _typed(ckp, "every_ms", int, 1000, "checkpoint", path))
+        uri_path(checkpoint.uri, "sqlite", "checkpoint.uri")
+        if checkpoint.every_transactions < 1 or checkpoint.every_ms < 0:
+            raise PipelineError("every_transactions must be >= 1 and every_ms >= 0", path=path, setting="checkpoint")
+        err = data.get("errors", {})
+        errors = ErrorConfig(_typed(err, "strategy", str, "exit", "errors", path),
+                             _resolve(_typed(err, "dead_letter", str, "", "errors", path), base)
+                             if err.get("dead_letter") else "",
+                             _typed(err, "retries", int, 5, "errors", path),
+                             _typed(err, "backoff_ms", int, 200, "errors", path))
+        if errors.strategy not in STRATEGIES:
+            raise PipelineError(f"strategy must be one of {', '.join(STRATEGIES)}, not {errors.strategy!r}",
+                                path=path, setting="errors.strategy")
+        st = data.get("stats", {})
+        stats = StatsConfig(_resolve(_typed(st, "path", str, "", "stats", path), base) if st.get("path") else "",
+                            float(_typed(st, "interval_s", (int, float), 5, "stats", path)),
+                            _typed(st, "progress", str, "auto", "stats", path))
+        if stats.progress not in ("auto", "always", "never"):
+            raise PipelineError(f"progress must be auto, always or never, not {stats.progress!r}", path=path,
+                                setting="stats.progress")
+        return _with_changes(PipelineConfig(name, source, sink, checkpoint, errors=errors, stats=stats, path=path),
+                             data.get("changes", {}), base, path)
+    except ConfigError as e:
+        if isinstance(e, PipelineError):
+            raise
+        raise PipelineError(str(e), path=path) from None
+
+
+def _with_changes(cfg: PipelineConfig, ch: dict, base: Path, path) -> PipelineConfig:
+    def strings(key):
+        v = ch.get(key, [])
+        if isinstance(v, str):
+            v = [v]
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise PipelineError(f"{key} must be a list of strings, not {v!r}", path=path, setting=f"changes.{key}")
+        return tuple(v)
+
+    def gtids(key):
+        v = ch.get(key)
+        return None if v is None else GtidSet(_typed(ch, key, str, None, "changes", path))
+
+    schema = None
+    if "schema" in ch:
+        sp = Path(_resolve(_typed(ch, "schema", str, None, "changes", path), base))
+        try:
+            schema = sp.read_text(encoding="utf-8")
+        except OSError as e:
+            raise PipelineError(f"cannot read the baseline schema {sp}: {e.strerror or e}", path=path,
+                                setting="changes.schema") from None
+    ddl_errors = _typed(ch, "ddl_errors", str, "raise", "changes", path)
+    decode = change_event_options(verify_checksums=_typed(ch, "verify_checksums", bool, True, "changes", path),
+                                  ddl_errors=ddl_errors)
+    filters = Filters(databases=strings("databases"), exclude_databases=strings("exclude_databases"),
+                      tables=strings("tables"), exclude_tables=strings("exclude_tables"),
+                      include_gtids=gtids("include_gtids"), exclude_gtids=gtids("exclude_gtids"))
+    ops = strings("operations") if "operations" in ch else OPERATIONS
+    bad = [o for o in ops if o not in OPERATIONS]
+    if bad:
+        raise PipelineError(f"operations are c, u, d or t, not {', '.join(bad)}", path=path,
+                            setting="changes.operations")
+    truncate = _typed(ch, "truncate_events", bool, False, "changes", path)
+    opts = ChangeOptions(decode=decode, filters=filters,
+                         on_mismatch=_typed(ch, "on_mismatch", str, "raise", "changes", path),
+                         pk_change=_typed(ch, "pk_change", str, "update", "changes", path),
+                         # the pipeline always reads the marks and schema changes: they are its commit points
+                         transactions=True, schema_changes=True, truncate_events=truncate,
+                         queries=_typed(ch, "include_query", bool, False, "changes", path),
+                         name=_typed(ch, "server_name", str, "mysqlddl", "changes", path),
+                         schema_database=ch.get("schema_database"), schema_position=ch.get("schema_position"))
+    return dataclasses.replace(cfg, changes=opts, schema=schema, operations=ops,
+                               write_transactions=_typed(ch, "transactions", bool, True, "changes", path),
+                               write_schema_changes=_typed(ch, "schema_changes", bool, True, "changes", path))
+
+
+__all__ = ["CheckpointConfig", "ErrorConfig", "PipelineConfig", "SinkConfig", "SourceConfig", "StatsConfig",
+           "config_from_dict", "load_config", "uri_path"]

@@ -1,0 +1,96 @@
+"""The GTID set a checkpoint carries: every GTID the pipeline has read up to its position.
+
+Two flavours, told apart by the GTID text itself:
+
+- MySQL ``uuid:gno`` (``uuid:tag:gno`` when tagged, MySQL 8.4): per source (uuid, or uuid:tag) a
+  list of closed intervals, written as the server writes ``gtid_executed``
+  (``uuid:1-5:7,uuid2:1-3``; MySQL 8.4 manual, "GTID Sets");
+- MariaDB ``domain-server-seq``: per replication domain the last GTID seen, as the server's
+  ``gtid_binlog_pos`` holds it (MariaDB KB "Global Transaction ID", "gtid_binlog_pos": one GTID per
+  domain, the most recent); the text is the comma-separated list.
+
+Seeded from the checkpoint's text on a restart, or from the first file's PREVIOUS_GTIDS (MySQL) /
+GTID_LIST (MariaDB) event when the pipeline starts from the beginning of a file.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ConfigError
+
+_MARIADB = re.compile(r"(\d+)-(\d+)-(\d+)")
+
+
+class GtidTracker:
+    """A growing GTID set (see the module docstring); ``add`` is called once per transaction."""
+
+    __slots__ = ("_domains", "_mysql")
+
+    def __init__(self, text: str = ""):
+        self._mysql: dict[str, list[list[int]]] = {}
+        self._domains: dict[int, tuple[int, int]] = {}
+        for item in filter(None, (x.strip() for x in (text or "").split(","))):
+            m = _MARIADB.fullmatch(item)
+            if m:
+                self._domains[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+                continue
+            parts = item.split(":")
+            source = parts[0].lower()
+            for part in parts[1:]:
+                lo, sep, hi = part.partition("-")
+                if lo.isdigit() and (not sep or hi.isdigit()):
+                    self._add_interval(source, int(lo), int(hi) if sep else int(lo))
+                elif part:
+                    source = f"{parts[0].lower()}:{part}"
+                else:
+                    raise ConfigError(f"not a GTID set item: {item!r}")
+
+    def _add_interval(self, source: str, lo: int, hi: int) -> None:
+        ivs = self._mysql.setdefault(source, [])
+        ivs.append([lo, hi])
+        ivs.sort()
+        merged: list[list[int]] = []
+        for a, b in ivs:
+            if merged and a <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b])
+        self._mysql[source] = merged
+
+    def add(self, gtid: str | None) -> None:
+        """One transaction's GTID (None: an anonymous transaction, nothing to add)."""
+        if not gtid:
+            return
+        m = _MARIADB.fullmatch(gtid)
+        if m:
+            self._domains[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+            return
+        source, _, gno = gtid.rpartition(":")
+        n = int(gno)
+        ivs = self._mysql.get(source.lower())
+        if ivs and ivs[-1][1] + 1 == n:       # the common case: the next number of the same source
+            ivs[-1][1] = n
+            return
+        self._add_interval(source.lower(), n, n)
+
+    def add_set(self, text: str) -> None:
+        """Every GTID of a set in text form (a PREVIOUS_GTIDS or GTID_LIST event's)."""
+        other = GtidTracker(text)
+        for source, ivs in other._mysql.items():
+            for lo, hi in ivs:
+                self._add_interval(source, lo, hi)
+        self._domains.update(other._domains)
+
+    @property
+    def text(self) -> str:
+        parts = [f"{d}-{s}-{q}" for d, (s, q) in sorted(self._domains.items())]
+        for source, ivs in sorted(self._mysql.items()):
+            parts.append(source + "".join(f":{a}" if a == b else f":{a}-{b}" for a, b in ivs))
+        return ",".join(parts)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+__all__ = ["GtidTracker"]

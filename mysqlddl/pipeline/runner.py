@@ -1,0 +1,473 @@
+"""The pipeline run: source -> ChangeReader -> sink, with checkpoints, stats and an error strategy.
+
+One run (:meth:`Pipeline.run`):
+
+1. load the checkpoint (the sink's own store when it keeps one, else the SQLite store); check the
+   source is the one it was taken from (identity of the first FORMAT_DESCRIPTION read there);
+2. open the sink and let it :meth:`~mysqlddl.sinks.base.Sink.recover` to the checkpoint;
+3. read from the checkpoint's position with the stored schema history (or, the first time, from
+   the start with the baseline), writing every record; at a transaction end (an END mark, or a
+   SchemaChange) the batch is committed once it holds ``every_transactions`` transactions or is
+   ``every_ms`` old, or a stop was asked, or the source has nothing more for now: the sink's commit
+   first (durable), then the checkpoint, with the history's new records, in one store transaction
+   (a sink that keeps the checkpoint itself gets it staged before its commit instead);
+4. at the end (``once``: the end of what exists; following: a stop) the last transaction end is
+   committed, the sink asked to close its open segment there (``rotate``); what was read past it
+   is dropped (the sink cuts it, a restart reads it again).
+
+Error strategies (``[errors] strategy``): ``exit`` (default) raises the positioned error with the
+checkpoint intact; ``skip`` writes a record the sink cannot write (a rows event that does not
+decode, ...), or a DDL that cannot be parsed or applied, to the dead-letter file (JSON Lines) with
+its error, counts it and goes on; ``retry`` runs again from the checkpoint after a transient error
+(a sink or store I/O error, a connection error), up to ``retries`` times with doubling backoff, then
+exits. An error inside the reader (a corrupt binlog) ends the reading under every strategy: the
+events after it cannot be framed.
+
+XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMMIT (DESIGN
+"Binlog facts"), so no checkpoint is written while a prepared XA transaction is open (a restart
+from a later one would never see its rows); checkpoints resume at its COMMIT or ROLLBACK.
+
+Known limits: a checkpoint moves only at a transaction end the reader emits, so transactions that
+deliver nothing (all their tables filtered out, an XA transaction rolled back) are read again
+after a restart and again deliver nothing; an XA transaction prepared and never resolved stops the
+checkpoints; a followed directory must hold a binlog file when the run starts (its identity is
+read from the first file).
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from ..binlog.events import (
+    DEFAULT_REGISTRY,
+    EventType,
+    FormatDescriptionEvent,
+    GtidEvent,
+    GtidListEvent,
+    MariadbGtidEvent,
+    PreviousGtidsEvent,
+    QueryEvent,
+    XaPrepareEvent,
+)
+from ..changes import ChangeReader
+from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
+from ..changes.transactions import parse_xid
+from ..errors import CheckpointError, MysqlddlError, PipelineError, SinkError
+from ..faults import fault
+from ..options import ErrorPolicy
+from ..positions import BinlogPosition
+from ..sinks.base import Sink
+from ..sinks.segments import SegmentSink, StreamSink
+from .checkpoint import Checkpoint, SqliteCheckpointStore
+from .config import PipelineConfig, load_config, uri_path
+from .gtid import GtidTracker
+from .source import make_source
+from .stats import Stats, write_stats_file
+
+
+@dataclasses.dataclass
+class RunResult:
+    """What a run did: ``checkpoint`` (the last one written, or the one found when none was),
+    ``stats`` (the cumulated report), ``stopped`` (a stop was asked), ``retries``."""
+
+    checkpoint: Checkpoint | None
+    stats: dict
+    stopped: bool = False
+    retries: int = 0
+
+
+#: sink URI scheme -> factory(config) (a database sink adds its scheme here)
+SINKS = {
+    "jsonl": lambda cfg: SegmentSink(uri_path(cfg.sink.uri, "jsonl", "sink.uri"), format=cfg.sink.format,
+                                     name=cfg.changes.name, include_query=cfg.changes.queries,
+                                     segment_bytes=cfg.sink.segment_bytes, segment_seconds=cfg.sink.segment_seconds,
+                                     sequence=cfg.sink.sequence),
+    "stdout": lambda cfg: StreamSink(format=cfg.sink.format, name=cfg.changes.name,
+                                     include_query=cfg.changes.queries),
+}
+
+
+def make_sink(cfg: PipelineConfig) -> Sink:
+    uri = cfg.sink.uri
+    scheme = "stdout" if uri in ("-", "stdout:") else (uri.split("://", 1)[0] if "://" in uri else "jsonl")
+    factory = SINKS.get(scheme)
+    if factory is None:
+        raise PipelineError(f"no sink for {scheme}:// in this build (known: {', '.join(sorted(SINKS))})",
+                            path=cfg.path, setting="sink.uri")
+    return factory(cfg)
+
+
+class Pipeline:
+    """One pipeline (the module docstring). ``config``: a PipelineConfig or a pipeline file's
+    path. ``sink``: a Sink to use instead of the one ``[sink] uri`` names (the Python API).
+    ``progress``: a stream for the progress line (default: stderr when it is a terminal, per
+    ``[stats] progress``)."""
+
+    def __init__(self, config: PipelineConfig | str | os.PathLike, *, sink: Sink | None = None, progress=None):
+        self.config = config if isinstance(config, PipelineConfig) else load_config(config)
+        self._given_sink = sink
+        self._stop = False
+        self.retries = 0
+        self._retries_stored = 0
+        mode = self.config.stats.progress
+        if progress is None and (mode == "always" or (mode == "auto" and sys.stderr.isatty())):
+            progress = sys.stderr
+        self.progress = progress
+
+    def request_stop(self) -> None:
+        """Stop at the next transaction end (or now, when waiting for data), with a final checkpoint
+        (what SIGTERM does under ``mysqlddl run``)."""
+        self._stop = True
+
+    # -- the strategy around runs -----------------------------------------------------------------
+    def run(self, once: bool = False) -> RunResult:
+        errors = self.config.errors
+        delay = errors.backoff_ms / 1000
+        while True:
+            try:
+                return self._run(once)
+            except (SinkError, OSError, ConnectionError) as e:
+                transient = not isinstance(e, SinkError) or e.transient
+                if errors.strategy != "retry" or not transient or self.retries >= errors.retries:
+                    raise
+                self.retries += 1
+                self._note(f"retry {self.retries}/{errors.retries} in {delay:.1f} s after: {e}")
+                time.sleep(delay)
+                delay = min(delay * 2, 30.0)
+
+    def _note(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.write(f"\rmysqlddl run {self.config.name}: {text}\n")
+            self.progress.flush()
+
+    # -- one run ----------------------------------------------------------------------------------
+    def _run(self, once: bool) -> RunResult:
+        cfg = self.config
+        sink = self._given_sink if self._given_sink is not None else make_sink(cfg)
+        own = sink.checkpoint_store()
+        self.store = store = own if own is not None else SqliteCheckpointStore(cfg.store_path, cfg.name)
+        self.sink_keeps_checkpoint = own is not None
+        try:
+            return self._run_with(sink, store, once)
+        finally:
+            store.close()
+
+    def _run_with(self, sink: Sink, store, once: bool) -> RunResult:
+        cfg = self.config
+        ckpt = store.load()
+        decode = cfg.changes.decode
+        options = cfg.changes
+        if cfg.errors.strategy == "skip" and decode.error_policy == ErrorPolicy.RAISE:
+            # a DDL that cannot be parsed or applied goes to the dead-letter file (_dead_ddl)
+            options = options.replace(decode=decode.replace(error_policy=ErrorPolicy.COLLECT))
+        registry = None
+        if not options.queries:
+            # as the ChangeReader's own reader would: ROWS_QUERY / ANNOTATE_ROWS left opaque (a
+            # multi-row INSERT's text costs more to decode than its rows)
+            registry = DEFAULT_REGISTRY.copy()
+            for t in (EventType.ROWS_QUERY, EventType.MARIADB_ANNOTATE_ROWS):
+                if t in registry:
+                    registry.unregister(t)
+        self.source = source = make_source(cfg.source.uri, decode, follow=not once, poll=cfg.source.poll_ms / 1000,
+                                           stop=lambda: self._stop, idle=self._idle, registry=registry)
+        start = ckpt.position if ckpt is not None else None
+        try:
+            identity, stamp = source.identity(start)
+        except CheckpointError as e:
+            e.path = e.path or str(cfg.store_path)
+            raise
+        if ckpt is not None:
+            other = ckpt.source_id != identity
+            if not other and ckpt.file_created is not None and stamp is not None and stamp != ckpt.file_created:
+                # same server and names, but the file is not the one the checkpoint was taken in
+                identity += f" (its file {start.file} created at {stamp}, not {ckpt.file_created})"
+                other = True
+            if other:
+                raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}); this source "
+                                      f"is {identity}: use a new store (or pipeline name) for it",
+                                      path=str(cfg.store_path))
+        history = store.load_history(ckpt, decode) if ckpt is not None else None
+        if history is not None:
+            options = options.replace(schema_position=None)      # (the baseline is in the history)
+        self.gtids = GtidTracker(ckpt.gtid_set if ckpt is not None else "")
+        self.stats = Stats(ckpt.stats if ckpt is not None else None)
+        # (this process's retries not yet in a checkpoint: counted once)
+        self.stats.retries += self.retries - self._retries_stored
+        self.identity = identity
+        self._created: dict[str, int] = {}      # binlog base name -> its FDE's timestamp (file creation)
+        self._xa_prepared: set = set()          # XIDs prepared and not yet committed or rolled back
+        self.checkpoint = ckpt
+        self.sink = sink
+        self._dead = None
+        self._boundary = None
+        self._pending = 0
+        self._batch_t0 = time.monotonic()
+        self._in_txn = False
+        self._last_stats = 0.0
+        self._last_progress = 0.0
+        reader = self.reader = ChangeReader(source.reader_source(start), options,
+                                            schema=cfg.schema if history is None else None, history=history,
+                                            events=self._tap(source.events(start)))
+        self._ddl_errors = len(reader.history.errors)
+        sink.open()
+        try:
+            sink.recover(ckpt.sink_state if ckpt is not None else None)
+            self._loop(reader)
+            if not self._in_txn:
+                sink.rotate()
+                self._commit(final=True)
+        except BaseException:
+            self.stats.discard_batch()
+            sink.abort()
+            raise
+        finally:
+            sink.close()
+            if self._dead is not None:
+                self._dead.close()
+            self._write_stats(final=True)
+        return RunResult(self.checkpoint, self.stats.report(), self._stop, self.retries)
+
+    def _tap(self, events):
+        """The source's events, with the GTIDs noted on the way (the set a checkpoint carries)."""
+        gtids = self.gtids
+        xa = self._xa_prepared
+        for ev in events:
+            t = type(ev)
+            if t is GtidEvent or t is MariadbGtidEvent:
+                gtids.add(ev.gtid)
+            elif t is PreviousGtidsEvent:
+                gtids.add_set(ev.gtid_set)
+            elif t is GtidListEvent:
+                gtids.add_set(ev.gtid_list)
+            elif t is FormatDescriptionEvent:
+                self._created[Path(ev.file or "").name] = ev.header.timestamp
+            elif t is XaPrepareEvent:
+                if not ev.one_phase:
+                    xa.add((ev.format_id, bytes(ev.gtrid), bytes(ev.bqual)))
+            elif xa and t is QueryEvent and ev.query[:2].upper() == "XA":
+                xid = parse_xid(ev.query)
+                if xid is not None and ev.query.split(None, 2)[1].upper() in ("COMMIT", "ROLLBACK"):
+                    xa.discard(xid)
+            yield ev
+
+    def _loop(self, reader) -> None:
+        """Every record into the sink. The commit decision at a transaction end is taken when the
+        next record arrives (or the source runs dry: :meth:`_idle`, or ends): a TRUNCATE's
+        ``op="t"`` changes follow its SchemaChange and belong before the commit point."""
+        cfg = self.config
+        ops = frozenset(cfg.operations)
+        all_ops = len(ops) == 4
+        marks, schema = cfg.write_transactions, cfg.write_schema_changes
+        every_n, every_s = cfg.checkpoint.every_transactions, cfg.checkpoint.every_ms / 1000
+        write = self._write
+        stats = self.stats
+        faults = "MYSQLDDL_FAULT" in os.environ
+        due = False
+        for rec in reader:
+            t = type(rec)
+            if due and not (t is RowChange and rec.op == "t"):
+                due = False
+                if self._stop:
+                    self._commit()
+                    return
+                if self._pending >= every_n or time.monotonic() - self._batch_t0 >= every_s:
+                    self._commit()
+            if t is RowBatch:
+                if (all_ops or rec.op in ops) and write(rec):
+                    stats.rows(rec.mapping.qualified_name, rec.op, rec.count)
+                if faults and rec.total0 >= 1000:
+                    fault("huge-transaction")
+            elif t is TransactionMark:
+                if rec.status == "BEGIN":
+                    self._in_txn = True
+                    if marks:
+                        write(rec)
+                    continue
+                if marks:
+                    write(rec)
+                self._in_txn = False
+                self._at_boundary(rec.end if rec.end is not None else rec.source, rec.source.ts, ddl=False)
+                due = True
+            elif t is SchemaChange:
+                if schema:
+                    write(rec)
+                self._at_boundary(rec.position, rec.source.ts, ddl=True)
+                due = True
+            elif t is RowChange:
+                if (all_ops or rec.op in ops) and write(rec):
+                    stats.rows(f"{rec.source.db}.{rec.source.table}", rec.op, 1)
+
+    def _at_boundary(self, position, ts: int, *, ddl: bool) -> None:
+        # what the checkpoint will say, taken now: by the time the commit is decided (at the next
+        # record) the reader may have read on, and recorded the next DDL in the history already
+        self._boundary = (position, self.gtids.text, len(self.reader.history.records))
+        self._pending += 1
+        self.stats.boundary(ts, ddl)
+
+    def _idle(self) -> None:
+        """The source waits for data: commit what ended (not inside a transaction)."""
+        if not self._in_txn and self._pending:
+            self._commit()
+        elif time.monotonic() - self._last_stats >= self.config.stats.interval_s:
+            self._write_stats()            # (the file says the pipeline is alive while it waits)
+
+    def _write(self, rec) -> bool:
+        """``sink.write(rec)``; under the skip strategy a record the sink cannot write goes to the
+        dead-letter file instead (False)."""
+        try:
+            self.sink.write(rec)
+            return True
+        except SinkError:
+            raise
+        except MysqlddlError as e:
+            if self.config.errors.strategy != "skip":
+                raise
+            self._dead_letter(rec, e)
+            return False
+
+    # -- dead letters -----------------------------------------------------------------------------
+    def _dead_file(self):
+        if self._dead is None:
+            path = self.config.dead_letter_path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._dead = open(path, "a", encoding="utf-8")  # noqa: SIM115 -- closed at the end of the run
+        return self._dead
+
+    def _dead_letter(self, rec, error: MysqlddlError) -> None:
+        src = rec.source
+        entry = {"time": round(time.time(), 3), "pipeline": self.config.name, "record": type(rec).__name__,
+                 "file": src.file, "pos": src.pos, "gtid": src.gtid, "table": f"{src.db}.{src.table}",
+                 "error": str(error), "error_type": type(error).__name__}
+        if type(rec) is RowBatch:
+            ev = rec.event
+            entry.update(op=rec.op, event_type=ev.type_name,
+                         rows_b64=base64.b64encode(bytes(ev.body[ev.rows_start:ev.rows_end])).decode("ascii"))
+        self._dead_file().write(json.dumps(entry, sort_keys=True) + "\n")
+        self.stats.skip()
+
+    def _dead_ddl(self, errors) -> None:
+        if self.config.errors.strategy != "skip":
+            return
+        f = self._dead_file()
+        for pos, ddl, message in errors:
+            f.write(json.dumps({"time": round(time.time(), 3), "pipeline": self.config.name, "record": "DDL",
+                                "file": getattr(pos, "file", ""), "pos": pos.pos, "ddl": ddl, "error": message,
+                                "error_type": "DdlError"}, sort_keys=True) + "\n")
+            self.stats.skip()
+
+    # -- commits ----------------------------------------------------------------------------------
+    def _commit(self, final: bool = False) -> None:
+        """Commit the batch at the last transaction end; ``final`` (the run ends): also when
+        nothing is pending, at the stored checkpoint, so the sink's rotation is recorded."""
+        b = self._boundary
+        idle_end = final and not self._pending
+        if idle_end:
+            ck = self.checkpoint
+            if ck is None or self.sink_keeps_checkpoint:
+                return
+            b = (ck.position, ck.gtid_set, ck.history_version)
+        elif b is None or not self._pending:
+            return
+        if self._xa_prepared:
+            # (an XA transaction's rows are held by the reader from its PREPARE to its COMMIT: a
+            # checkpoint between the two would skip them on a restart, so it waits)
+            return
+        position, gtid_text, history_version = b
+        name = Path(position.file).name if position.file else ""
+        pos = BinlogPosition(position.file_seq, position.pos, name, position.gtid)
+        errors = self.reader.history.errors
+        if len(errors) != self._ddl_errors:
+            self._dead_ddl(errors[self._ddl_errors:])
+            self._ddl_errors = len(errors)
+        if self._dead is not None:
+            self._dead.flush()
+            os.fsync(self._dead.fileno())
+        history = self.reader.history
+        totals = self.stats.committed()
+
+        def checkpoint(state):
+            return Checkpoint(self.config.name, self.identity, pos, gtid_text, history_version, time.time(),
+                              int((state or {}).get("seq", 0)), state, totals, file_created=self._created.get(name))
+
+        if self.sink_keeps_checkpoint:
+            ckpt = checkpoint(None)
+            self.store.save(ckpt, history)     # staged in the sink's transaction
+            self.sink.commit(pos)
+        else:
+            state = self.sink.commit(pos)
+            if idle_end and state == self.checkpoint.sink_state:
+                return                          # (nothing was open: the checkpoint stands)
+            fault("after-sink-commit")
+            ckpt = checkpoint(state)
+            self.store.save(ckpt, history)
+        self.checkpoint = ckpt
+        self._retries_stored = self.retries
+        self._pending = 0
+        self._batch_t0 = time.monotonic()
+        now = time.monotonic()
+        if now - self._last_stats >= self.config.stats.interval_s:
+            self._write_stats()
+        if self.progress is not None and now - self._last_progress >= 0.5:
+            self._progress_line()
+
+    def _progress_line(self) -> None:
+        """The progress line (on a terminal: rewritten in place)."""
+        self._last_progress = time.monotonic()
+        ck = self.checkpoint
+        rep = self.stats.report()
+        self.progress.write(f"\r{self.config.name}: {ck.position if ck else '-'} transactions {rep['transactions']} "
+                            f"rows {rep['dml_rows']} DDL {rep['ddl']} skipped {rep['skipped']} lag "
+                            f"{rep.get('lag_s', 0):.1f} s ")
+        self.progress.flush()
+
+    def _write_stats(self, final: bool = False) -> None:
+        stats = getattr(self, "stats", None)
+        if stats is None:
+            return
+        self._last_stats = time.monotonic()
+        ck = self.checkpoint
+        data = {"pipeline": self.config.name, "updated": round(time.time(), 3), "running": not final,
+                "checkpoint": ck.as_dict() if ck is not None else None, "stats": stats.report()}
+        try:
+            write_stats_file(self.config.stats_path, data)
+        except OSError:
+            pass        # (the stats file is informative; the checkpoint is what counts)
+        if final and self.progress is not None:
+            self._progress_line()
+            self.progress.write("\n")
+            self.progress.flush()
+
+
+def run_pipeline(config, *, once: bool = False, sink: Sink | None = None) -> RunResult:
+    """Run a pipeline (a PipelineConfig or a pipeline file's path): the Python API of ``mysqlddl run``."""
+    return Pipeline(config, sink=sink).run(once=once)
+
+
+def pipeline_status(config) -> dict:
+    """The stored checkpoint, the schema history version and the stats of a pipeline, read without
+    running anything (``mysqlddl status``)."""
+    cfg = config if isinstance(config, PipelineConfig) else load_config(config)
+    store = SqliteCheckpointStore(cfg.store_path, cfg.name, readonly=True)
+    try:
+        ck = store.load()
+    finally:
+        store.close()
+    stats_file = None
+    try:
+        stats_file = json.loads(cfg.stats_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    return {"pipeline": cfg.name, "store": str(cfg.store_path),
+            "checkpoint": ck.as_dict() if ck is not None else None,
+            "history_version": ck.history_version if ck is not None else None,
+            "stats": Stats(ck.stats).report() if ck is not None else None,
+            "stats_file": stats_file}
+
+
+__all__ = ["SINKS", "Pipeline", "RunResult", "make_sink", "pipeline_status", "run_pipeline"]

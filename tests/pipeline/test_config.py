@@ -1,0 +1,84 @@
+"""The pipeline file: the minimal form and its defaults, [changes] as `mysqlddl changes` takes it,
+and errors that name the file and the key to fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mysqlddl.changes import OnMismatch, PkChange
+from mysqlddl.errors import PipelineError
+from mysqlddl.options import ErrorPolicy
+from mysqlddl.pipeline import config_from_dict, load_config
+
+MINIMAL = '''[source]
+uri = "file:///var/lib/mysql-archive/"
+[sink]
+uri = "jsonl:///data/changes/"
+[checkpoint]
+uri = "sqlite:///data/pipeline-state.db"
+'''
+
+
+def test_the_minimal_form_and_its_defaults(tmp_path):
+    p = tmp_path / "orders.toml"
+    p.write_text(MINIMAL)
+    c = load_config(p)
+    assert c.name == "orders" and c.path == str(p)
+    assert c.source.uri == "file:///var/lib/mysql-archive/" and c.source.poll_ms == 200
+    assert (c.sink.format, c.sink.segment_bytes, c.sink.segment_seconds) == ("native", 64 << 20, 300.0)
+    assert (c.checkpoint.every_transactions, c.checkpoint.every_ms) == (1000, 1000)
+    assert c.store_path == Path("/data/pipeline-state.db")
+    assert c.errors.strategy == "exit" and c.errors.retries == 5
+    assert c.dead_letter_path == Path("/data/pipeline-state.db.dead-letter.jsonl")
+    assert c.stats_path == Path("/data/pipeline-state.db.stats.json") and c.stats.interval_s == 5
+    assert c.operations == ("c", "u", "d", "t") and c.write_transactions and c.write_schema_changes
+    assert c.schema is None and c.changes.transactions and c.changes.decode.json_as == "text"
+
+
+def test_the_checkpoint_table_may_be_left_out_and_relative_paths_follow_the_file(tmp_path):
+    p = tmp_path / "p.toml"
+    p.write_text('[source]\nuri = "binlogs"\n[sink]\nuri = "jsonl://out"\n')
+    c = load_config(p)
+    assert c.store_path == tmp_path / "p.state.db"
+    assert c.source.uri == str(tmp_path / "binlogs") and c.sink.uri == f"jsonl://{tmp_path}/out"
+
+
+def test_changes_mirror_the_changes_command(tmp_path):
+    (tmp_path / "base.sql").write_text("CREATE TABLE t (a INT);")
+    c = config_from_dict({"source": {"uri": "/b"}, "sink": {"uri": "stdout:"}, "changes": {
+        "schema": "base.sql", "schema_database": "db", "ddl_errors": "skip", "databases": ["shop"],
+        "exclude_tables": "shop.audit", "operations": ["c", "d"], "on_mismatch": "flag", "pk_change": "split",
+        "truncate_events": True, "include_query": True, "server_name": "prod", "transactions": False,
+        "include_gtids": "0-1:1-100"}}, base=tmp_path)
+    ch = c.changes
+    assert c.schema == "CREATE TABLE t (a INT);" and ch.schema_database == "db"
+    assert ch.decode.error_policy == ErrorPolicy.SKIP
+    assert ch.filters.databases == ("shop",) and ch.filters.exclude_tables == ("shop.audit",)
+    assert "0-1-50" in ch.filters.include_gtids
+    assert ch.on_mismatch is OnMismatch.FLAG and ch.pk_change is PkChange.SPLIT
+    assert ch.truncate_events and ch.queries and ch.name == "prod"
+    assert c.operations == ("c", "d") and not c.write_transactions and ch.transactions   # still read
+
+
+@pytest.mark.parametrize("text, message, setting", [
+    ('[sink]\nuri = "stdout:"\n', "the source is required", "source.uri"),
+    ('[source]\nuri = "/b"\n', "the sink is required", "sink.uri"),
+    (MINIMAL + "[errors]\nstrategy = \"ignore\"\n", "strategy must be one of exit, skip, retry", "errors.strategy"),
+    (MINIMAL + "[sink.extra]\n", "unknown key extra", "sink"),
+    (MINIMAL.replace("[checkpoint]", "[checkpoint]\nevery_transactions = \"many\""), "must be int",
+     "checkpoint.every_transactions"),
+    (MINIMAL + "[changes]\noperations = [\"x\"]\n", "operations are c, u, d or t", "changes.operations"),
+    ('source = 3\n', "must be a table", "source"),
+    ('pipe = 3\n' + MINIMAL, "unknown key pipe", None),
+    ('[source\n', "not valid TOML", None),
+])
+def test_errors_name_the_file_and_the_key(tmp_path, text, message, setting):
+    p = tmp_path / "p.toml"
+    p.write_text(text)
+    with pytest.raises(PipelineError, match=message) as e:
+        load_config(p)
+    assert e.value.path == str(p) and str(p) in str(e.value)
+    if setting:
+        assert e.value.setting == setting
