@@ -55,7 +55,14 @@ class Source:
     QUERY event; in a transaction, its BEGIN (MySQL) or XA START QUERY event, or the GTID event's
     thread id (MariaDB with FL_EXTRA_THREAD_ID, seen in 11.8). MariaDB 10.x writes no BEGIN QUERY
     event (its GTID event opens the transaction) and no thread id in the GTID event, so there the
-    rows of an ordinary transaction have ``thread`` None: the log holds no thread for them."""
+    rows of an ordinary transaction have ``thread`` None: the log holds no thread for them.
+
+    Read from a replica's *relay log*, ``file``/``file_seq``/``pos`` are still the place in the
+    *source's* binlog (what a replica's position means, and what the same change read from the
+    source's own binlog says, so both give equal sources): the binlog the source's last ROTATE
+    named ("" with ``file_seq`` -1 before one did) and the event's start there; ``relay_file`` /
+    ``relay_pos`` then give the relay log's base name and the event's offset in it (both None
+    when reading a binlog)."""
 
     connector: str
     server_version: str
@@ -70,6 +77,8 @@ class Source:
     table: str | None = None
     thread: int | None = None
     query: str | None = None
+    relay_file: str | None = None
+    relay_pos: int | None = None
 
     @property
     def key(self) -> tuple[int, int, int]:

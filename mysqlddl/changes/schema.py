@@ -72,8 +72,12 @@ class SchemaBook:
         yield from self._ddl(ev, opts)
 
     def _ddl(self, ev: QueryEvent, opts: Options) -> Iterator[Change]:
-        end = BinlogPosition(file_seq(ev.file or ""), ev.next_pos,
-                             Path(ev.file or "").name, self._gtid)
+        origin = ev.origin
+        if origin is not None and origin.next_pos is not None:
+            # a relay log: the history is keyed by the source's positions, as from its binlog
+            end = BinlogPosition(file_seq(origin.file or ""), origin.next_pos, origin.file or "", self._gtid)
+        else:
+            end = BinlogPosition(file_seq(ev.file or ""), ev.next_pos, Path(ev.file or "").name, self._gtid)
         if self.baseline_position is not None and end.key <= self.baseline_position:
             self.stats.ddl_before_baseline += 1
             return

@@ -1,0 +1,137 @@
+"""Relay logs read by BinlogReader: real ones, written by a lab replica (the ``relay_workload``
+fixture, tests/conftest.py: tools/workload.py every phase on the replica's primary, then a
+transaction of 120 single-row INSERTs replicated with ``max_relay_log_size=4096`` so the relay log
+rotates inside it). Produced by MariaDB 10.11.19 (primary server_id 1, replica server_id 2, GTID
+replication ``MASTER_USE_GTID=slave_pos``, ``relay_log_purge=OFF``); the test asserts the version
+family it ran on.
+
+The oracle is the primary's own binlog: every source event of the relay log carries, as ``origin``,
+the source binlog and position, and the bytes there are exactly the relay log's copy.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from mysqlddl.binlog.events import FormatDescriptionEvent, MariadbGtidEvent, XidEvent
+from mysqlddl.binlog.reader import BinlogReader
+from mysqlddl.errors import ChecksumError, CorruptEventError
+from mysqlddl.options import Dialect, Options
+
+pytestmark = pytest.mark.mariadb
+
+OPTIONS = Options(dialect=Dialect.MARIADB)
+
+
+def test_every_relay_event_is_the_source_event_at_its_origin(relay_workload):
+    replica, _truth, _gtid = relay_workload
+    relays = replica.relay_log_files()
+    assert len(relays) >= 4
+    primary_bytes = {p.name: p.read_bytes() for p in replica.primary.binlog_files()}
+    cache: dict[str, bytes] = {}
+
+    def relay_bytes(path: str) -> bytes:
+        if path not in cache:
+            cache[path] = open(path, "rb").read()
+        return cache[path]
+
+    reader = BinlogReader(relays, options=OPTIONS)        # check_log_pos on: no flag for relay logs
+    ends: dict[str, int] = {}
+    copies = own = 0
+    for ev in reader:
+        assert ev.pos == ends.get(ev.file, 4), f"{ev.file}: gap or overlap at {ev.pos}"
+        ends[ev.file] = ev.next_pos
+        o = ev.origin
+        # MariaDB flags the relay log's own events LOG_EVENT_RELAY_LOG_F: known from the first event
+        assert o is not None, (ev.file, ev.pos, ev.type_name)
+        if o.own:
+            own += 1
+            assert ev.header.server_id == replica.server_id and ev.header.log_pos == ev.next_pos
+            continue
+        assert ev.header.server_id == replica.primary.server_id
+        if o.pos is None:        # the artificial ROTATE and the source FDE's copy (log_pos 0)
+            assert ev.header.log_pos == 0 and ev.type_name in ("ROTATE", "FORMAT_DESCRIPTION")
+            continue
+        relay = bytearray(relay_bytes(ev.file)[ev.pos:ev.next_pos])
+        source = bytearray(primary_bytes[o.file][o.pos:o.next_pos])
+        if isinstance(ev, FormatDescriptionEvent):
+            # LOG_EVENT_BINLOG_IN_USE_F: set in the source's file while it is open, not in the copy
+            relay[17] &= 0xFE
+            source[17] &= 0xFE
+        assert source == relay, (ev.file, ev.pos, o)
+        copies += 1
+    assert reader.relay_log and copies > 500 and own >= 2 * len(relays) - 1
+    assert {f: e for f, e in ends.items()} == {str(p): p.stat().st_size for p in relays}
+    # every event of every source binlog reached the relay log
+    primary_events = sum(1 for ev in BinlogReader(replica.primary.binlog_files(), options=OPTIONS))
+    primary_fdes = len(primary_bytes)
+    assert copies == primary_events - primary_fdes + sum(
+        1 for ev in BinlogReader(relays, options=OPTIONS)
+        if isinstance(ev, FormatDescriptionEvent) and ev.origin is not None and ev.origin.pos is not None)
+    fde = next(iter(BinlogReader(relays[0])))
+    assert "MariaDB" in fde.server_version and fde.server_version.startswith("10.")
+
+
+def test_a_binlog_is_not_taken_for_a_relay_log(relay_workload):
+    replica, _truth, _gtid = relay_workload
+    reader = BinlogReader(replica.primary.binlog_files(), options=OPTIONS)
+    assert all(ev.origin is None for ev in reader) and not reader.relay_log
+
+
+def test_relay_log_rotated_inside_a_transaction(relay_workload):
+    replica, _truth, gtid = relay_workload
+    files = {}
+    for ev in BinlogReader(replica.relay_log_files(), options=OPTIONS):
+        if isinstance(ev, MariadbGtidEvent) and ev.gtid == gtid:
+            files["begin"] = ev.file
+            inside = True
+        elif isinstance(ev, XidEvent) and files.get("begin") and "end" not in files:
+            files["end"] = ev.file
+        elif isinstance(ev, FormatDescriptionEvent) and ev.origin is not None and not ev.origin.own \
+                and "begin" in files and "end" not in files:
+            # the source FDE's copy the replica writes into each new relay file: log_pos 0
+            assert ev.origin.pos is None and ev.origin.file
+            files.setdefault("copies", 0)
+            files["copies"] += 1
+    assert inside and files["begin"] != files["end"]
+    assert files["copies"] >= 1
+
+
+def test_a_renamed_relay_log_is_still_recognised(relay_workload, tmp_path):
+    """Recognised by its content, not its name."""
+    replica, _truth, _gtid = relay_workload
+    copies = []
+    for i, p in enumerate(replica.relay_log_files(), 1):
+        copies.append(tmp_path / f"archive.{i:06d}")
+        shutil.copy(p, copies[-1])
+    reader = BinlogReader(copies, options=OPTIONS)
+    n = sum(1 for ev in reader if ev.origin is not None and ev.origin.pos is not None)
+    assert reader.relay_log and n > 500
+
+
+def test_errors_name_the_relay_file_and_offset(relay_workload, tmp_path):
+    replica, _truth, _gtid = relay_workload
+    relays = replica.relay_log_files()
+    src = next(p for p in relays if p.stat().st_size > 2000)
+    events = [ev for ev in BinlogReader(src, options=OPTIONS)]
+    victim = next(ev for ev in events if ev.origin is not None and ev.origin.pos is not None
+                  and ev.type_name == "TABLE_MAP")
+    data = bytearray(src.read_bytes())
+    data[victim.pos + 25] ^= 0xFF                 # a body byte: the CRC no longer matches
+    bad = tmp_path / src.name
+    bad.write_bytes(bytes(data))
+    with pytest.raises(ChecksumError) as e:
+        list(BinlogReader(bad, options=OPTIONS))
+    assert e.value.file == str(bad) and e.value.log_pos == victim.pos
+    assert victim.pos < e.value.offset < victim.next_pos
+    # the replica's own ROTATE keeps the next-position check against relay offsets
+    rot = events[-1]
+    assert rot.origin.own and rot.type_name == "ROTATE"
+    data = bytearray(src.read_bytes())
+    data[rot.pos + 13:rot.pos + 17] = (rot.next_pos + 1).to_bytes(4, "little")
+    bad.write_bytes(bytes(data))
+    with pytest.raises(CorruptEventError) as e:
+        list(BinlogReader(bad, options=Options(dialect=Dialect.MARIADB, verify_checksums=False)))
+    assert e.value.file == str(bad) and e.value.log_pos == rot.pos and "log_pos" in str(e.value)
