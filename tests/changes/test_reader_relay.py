@@ -35,6 +35,7 @@ def _records(files):
 
 def test_relay_log_records_equal_the_primary_binlog_records(relay_workload):
     replica, _truth, _gtid = relay_workload
+    replica.wait_caught_up(applied=False)    # (other tests of the session may write on the primary)
     from_relay, places, reader = _records(replica.relay_log_files())
     from_binlog, binlog_places, _ = _records(replica.primary.binlog_files())
     assert len(from_relay) == len(from_binlog) > 1000
@@ -56,9 +57,29 @@ def test_transaction_across_relay_files_reads_whole(relay_workload):
     """The relay log rotated inside the transaction (its TABLE_MAPs and rows in different relay
     files): every row, in one transaction, from two or more relay files."""
     replica, _truth, gtid = relay_workload
+    replica.wait_caught_up(applied=False)    # (other tests of the session may write on the primary)
     rows = [c for c in ChangeReader(replica.relay_log_files()).changes()
             if isinstance(c, RowChange) and c.source.table == "spanning"]
     assert [r.after["id"] for r in rows] == list(range(120))     # SPANNING_ROWS in tests/conftest.py
     assert {r.transaction for r in rows} == {gtid} and {r.op for r in rows} == {"c"}
     assert len({r.source.relay_file for r in rows}) >= 2
     assert len({r.source.file for r in rows}) == 1
+
+
+def test_history_only_reading_still_names_the_source_files(relay_workload):
+    """Without rows the reader skips every type but the DDL's (ROTATE included): the source's
+    ROTATEs are still decoded for the file names they give, not yielded."""
+    replica, _truth, _gtid = relay_workload
+    replica.wait_caught_up(applied=False)    # (other tests of the session may write on the primary)
+
+    def ddl(files):
+        reader = ChangeReader(files, ChangeOptions(rows=False))
+        return [(c.source.file, c.source.pos, c.ddl, c.position.key) for c in reader
+                if isinstance(c, SchemaChange)], reader
+
+    from_relay, reader = ddl(replica.relay_log_files())
+    from_binlog, _ = ddl(replica.primary.binlog_files())
+    assert from_relay == from_binlog and len(from_relay) > 30
+    assert reader.reader.only_types is not None and reader.reader.relay_log
+    files = {f for f, *_ in from_relay}
+    assert len(files) >= 2 and all(f.startswith("mariadb-bin.") for f in files)
