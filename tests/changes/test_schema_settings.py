@@ -118,3 +118,39 @@ def test_mysql_explicit_defaults_status_var_wins_over_the_version_default():
     got = statement_options(_query(QueryStatus(charset_client=45, collation_connection=45, collation_server=303)),
                             mysql8)
     assert (got.character_set_server, got.collation_server) == ("utf8mb4", None)
+
+
+def test_lower_case_table_names_is_an_input_not_in_the_binlog(tool, tmp_path):
+    """lower_case_table_names is a server setting (read-only at run time) that the binlog does not
+    carry: the DDL text is logged as written. A lab server started with it at 1 stores names in
+    lower case; the model built from its binlog names the table as the server does when given the
+    same input, and as written without it."""
+    lab = tool("mariadb_lab")
+    if not lab.mariadbd_path():
+        pytest.skip(lab.INSTALL_HINT)
+    srv = lab.MariaDBServer(tmp_path / "lc1", extra_args=("--lower-case-table-names=1",)).start()
+    try:
+        assert srv.query("SELECT @@lower_case_table_names") == [(1,)]
+        srv.flush_logs()
+        start = srv.current_binlog()
+        srv.execute("CREATE DATABASE MixedDb CHARACTER SET latin1",
+                    "CREATE TABLE MixedDb.MixedTbl (Id INT PRIMARY KEY, Val VARCHAR(4))",
+                    "ALTER TABLE MIXEDDB.MIXEDTBL ADD COLUMN Extra INT")
+        server_names = srv.query("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES "
+                                 "WHERE TABLE_SCHEMA = 'mixeddb'")
+        shown = srv.query("SHOW CREATE TABLE mixeddb.mixedtbl")[0][1]
+        srv.flush_logs()
+        files = srv.binlog_files()[:-1]
+        span = (start[0].name, start[1])
+        given = ChangeReader(files, ChangeOptions(span=(span, None), decode=Options(lower_case_table_names=1)))
+        list(given)
+        assert given.stats.ddl_errors == 0 and given.stats.ddl_unknown_tables == 0
+        tables = given.history.catalog.all_tables()
+        assert [(t.id.database, t.id.name) for t in tables] == server_names == [("mixeddb", "mixedtbl")]
+        assert render.create_table_sql(tables[0], given.options) == shown
+        # without the input, the ALTER's other spelling names a table the model does not know
+        plain = ChangeReader(files, ChangeOptions(span=(span, None)))
+        list(plain)
+        assert [(t.id.database, t.id.name) for t in plain.history.catalog.all_tables()] == [("MixedDb", "MixedTbl")]
+    finally:
+        srv.destroy()
