@@ -37,6 +37,10 @@ from .records import Change, Naming, RowChange, SchemaChange
 #: sql/sql_priv.h, in ``OPTIONS_WRITTEN_TO_BIN_LOG``; seen set by 10.11.19 when the session had it ON
 #: and clear when OFF, where mariadb-binlog prints ``@@session.explicit_defaults_for_timestamp``).
 MARIADB_EXPLICIT_DEF_TIMESTAMP = 1 << 24
+#: From this version a clear bit is read as OFF: 10.10 made ON the default, so its replicas must be
+#: told OFF (10.11.19 checked). Before it, a clear bit may be a server that never wrote the bit:
+#: the inputs (``Options``, ``--set``, the version default OFF) decide.
+MARIADB_EXPLICIT_DEF_TIMESTAMP_SINCE = (10, 10, 0)
 
 
 def statement_options(ev: QueryEvent, opts: Options) -> Options:
@@ -48,8 +52,8 @@ def statement_options(ev: QueryEvent, opts: Options) -> Options:
     - Q_SQL_MODE_CODE: sql_mode;
     - explicit_defaults_for_timestamp: MySQL's Q_EXPLICIT_DEFAULTS_FOR_TIMESTAMP (8.0.x writes it
       for CREATE/ALTER of a table with a TIMESTAMP column), MariaDB's flags2 bit
-      :data:`MARIADB_EXPLICIT_DEF_TIMESTAMP` (a clear bit means OFF, the only value servers
-      without the bit had);
+      :data:`MARIADB_EXPLICIT_DEF_TIMESTAMP` (set: ON; clear: OFF from 10.10, see
+      :data:`MARIADB_EXPLICIT_DEF_TIMESTAMP_SINCE`);
     - Q_CHARSET_CODE's collation_server: what CREATE DATABASE without a charset inherits (the
       name when the id is one :func:`~mysqlddl.binlog.values.charsets.collation_name` knows, else
       only its character set, whose default collation then applies).
@@ -59,7 +63,8 @@ def statement_options(ev: QueryEvent, opts: Options) -> Options:
     lower_case_table_names (a server setting). Q_CHARSET_DATABASE_CODE (the session's
     collation_database) does not decide a new table's charset (the database's own default does,
     checked against MariaDB 10.11), and Q_DEFAULT_COLLATION_FOR_UTF8MB4 (MySQL 8.0 replicating a
-    5.7 source) has no model input yet."""
+    5.7 source) has no model input yet. What the event says wins over ``Options`` (and ``--set``):
+    it is what the session had."""
     st = ev.status
     changes: dict = {}
     if st.sql_mode is not None:
@@ -67,7 +72,10 @@ def statement_options(ev: QueryEvent, opts: Options) -> Options:
     if st.explicit_defaults_ts is not None:
         changes["explicit_defaults_for_timestamp"] = st.explicit_defaults_ts
     elif opts.dialect is Dialect.MARIADB and st.flags2 is not None:
-        changes["explicit_defaults_for_timestamp"] = bool(st.flags2 & MARIADB_EXPLICIT_DEF_TIMESTAMP)
+        if st.flags2 & MARIADB_EXPLICIT_DEF_TIMESTAMP:
+            changes["explicit_defaults_for_timestamp"] = True
+        elif opts.server_version >= MARIADB_EXPLICIT_DEF_TIMESTAMP_SINCE:
+            changes["explicit_defaults_for_timestamp"] = False
     if st.collation_server is not None:
         name = collation_name(st.collation_server)
         if name is not None:

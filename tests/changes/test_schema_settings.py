@@ -114,6 +114,11 @@ def test_mysql_explicit_defaults_status_var_wins_over_the_version_default():
     assert statement_options(_query(QueryStatus()), mysql8).explicit_defaults_for_timestamp is None
     # MySQL's flags2 has no such bit: bit 24 there is not read as the setting
     assert statement_options(_query(QueryStatus(flags2=1 << 24)), mysql8).explicit_defaults_for_timestamp is None
+    # MariaDB's flags2 bit: set is ON; clear is OFF only from 10.10 (before, the inputs decide)
+    for version, flags2, want in (((10, 11, 0), 0, False), ((10, 11, 0), 1 << 24, True),
+                                  ((10, 6, 0), 0, None), ((10, 6, 0), 1 << 24, True)):
+        mariadb = Options(dialect=Dialect.MARIADB, server_version=version)
+        assert statement_options(_query(QueryStatus(flags2=flags2)), mariadb).explicit_defaults_for_timestamp is want
     # a collation id without a known name still gives its charset (MySQL 8's utf8mb4_ja_0900_as_cs, 303)
     got = statement_options(_query(QueryStatus(charset_client=45, collation_connection=45, collation_server=303)),
                             mysql8)
