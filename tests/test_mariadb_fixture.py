@@ -39,3 +39,31 @@ def test_replica_applies_what_its_primary_logs(mariadb_replica, relay_workload):
                     "INSERT INTO relay_lab.after_workload VALUES (7)")
     replica.wait_caught_up()
     assert replica.query("SELECT id FROM relay_lab.after_workload") == [(7,)]
+
+
+def test_failover_helpers(tool, tmp_path):
+    """tools/mariadb_lab.py's replication helpers re-point a replica to a promoted one (what the
+    failover tests build on): a replicates to b and c; b is promoted; c follows b from its own
+    gtid_slave_pos and gets what b writes."""
+    lab = tool("mariadb_lab")
+    if not lab.mariadbd_path():
+        pytest.skip(lab.INSTALL_HINT)
+    a, b, c = (lab.MariaDBServer(tmp_path / name, server_id=i) for i, name in enumerate("abc", 1))
+    try:
+        for srv in (a, b, c):
+            srv.start()
+        a.execute("CREATE DATABASE f", "CREATE TABLE f.t (id INT PRIMARY KEY)", "INSERT INTO f.t VALUES (1)")
+        b.start_replica(a)
+        c.start_replica(a)
+        b.wait_caught_up()
+        c.wait_caught_up()
+        b.promote()
+        assert b.replica_status() == {} and b.primary is None
+        c.start_replica(b, gtid_pos=None)
+        b.execute("INSERT INTO f.t VALUES (2)")
+        c.wait_caught_up()
+        assert c.query("SELECT id FROM f.t ORDER BY id") == [(1,), (2,)]
+        assert c.replica_status()["Master_Port"] == b.port
+    finally:
+        for srv in (a, b, c):
+            srv.destroy()

@@ -21,6 +21,7 @@ tests/conftest.py is one such pair)::
     ...                                       # write on the primary
     replica.wait_caught_up()                  # MASTER_GTID_WAIT(primary's gtid_binlog_pos)
     replica.relay_log_files()                 # the relay logs, in index order
+    replica.promote()                         # failover: STOP SLAVE; RESET SLAVE ALL
 
 Every server is set up so that it can be made a replica, or promoted, later (failover tests): its own
 `server_id`, relay logs named `relay-bin.NNNNNN` in a directory of their own (`relay_dir`: the
@@ -329,6 +330,13 @@ class MariaDBServer:
                                    f"read {st.get('Master_Log_File')}:{st.get('Read_Master_Log_Pos')}, "
                                    f"IO error {st.get('Last_IO_Error')!r}")
             time.sleep(0.05)
+
+    def promote(self) -> None:
+        """Make this replica a primary (failover): stop replicating and forget the source
+        (``STOP SLAVE; RESET SLAVE ALL``); its binlog (``log_slave_updates``) already holds what it
+        replicated, so other replicas can follow it with ``start_replica(self, gtid_pos=None)``."""
+        self.execute("STOP SLAVE", "RESET SLAVE ALL")
+        self.primary = None
 
     def flush_relay_logs(self) -> None:
         """Close the current relay log and open the next one."""
