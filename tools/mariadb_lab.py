@@ -253,19 +253,22 @@ class MariaDBServer:
                      f"CREATE USER IF NOT EXISTS '{self.REPL_USER}'@'127.0.0.1' IDENTIFIED BY '{self.REPL_PASSWORD}'",
                      f"GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '{self.REPL_USER}'@'127.0.0.1'")
 
-    def start_replica(self, primary: MariaDBServer, *, gtid_pos: str | None = "", timeout: float = 30.0) -> None:
+    def start_replica(self, primary: MariaDBServer, *, gtid_pos: str | None = "", timeout: float = 30.0,
+                      via_port: int | None = None) -> None:
         """Replicate from ``primary`` over 127.0.0.1 with GTIDs (``MASTER_USE_GTID=slave_pos``).
 
         ``gtid_pos``: where to start, written to ``gtid_slave_pos`` first: "" (default) from the
         primary's first binlog (so its binlogs must not have been purged or reset), a GTID list
         to start after it, or None to keep this server's ``gtid_slave_pos`` (a restart, or a
-        failover that re-points the replica). Returns once the I/O and SQL threads run."""
+        failover that re-points the replica). ``via_port``: connect to this port on 127.0.0.1
+        instead of the primary's (a fault-injecting proxy in front of it). Returns once the I/O and
+        SQL threads run."""
         if primary.server_id == self.server_id:
             raise MariaDBError(f"primary and replica share server_id {self.server_id}")
         self.execute("STOP SLAVE")
         if gtid_pos is not None:
             self.execute(f"SET GLOBAL gtid_slave_pos = '{gtid_pos}'")
-        self.execute(f"CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT={primary.port}, "
+        self.execute(f"CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT={via_port or primary.port}, "
                      f"MASTER_USER='{self.REPL_USER}', MASTER_PASSWORD='{self.REPL_PASSWORD}', "
                      "MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1",
                      "START SLAVE")

@@ -7,7 +7,10 @@ MariaDB 10.11.19, GTID replication."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import socket
+import threading
 
 import pytest
 
@@ -83,3 +86,105 @@ def test_history_only_reading_still_names_the_source_files(relay_workload):
     assert reader.reader.only_types is not None and reader.reader.relay_log
     files = {f for f, *_ in from_relay}
     assert len(files) >= 2 and all(f.startswith("mariadb-bin.") for f in files)
+
+
+class _CuttingProxy:
+    """127.0.0.1 TCP proxy in front of a server: ``cut_after(n)`` closes the next connection's
+    server-to-client direction once ``n`` more bytes went through (half of the last chunk sent),
+    once; every other byte is passed as it is. Bounded: daemon threads, closed with the test."""
+
+    def __init__(self, port: int):
+        self.target = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self._budget: int | None = None
+        self.cuts = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def cut_after(self, n: int) -> None:
+        self._budget = n
+
+    def close(self) -> None:
+        self.listener.close()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=10)
+            except OSError:
+                return
+            threading.Thread(target=self._pump, args=(client, upstream, False), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, True), daemon=True).start()
+
+    def _pump(self, src, dst, downstream):
+        try:
+            while data := src.recv(65536):
+                if downstream and self._budget is not None:
+                    self._budget -= len(data)
+                    if self._budget < 0:
+                        self._budget = None
+                        self.cuts += 1
+                        dst.sendall(data[:len(data) // 2])
+                        break
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            # (shutdown, not only close: the other direction's thread is blocked in recv on these
+            # sockets, and a close alone sends no FIN while it is)
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                s.close()
+
+
+def test_a_reconnect_inside_a_transaction_is_read_once(tool, tmp_path):
+    """The replica's connection is cut inside a 2,000-row transaction (after ~60 KB of it, by a
+    proxy between replica and primary; MariaDB 10.11.19, GTID replication). The new connection
+    starts at the transaction's GTID, but the replica skips what it already had (its relay log goes
+    on in a new relay file: its own FDE, the source's artificial ROTATE and FDE, a GTID_LIST and a
+    ROTATE to the position where the part ended), so the relay log holds every row once and the
+    change records equal the primary's."""
+    lab = tool("mariadb_lab")
+    if not lab.mariadbd_path():
+        pytest.skip(lab.INSTALL_HINT)
+    primary = lab.MariaDBServer(tmp_path / "p", server_id=1)
+    replica = lab.MariaDBServer(tmp_path / "r", server_id=2)
+    proxy = None
+    try:
+        primary.start()
+        replica.start()
+        proxy = _CuttingProxy(primary.port)
+        primary.execute("CREATE DATABASE cut", "CREATE TABLE cut.t (id INT PRIMARY KEY, v VARCHAR(100))")
+        replica.start_replica(primary, via_port=proxy.port)
+        replica.wait_caught_up()
+        proxy.cut_after(60_000)
+        primary.execute("BEGIN", *[f"INSERT INTO cut.t VALUES ({i}, '{'y' * 80}')" for i in range(2000)], "COMMIT")
+        replica.wait_caught_up()          # (the I/O thread reconnects: MASTER_CONNECT_RETRY=1)
+        assert proxy.cuts == 1 and replica.query("SELECT COUNT(*) FROM cut.t") == [(2000,)]
+        primary.flush_logs()
+        replica.wait_caught_up(applied=False)
+        relays = replica.relay_log_files()
+        written = sum(len(ev.rows()) for ev in BinlogReader(relays) if ev.type_name.startswith("WRITE_ROWS"))
+        assert written == 2000
+        assert len(relays) >= 3           # the cut opened a new relay file inside the transaction
+        reader = ChangeReader(relays, ChangeOptions(transactions=True))
+        records = list(reader.changes())
+        spread = {r.source.relay_file for r in records if isinstance(r, RowChange) and r.source.table == "t"}
+        assert len(spread) == 2           # the cut fell inside the transaction
+        from_relay = [_plain(r) for r in records]
+        from_binlog = [_plain(r) for r in ChangeReader(primary.binlog_files(),
+                                                       ChangeOptions(transactions=True)).changes()]
+        assert from_relay == from_binlog
+        assert reader.stats.rows[("cut.t", "c")] == 2000
+    finally:
+        if proxy is not None:
+            proxy.close()
+        replica.destroy()
+        primary.destroy()
+
+
+def _plain(rec):
+    src = dataclasses.replace(rec.source, relay_file=None, relay_pos=None)
+    return (type(rec).__name__, getattr(rec, "op", None), src, getattr(rec, "after", None))
