@@ -427,7 +427,7 @@ class BinlogReader:
                 elif isinstance(ev, TableMapEvent):
                     self.tables.add(ev)
                 elif self._from_source and isinstance(ev, RotateEvent):
-                    self._source_rotate(ev)
+                    ev = self._source_rotate(ev)
                 if isinstance(ev, UndecodableEvent) and self.options.error_policy == ErrorPolicy.SKIP:
                     skip_yield = True
                 if not skip_yield:
@@ -527,15 +527,25 @@ class BinlogReader:
             return None
         if not self._from_source:
             return _OWN
-        if not header.log_pos:
+        if not header.log_pos or header.flags & LOG_EVENT_ARTIFICIAL_F:
+            # made for the connection, not read from the source's binlog: the artificial ROTATE,
+            # and after a reconnect the source's FDE (log_pos 0) and a GTID_LIST (log_pos set)
             return RelayOrigin(self.source_file, None, None)
         return RelayOrigin(self.source_file, header.log_pos - header.event_size, header.log_pos)
 
-    def _source_rotate(self, ev) -> None:
+    def _source_rotate(self, ev):
         """A source ROTATE names the source binlog the next source events come from (the
-        artificial one a source sends first, and the real one ending each source binlog)."""
-        if isinstance(ev, RotateEvent):
-            self.source_file = ev.next_file
+        artificial one a source sends first, and the real one ending each source binlog). One that
+        names a position other than 4 (the first event after the magic) is not the source's:
+        MariaDB's I/O thread writes it, with the source's server_id and the relay log's own
+        log_pos, after a reconnect inside a transaction to say where the source's events go on
+        (seen with 10.11.19); it has no place in the source's binlog."""
+        if not isinstance(ev, RotateEvent):
+            return ev
+        self.source_file = ev.next_file
+        if ev.position != 4 and ev.origin is not None and ev.origin.pos is not None:
+            return dataclasses.replace(ev, origin=RelayOrigin(ev.next_file, None, None))
+        return ev
 
     def _check_log_pos(self, name: str, offset: int, header: EventHeader) -> None:
         """The v4 header's log_pos is where the next event starts (sql/log_event.cc

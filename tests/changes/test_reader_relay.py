@@ -168,6 +168,18 @@ def test_a_reconnect_inside_a_transaction_is_read_once(tool, tmp_path):
         relays = replica.relay_log_files()
         written = sum(len(ev.rows()) for ev in BinlogReader(relays) if ev.type_name.startswith("WRITE_ROWS"))
         assert written == 2000
+        # every event the relay log places in the source's binlog is the source's, byte for byte
+        source = {p.name: p.read_bytes() for p in primary.binlog_files()}
+        placed = 0
+        for ev in BinlogReader(relays):
+            o = ev.origin
+            if o is None or o.own or o.pos is None or ev.type_name == "FORMAT_DESCRIPTION":
+                continue
+            with open(ev.file, "rb") as f:
+                f.seek(ev.pos)
+                assert f.read(ev.size) == source[o.file][o.pos:o.next_pos], (ev.file, ev.pos, ev.type_name)
+            placed += 1
+        assert placed > 2000
         assert len(relays) >= 3           # the cut opened a new relay file inside the transaction
         reader = ChangeReader(relays, ChangeOptions(transactions=True))
         records = list(reader.changes())
