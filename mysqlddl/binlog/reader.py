@@ -24,6 +24,10 @@ and recognised by their content, so no flag is needed::
                 [ ROTATE (the replica's): next relay file ]
     after a relay-log rotation (even inside a transaction, MariaDB 10.11 seen):
                 [ FDE (the replica's) ][ FDE (the source's copy, log_pos 0) ][ source events ] ...
+    after a reconnect inside a transaction (MariaDB 10.11 seen; it skips what it already had):
+                [ FDE (the replica's) ][ ROTATE, artificial ][ FDE (the source's, log_pos 0) ]
+                [ the source binlog's first GTID_LIST, BINLOG_CHECKPOINT again ][ GTID_LIST, artificial ]
+                [ ROTATE (source server_id, relay log_pos): "go on at position P" ][ source events ] ...
 
 A file is a relay log once it shows (0) an event flagged LOG_EVENT_RELAY_LOG_F (0x40, "written by
 the replica into its relay log", sql/log_event.h; MariaDB 10.11 sets it on the relay log's own FDE
