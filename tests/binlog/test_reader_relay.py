@@ -12,9 +12,9 @@ the source binlog and position, and the bytes there are exactly the relay log's 
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 import struct
 import zlib
+from pathlib import Path
 
 import pytest
 
