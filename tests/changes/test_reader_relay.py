@@ -200,3 +200,16 @@ def test_a_reconnect_inside_a_transaction_is_read_once(tool, tmp_path):
 def _plain(rec):
     src = dataclasses.replace(rec.source, relay_file=None, relay_pos=None)
     return (type(rec).__name__, getattr(rec, "op", None), src, getattr(rec, "after", None))
+
+
+def test_changes_command_on_a_relay_log_directory_prints_the_primary_binlog_output(relay_workload, run_cli):
+    """End to end: ``mysqlddl changes RELAY_DIR`` (read through relay-bin.index) prints exactly what
+    ``mysqlddl changes BINLOG_DIR`` prints for the primary: the sinks render the source's positions."""
+    replica, _truth, _gtid = relay_workload
+    replica.wait_caught_up(applied=False)    # (other tests of the session may write on the primary)
+    relay = run_cli("changes", replica.relay_dir, "--summary", "none", timeout=300)
+    binlog = run_cli("changes", replica.primary.binlog_dir, "--summary", "none", timeout=300)
+    assert relay.returncode == 0 and binlog.returncode == 0, relay.stderr[-2000:] + binlog.stderr[-2000:]
+    lines = relay.stdout.splitlines()
+    assert len(lines) > 1000 and lines == binlog.stdout.splitlines()
+    assert sum('"file":"mariadb-bin.' in line.replace(" ", "") for line in lines) > 1000
