@@ -41,6 +41,7 @@ def test_replica_applies_what_its_primary_logs(mariadb_replica, relay_workload):
     assert replica.query("SELECT id FROM relay_lab.after_workload") == [(7,)]
 
 
+@pytest.mark.slow     # three servers (~16 s); the failover tests exercise these helpers by default
 def test_failover_helpers(tool, tmp_path):
     """tools/mariadb_lab.py's replication helpers re-point a replica to a promoted one (what the
     failover tests build on): a replicates to b and c; b is promoted; c follows b from its own
