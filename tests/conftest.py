@@ -5,6 +5,9 @@
 - `twin`: runs a test on the compiled core and on its pure-Python twin.
 - `mariadb_server`: a private MariaDB with row-based binlogging for the whole session. mariadbd
   missing: skip with the install command, except under CI=true (fail: .ci/run installs it).
+- `mariadb_replica`: a second private MariaDB replicating (GTID, over 127.0.0.1) from a primary of
+  its own (``replica.primary``; not `mariadb_server`, so other tests' DDL never reaches it), relay
+  logs kept. Same skip/fail rule.
 - `tool`: ``tool(name)`` is tools/NAME.py as a module (tools/ is not a package, and test modules
   cannot import conftest in importlib mode).
 - `--run-slow`: enable tests marked `slow` (long fuzz and scale runs).
@@ -128,3 +131,66 @@ def mariadb_server(tmp_path_factory):
         yield srv
     finally:
         srv.destroy()
+
+
+@pytest.fixture(scope="session")
+def mariadb_replica():
+    """A replica and its primary for the session (tools/mariadb_lab.py, "Replication"): the replica
+    has server_id 2, ``relay_log_purge=OFF`` (every relay log stays: ``.relay_log_files()``) and
+    ``log_slave_updates``; ``.primary`` (server_id 1) is a private server of its own. Write on
+    the primary, then ``replica.wait_caught_up()`` (``applied=False``: only the relay log must have
+    it). Tests share the pair: they use databases of their own and never RESET MASTER or purge
+    (the replica starts from the primary's first binlog). ``replica.start_replica(primary,
+    gtid_pos=None)`` re-points it (failover tests)."""
+    if not mariadb_lab.mariadbd_path():
+        missing(mariadb_lab.INSTALL_HINT)
+    tmp = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp"))
+    primary = mariadb_lab.MariaDBServer(tmp / f"mdbprim-{os.getpid()}", server_id=1)
+    replica = mariadb_lab.MariaDBServer(tmp / f"mdbrepl-{os.getpid()}", server_id=2)
+    try:
+        primary.start()
+        replica.start()
+        replica.start_replica(primary)
+        yield replica
+    finally:
+        replica.destroy()
+        primary.destroy()
+
+
+@pytest.fixture(scope="session")
+def relay_workload(mariadb_replica):
+    """The lab workload (tools/workload.py, every phase, small scale, databases ``relay_lab`` and
+    ``relay_lab_tmp``) run on ``mariadb_replica.primary``, then one multi-statement transaction
+    (``relay_lab.spanning``, :data:`SPANNING_ROWS` single-row INSERTs in one BEGIN ... COMMIT)
+    replicated while the replica's ``max_relay_log_size`` is 4096 (the server's minimum), so that
+    its relay log rotates inside the transaction. Returns (replica, truth, spanning GTID); the
+    relay logs hold all of it (I/O thread caught up), the primary's binlogs are flushed."""
+    replica = mariadb_replica
+    primary = replica.primary
+    workload = _load_tool("workload")
+    truth = workload.run(primary, log=lambda m: None, database="relay_lab", tmp_database="relay_lab_tmp",
+                         scale=0.0005, bigtx_rows=200, blob_kib=16, random_rows=6)
+    replica.wait_caught_up(applied=False)
+    replica.execute("SET GLOBAL max_relay_log_size = 4096")
+    try:
+        primary.execute("CREATE TABLE relay_lab.spanning (id INT PRIMARY KEY, v VARCHAR(64)) ENGINE=InnoDB")
+        conn = primary.connect()
+        try:
+            with conn.cursor() as cur:
+                cur.execute("BEGIN")
+                for i in range(SPANNING_ROWS):
+                    cur.execute("INSERT INTO relay_lab.spanning VALUES (%s, %s)", (i, f"row {i:04d} " + "x" * 40))
+                cur.execute("COMMIT")
+                cur.execute("SELECT @@last_gtid")
+                gtid = cur.fetchone()[0]
+        finally:
+            conn.close()
+        primary.flush_logs()
+        replica.wait_caught_up(applied=False)
+    finally:
+        replica.execute("SET GLOBAL max_relay_log_size = 0")
+    return replica, truth, gtid
+
+
+#: rows of the transaction the relay log rotates inside (``relay_workload``)
+SPANNING_ROWS = 120

@@ -11,6 +11,25 @@ Each server gets its own datadir, socket and a spare TCP port on 127.0.0.1, and 
 
 Binlog settings follow what CDC users run: ROW format, FULL row image, CRC32 checksums, annotated
 rows (MariaDB's default), optional binlog_row_metadata=FULL. Modelled on shared/lab/mariadb.sh.
+
+Replication (a second lab server as a replica of the first; the `mariadb_replica` fixture in
+tests/conftest.py is one such pair)::
+
+    primary = MariaDBServer(server_id=1).start()
+    replica = MariaDBServer(server_id=2).start()
+    replica.start_replica(primary)            # CHANGE MASTER TO ... MASTER_USE_GTID=slave_pos; START SLAVE
+    ...                                       # write on the primary
+    replica.wait_caught_up()                  # MASTER_GTID_WAIT(primary's gtid_binlog_pos)
+    replica.relay_log_files()                 # the relay logs, in index order
+    replica.promote()                         # failover: STOP SLAVE; RESET SLAVE ALL
+
+Every server is set up so that it can be made a replica, or promoted, later (failover tests): its own
+`server_id`, relay logs named `relay-bin.NNNNNN` in a directory of their own (`relay_dir`: the
+binlog directory stays one file set with one .index, which tests read as a whole) and kept (`relay_log_purge=OFF`,
+so tests can read every relay log the replica ever wrote), `log_slave_updates=ON` (a promoted
+replica's binlog holds what it replicated), and a replication account `repl`@`127.0.0.1`
+(password `repl`) created on each server without being binlogged. Replication runs over TCP on
+127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -61,11 +80,13 @@ class MariaDBServer:
     """One private mariadbd. `start()` initialises the datadir on first use.
 
     Attributes: base (its directory), datadir, socket, port, pidfile, errlog, binlog_dir,
-    binlog_basename ('mariadb-bin'), row_metadata ('MINIMAL' or 'FULL').
+    binlog_basename ('mariadb-bin'), row_metadata ('MINIMAL' or 'FULL'), server_id (distinct per
+    server of one replication topology), relay_dir, relay_basename ('relay-bin'), primary (the
+    server this one replicates from, after :meth:`start_replica`; else None).
     """
 
     def __init__(self, base: str | os.PathLike | None = None, *, port: int | None = None,
-                 row_metadata: str = "MINIMAL", extra_args: tuple[str, ...] = ()):
+                 row_metadata: str = "MINIMAL", extra_args: tuple[str, ...] = (), server_id: int = 1):
         # The socket path must stay under ~100 bytes (sun_path), hence a short temp prefix.
         self.base = Path(base) if base else Path(tempfile.mkdtemp(prefix="mdb-"))
         self.datadir = self.base / "data"
@@ -80,12 +101,17 @@ class MariaDBServer:
         self.binlog_basename = "mariadb-bin"
         self.row_metadata = row_metadata
         self.extra_args = tuple(extra_args)
+        self.server_id = int(server_id)
+        self.relay_dir = self.base / "relay"
+        self.relay_basename = "relay-bin"
+        self.primary: MariaDBServer | None = None
         self._proc: subprocess.Popen | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def init(self) -> None:
         self.base.mkdir(parents=True, exist_ok=True)
         self.binlog_dir.mkdir(exist_ok=True)
+        self.relay_dir.mkdir(exist_ok=True)
         self.tmpdir.mkdir(exist_ok=True)
         if (self.datadir / "mysql").is_dir():
             return
@@ -108,13 +134,17 @@ class MariaDBServer:
         args = [exe, "--no-defaults", "--user=root", f"--datadir={self.datadir}", f"--socket={self.socket}",
                 f"--pid-file={self.pidfile}", f"--log-error={self.errlog}", f"--port={self.port}",
                 f"--tmpdir={self.tmpdir}",
-                "--bind-address=127.0.0.1", "--skip-name-resolve", "--server-id=1",
+                "--bind-address=127.0.0.1", "--skip-name-resolve", f"--server-id={self.server_id}",
                 f"--log-bin={self.binlog_dir / self.binlog_basename}",
                 f"--log-bin-index={self.binlog_dir / (self.binlog_basename + '.index')}",
                 "--binlog-format=ROW", "--binlog-row-image=FULL", "--binlog-checksum=CRC32",
                 f"--binlog-row-metadata={self.row_metadata}", "--max-allowed-packet=256M",
                 "--innodb-buffer-pool-size=128M", "--innodb-log-file-size=48M",
                 "--innodb-flush-log-at-trx-commit=2", "--sync-binlog=0", "--skip-log-warnings=0",
+                # ready to be a replica (or a promoted one) at any time: see the module docstring
+                f"--relay-log={self.relay_dir / self.relay_basename}",
+                f"--relay-log-index={self.relay_dir / (self.relay_basename + '.index')}",
+                "--relay-log-purge=OFF", "--log-slave-updates=ON",
                 *self.extra_args]
         self._proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                       start_new_session=True)
@@ -123,6 +153,7 @@ class MariaDBServer:
             if self._proc.poll() is not None:
                 raise MariaDBError(f"mariadbd exited with {self._proc.returncode}:\n{self._tail_errlog()}")
             if self.ping():
+                self._replication_user()
                 return self
             time.sleep(0.1)
         self.stop()
@@ -210,6 +241,116 @@ class MariaDBServer:
     def current_binlog(self) -> tuple[Path, int]:
         name, pos = self.query("SHOW MASTER STATUS")[0][:2]
         return self.binlog_dir / name, int(pos)
+
+    # -- replication -------------------------------------------------------------------------------
+    REPL_USER = "repl"
+    REPL_PASSWORD = "repl"
+
+    def _replication_user(self) -> None:
+        """The account a replica connects with, on every server (so a promoted replica serves its
+        own replicas); not binlogged, so it never reaches a replica's relay log."""
+        self.execute("SET SESSION sql_log_bin = 0",
+                     f"CREATE USER IF NOT EXISTS '{self.REPL_USER}'@'127.0.0.1' IDENTIFIED BY '{self.REPL_PASSWORD}'",
+                     f"GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '{self.REPL_USER}'@'127.0.0.1'")
+
+    def start_replica(self, primary: MariaDBServer, *, gtid_pos: str | None = "", timeout: float = 30.0,
+                      via_port: int | None = None) -> None:
+        """Replicate from ``primary`` over 127.0.0.1 with GTIDs (``MASTER_USE_GTID=slave_pos``).
+
+        ``gtid_pos``: where to start, written to ``gtid_slave_pos`` first: "" (default) from the
+        primary's first binlog (so its binlogs must not have been purged or reset), a GTID list
+        to start after it, or None to keep this server's ``gtid_slave_pos`` (a restart, or a
+        failover that re-points the replica). ``via_port``: connect to this port on 127.0.0.1
+        instead of the primary's (a fault-injecting proxy in front of it). Returns once the I/O and
+        SQL threads run."""
+        if primary.server_id == self.server_id:
+            raise MariaDBError(f"primary and replica share server_id {self.server_id}")
+        self.execute("STOP SLAVE")
+        if gtid_pos is not None:
+            self.execute(f"SET GLOBAL gtid_slave_pos = '{gtid_pos}'")
+        self.execute(f"CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT={via_port or primary.port}, "
+                     f"MASTER_USER='{self.REPL_USER}', MASTER_PASSWORD='{self.REPL_PASSWORD}', "
+                     "MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1",
+                     "START SLAVE")
+        self.primary = primary
+        deadline = time.monotonic() + timeout
+        while True:
+            st = self.replica_status()
+            if st.get("Slave_IO_Running") == "Yes" and st.get("Slave_SQL_Running") == "Yes":
+                return
+            if st.get("Last_IO_Error") or st.get("Last_SQL_Error") or time.monotonic() > deadline:
+                raise MariaDBError(f"replication did not start: IO {st.get('Slave_IO_Running')} "
+                                   f"({st.get('Last_IO_Error')}), SQL {st.get('Slave_SQL_Running')} "
+                                   f"({st.get('Last_SQL_Error')})")
+            time.sleep(0.1)
+
+    def stop_replica(self) -> None:
+        """STOP SLAVE (the configuration and gtid_slave_pos stay: :meth:`start_replica` with
+        ``gtid_pos=None`` resumes)."""
+        self.execute("STOP SLAVE")
+
+    def replica_status(self) -> dict:
+        """SHOW SLAVE STATUS as {column: value} ({} when this server replicates from nobody)."""
+        conn = self.connect()
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SHOW SLAVE STATUS")
+                row = cur.fetchone()
+                return {} if row is None else {d[0]: v for d, v in zip(cur.description, row, strict=True)}
+        finally:
+            conn.close()
+
+    def wait_caught_up(self, timeout: float = 60.0, *, applied: bool = True) -> None:
+        """Wait until this replica has everything its primary has logged so far.
+
+        ``applied`` (default): the SQL thread applied it, i.e. the replica's ``gtid_slave_pos``
+        covers the primary's ``gtid_binlog_pos`` (MariaDB's ``MASTER_GTID_WAIT``). With
+        ``applied=False`` only the I/O thread must have it: the relay log holds the primary's
+        events up to its current binlog file and position (``Master_Log_File`` /
+        ``Read_Master_Log_Pos``), which is what a test reading relay logs needs even when the
+        SQL thread stopped on an error."""
+        primary = self.primary
+        if primary is None:
+            raise MariaDBError("not a replica: call start_replica(primary) first")
+        if applied:
+            target = primary.query("SELECT @@GLOBAL.gtid_binlog_pos")[0][0]
+            if target:
+                got = self.query("SELECT MASTER_GTID_WAIT(%s, %s)", (target, timeout))[0][0]
+                if got != 0:
+                    st = self.replica_status()
+                    raise MariaDBError(f"replica not caught up with {target} within {timeout:.0f} s: "
+                                       f"gtid_slave_pos {self.query('SELECT @@GLOBAL.gtid_slave_pos')[0][0]}, "
+                                       f"IO error {st.get('Last_IO_Error')!r}, SQL error {st.get('Last_SQL_Error')!r}")
+            return
+        path, pos = primary.current_binlog()
+        deadline = time.monotonic() + timeout
+        while True:
+            st = self.replica_status()
+            if st.get("Master_Log_File") == path.name and int(st.get("Read_Master_Log_Pos") or 0) >= pos:
+                return
+            if time.monotonic() > deadline:
+                raise MariaDBError(f"relay log not caught up with {path.name}:{pos} within {timeout:.0f} s: "
+                                   f"read {st.get('Master_Log_File')}:{st.get('Read_Master_Log_Pos')}, "
+                                   f"IO error {st.get('Last_IO_Error')!r}")
+            time.sleep(0.05)
+
+    def promote(self) -> None:
+        """Make this replica a primary (failover): stop replicating and forget the source
+        (``STOP SLAVE; RESET SLAVE ALL``); its binlog (``log_slave_updates``) already holds what it
+        replicated, so other replicas can follow it with ``start_replica(self, gtid_pos=None)``."""
+        self.execute("STOP SLAVE", "RESET SLAVE ALL")
+        self.primary = None
+
+    def flush_relay_logs(self) -> None:
+        """Close the current relay log and open the next one."""
+        self.execute("FLUSH RELAY LOGS")
+
+    def relay_log_files(self) -> list[Path]:
+        """Every relay log this server kept, in index order (the last one is being written)."""
+        index = self.relay_dir / (self.relay_basename + ".index")
+        if not index.exists():
+            return []
+        return [self.relay_dir / Path(line.strip()).name for line in index.read_text().splitlines() if line.strip()]
 
 
 def main(argv: list[str]) -> int:

@@ -16,8 +16,46 @@ Log Overview" / "Event Structure")::
 - A type without a decoder: flagged LOG_EVENT_IGNORABLE_F it is skipped by size (an
   :class:`IgnoredEvent` keeps it visible); otherwise it is kept opaque with its bytes.
 
+Relay logs (a replica's copy of its source's binlog; DESIGN "Binlog facts") are read like binlogs
+and recognised by their content, so no flag is needed::
+
+    relay file: [ FDE (the replica's) ][ ROTATE, artificial, log_pos 0: "source file F, pos 4" ]
+                [ FDE (the source's) ][ source events, log_pos = the SOURCE's end positions ] ...
+                [ ROTATE (the replica's): next relay file ]
+    after a relay-log rotation (even inside a transaction, MariaDB 10.11 seen):
+                [ FDE (the replica's) ][ FDE (the source's copy, log_pos 0) ][ source events ] ...
+    after a reconnect inside a transaction (MariaDB 10.11 seen; it skips what it already had):
+                [ FDE (the replica's) ][ ROTATE, artificial ][ FDE (the source's, log_pos 0) ]
+                [ the source binlog's first GTID_LIST, BINLOG_CHECKPOINT again ][ GTID_LIST, artificial ]
+                [ ROTATE (source server_id, relay log_pos): "go on at position P" ][ source events ] ...
+
+A file is a relay log once it shows (0) an event flagged LOG_EVENT_RELAY_LOG_F (0x40, "written by
+the replica into its relay log", sql/log_event.h; MariaDB 10.11 sets it on the relay log's own FDE
+and ROTATE, so a MariaDB relay log is known from its first event), (1) a FORMAT_DESCRIPTION that is
+not its first event (a binlog
+has one FDE, written when the file is opened: ``MYSQL_BIN_LOG::open``; a relay log adds the source's
+after its own), (2) an event flagged LOG_EVENT_ARTIFICIAL_F (a source makes those for its dump
+thread only, e.g. the ROTATE naming its file; only a replica's I/O thread writes them to a file), or
+(3) a ROTATE with another server_id than the file's FDE (the source's ROTATE copied at the end of
+one of its binlogs; a server's own ROTATE carries its own id). The file name (``*relay-bin.NNNNNN``
+by default) is not used: a renamed archive must read the same. Once one file of a reading is a relay
+log, the files after it are too (a relay-log set is read as a whole): its table maps then carry
+across files, because a relay log rotates when it outgrows ``max_relay_log_size`` whatever the
+transaction (a TABLE_MAP may sit in one relay file and its rows in the next).
+
+In a relay log, the events that carry the replica's own ``server_id`` (the first FDE's) keep the
+"next position = offset + size" check; the source's events do not (their ``log_pos`` is the
+source's): each gets ``origin``, a :class:`~mysqlddl.binlog.events.RelayOrigin` with the source's
+binlog name (from the last source ROTATE) and the source's positions. Errors still name the relay
+file and the byte offset in it. (The first FDE of the first relay file is read before the file is
+known to be one, when it lacks the LOG_EVENT_RELAY_LOG_F flag: its ``origin`` is then None.)
+
 Memory stays flat: files are read sequentially through a buffer, one event at a time (plus one
 decompressed payload), never whole.
+
+(Over ~600 lines on purpose: framing, checksums, payloads and the relay-log rules all read and set
+the one loop's state -- the FDE in force, the offset, the file's kind -- and split apart they would
+pass that state around on every event. The file sources, the only separable part, are ~70 lines.)
 """
 
 from __future__ import annotations
@@ -45,6 +83,7 @@ from ..positions import NO_FILE_SEQ, BinlogPosition, split_file_name
 from . import speedups
 from .events._cursor import Cursor
 from .events.context import DecodeContext
+from .events.control import RotateEvent
 from .events.format_description import FormatDescriptionEvent
 from .events.payload import TransactionPayloadEvent
 from .events.registry import DEFAULT_REGISTRY, Registry
@@ -52,14 +91,17 @@ from .events.table_map import TableMapCache, TableMapEvent
 from .events.types import (
     BINLOG_MAGIC,
     CHECKSUM_LEN,
+    LOG_EVENT_ARTIFICIAL_F,
     LOG_EVENT_BINLOG_IN_USE_F,
     LOG_EVENT_IGNORABLE_F,
+    LOG_EVENT_RELAY_LOG_F,
     V1_HEADER_LEN,
     V4_HEADER_LEN,
     Event,
     EventHeader,
     EventType,
     IgnoredEvent,
+    RelayOrigin,
     type_name,
 )
 
@@ -235,7 +277,10 @@ class BinlogReader:
     ``check_log_pos`` (default True): in v4 files (those starting with a FORMAT_DESCRIPTION)
     each event header's next-position field must equal the event's offset + size, else
     CorruptEventError; 0 is accepted (artificial and relay-log events, events inside a
-    TRANSACTION_PAYLOAD). Pass False for relay logs, whose events keep the source's positions.
+    TRANSACTION_PAYLOAD). Relay logs are recognised (module docstring) and their source events,
+    which keep the source's positions, are exempt; False turns the check off everywhere.
+    ``relay_log`` is True once a relay log was recognised; ``source_file`` the source binlog its
+    last source ROTATE named.
 
     ``options.error_policy``: RAISE (default) stops at the first bad event; COLLECT and WARN
     yield an :class:`UndecodableEvent` for a bad body or CRC and go on (the errors also collect
@@ -266,6 +311,11 @@ class BinlogReader:
         self.truncated: TruncatedTail | None = None
         self.events_read = 0
         self.errors: list[BinlogError] = []
+        self.relay_log = False                # a relay log was recognised (sticky: see module doc)
+        self.source_file: str | None = None   # in a relay log: the source binlog last named
+        self._relay_file = False              # the current file is a relay log
+        self._own_fde: FormatDescriptionEvent | None = None   # the current file's first FDE
+        self._from_source = False             # the event just framed is the source's (relay log)
 
     def _norm_pos(self, p, *, first: bool):
         if p is None:
@@ -316,8 +366,12 @@ class BinlogReader:
             stream = _Stream(path)
         except OSError as e:
             raise BinlogError(f"cannot open: {e.strerror or e}", file=name) from None
-        self.tables.clear()
+        if not self.relay_log:
+            # (a relay-log set keeps its table maps: a relay file may start inside a transaction)
+            self.tables.clear()
         self.fde = None
+        self._own_fde = None
+        self._relay_file = self.relay_log
         try:
             magic = stream.read(4)
             if magic != BINLOG_MAGIC:
@@ -338,7 +392,8 @@ class BinlogReader:
                     offset = start
                     continue
                 self._at = (name, offset)
-                got = self._read_event(stream, name, offset, header_len, seek_skipped=seek_past and not first)
+                got = self._read_event(stream, name, offset, header_len, seek_skipped=seek_past and not first,
+                                       first=first)
                 if got is None:
                     return
                 header, data, crc = got
@@ -349,6 +404,9 @@ class BinlogReader:
                 if not first and self._skipped(header.type_code):
                     if crc and self.options.verify_checksums:
                         self._verify_crc(name, offset, header, data, data)
+                    if self._from_source and header.type_code == EventType.ROTATE:
+                        # not yielded, but it names the source's next binlog
+                        self._source_rotate(self._decode(name, offset, header, data, crc))
                     offset += header.event_size
                     self._at = (name, offset)
                     continue
@@ -372,8 +430,12 @@ class BinlogReader:
                 if isinstance(ev, FormatDescriptionEvent):
                     self.fde = ev
                     header_len = ev.common_header_len
+                    if self._own_fde is None:
+                        self._own_fde = ev
                 elif isinstance(ev, TableMapEvent):
                     self.tables.add(ev)
+                elif self._from_source and isinstance(ev, RotateEvent):
+                    ev = self._source_rotate(ev)
                 if isinstance(ev, UndecodableEvent) and self.options.error_policy == ErrorPolicy.SKIP:
                     skip_yield = True
                 if not skip_yield:
@@ -415,22 +477,25 @@ class BinlogReader:
         return (self.only_types is not None and type_code not in self.only_types
                 and type_code not in (EventType.FORMAT_DESCRIPTION, EventType.START_V3))
 
-    def _read_event(self, stream: _Stream, name: str, offset: int, header_len: int, seek_skipped: bool = False):
+    def _read_event(self, stream: _Stream, name: str, offset: int, header_len: int, seek_skipped: bool = False,
+                    first: bool = False):
         """(header, event bytes, CRC length), or None at the end; with ``seek_skipped``, (header,
-        None, CRC length) for an event :meth:`_skipped`, whose body is passed by seeking, not read."""
+        None, CRC length) for an event :meth:`_skipped`, whose body is passed by seeking, not read.
+        Sets ``_from_source`` (the event is a relay log's copy of a source event)."""
         raw = stream.read(header_len)
         if not raw:
             return None
         if len(raw) < header_len:
             return self._tail(name, offset, header_len, len(raw), "file ends inside an event header")
         header = _parse_header(raw, header_len)
+        self._from_source = self._relay_check(header, first)
         crc = self._crc_len(header)
         if header.event_size < header_len + crc or header.event_size > MAX_EVENT_SIZE:
             raise CorruptEventError(f"event size {header.event_size} is impossible (header {header_len} "
                                     f"bytes{', CRC 4' if crc else ''}; at most {MAX_EVENT_SIZE})",
                                     file=name, log_pos=offset, event_type=header.type_name,
                                     offset=offset + 9)
-        if self.check_log_pos and header.log_pos and header_len == V4_HEADER_LEN and (
+        if self.check_log_pos and header.log_pos and not self._from_source and header_len == V4_HEADER_LEN and (
                 self.fde.binlog_version >= 4 if self.fde is not None
                 else header.type_code == EventType.FORMAT_DESCRIPTION):
             self._check_log_pos(name, offset, header)
@@ -438,7 +503,8 @@ class BinlogReader:
         if stream.available(want) < want:
             return self._tail(name, offset, header.event_size, header_len + stream.available(want),
                               "file ends inside an event", header)
-        if seek_skipped and self._skipped(header.type_code):
+        if seek_skipped and self._skipped(header.type_code) and not (
+                self._from_source and header.type_code == EventType.ROTATE):
             stream.seek(offset + header.event_size)
             return header, None, crc
         rest = stream.read(want)
@@ -446,6 +512,48 @@ class BinlogReader:
             return self._tail(name, offset, header.event_size, header_len + len(rest),
                               "file ends inside an event", header)
         return header, raw + rest, crc
+
+    def _relay_check(self, header: EventHeader, first: bool) -> bool:
+        """Whether this event is a relay log's copy of a source event; recognises the file as a
+        relay log on the signs the module docstring lists."""
+        if header.flags & LOG_EVENT_RELAY_LOG_F:
+            self._relay_file = self.relay_log = True
+        if first:
+            return False
+        own = self._own_fde
+        if not self._relay_file and own is not None and (
+                header.type_code == EventType.FORMAT_DESCRIPTION
+                or header.flags & LOG_EVENT_ARTIFICIAL_F
+                or (header.type_code == EventType.ROTATE and header.server_id != own.header.server_id)):
+            self._relay_file = self.relay_log = True
+        # the replica's own events carry its server_id (a source never has the replica's id:
+        # replication refuses equal ids)
+        return self._relay_file and (own is None or header.server_id != own.header.server_id)
+
+    def _origin(self, header: EventHeader) -> RelayOrigin | None:
+        if not self._relay_file:
+            return None
+        if not self._from_source:
+            return _OWN
+        if not header.log_pos or header.flags & LOG_EVENT_ARTIFICIAL_F:
+            # made for the connection, not read from the source's binlog: the artificial ROTATE,
+            # and after a reconnect the source's FDE (log_pos 0) and a GTID_LIST (log_pos set)
+            return RelayOrigin(self.source_file, None, None)
+        return RelayOrigin(self.source_file, header.log_pos - header.event_size, header.log_pos)
+
+    def _source_rotate(self, ev):
+        """A source ROTATE names the source binlog the next source events come from (the
+        artificial one a source sends first, and the real one ending each source binlog). One that
+        names a position other than 4 (the first event after the magic) is not the source's:
+        MariaDB's I/O thread writes it, with the source's server_id and the relay log's own
+        log_pos, after a reconnect inside a transaction to say where the source's events go on
+        (seen with 10.11.19); it has no place in the source's binlog."""
+        if not isinstance(ev, RotateEvent):
+            return ev
+        self.source_file = ev.next_file
+        if ev.position != 4 and ev.origin is not None and ev.origin.pos is not None:
+            return dataclasses.replace(ev, origin=RelayOrigin(ev.next_file, None, None))
+        return ev
 
     def _check_log_pos(self, name: str, offset: int, header: EventHeader) -> None:
         """The v4 header's log_pos is where the next event starts (sql/log_event.cc
@@ -473,7 +581,10 @@ class BinlogReader:
     def _crc_len(self, header: EventHeader) -> int:
         if header.type_code == EventType.FORMAT_DESCRIPTION or self.fde is None:
             return 0      # the FDE's own CRC is handled after its body says which algorithm
-        return CHECKSUM_LEN if self.fde.uses_crc32 else 0
+        fde = self.fde
+        if self._relay_file and not self._from_source and self._own_fde is not None:
+            fde = self._own_fde   # the replica's own events follow its relay log's checksum setting
+        return CHECKSUM_LEN if fde.uses_crc32 else 0
 
     def _decode(self, name: str, offset: int, header: EventHeader, data: bytes, crc: int) -> Event:
         if crc and self.options.verify_checksums:
@@ -481,7 +592,7 @@ class BinlogReader:
         end = len(data) - crc
         ctx = DecodeContext(file=name, pos=offset, next_pos=offset + header.event_size,
                             fde=self.fde if self.fde is not None else _BOOT_FDE, options=self.options,
-                            registry=self.registry, tables=self.tables)
+                            registry=self.registry, tables=self.tables, origin=self._origin(header))
         ev = self._run_decoder(header, Cursor(data, header.header_len, end, offset), ctx,
                                name, offset, offset)
         if isinstance(ev, FormatDescriptionEvent) and ev.uses_crc32 and self.options.verify_checksums \
@@ -539,7 +650,7 @@ class BinlogReader:
                 raw = data[off:off + header.event_size]
                 ctx = DecodeContext(file=name, pos=outer.pos, next_pos=outer.next_pos, fde=self.fde,
                                     options=self.options, registry=self.registry, tables=self.tables,
-                                    payload_offset=off)
+                                    payload_offset=off, origin=outer.origin)
                 ev = self._run_decoder(header, Cursor(raw, V4_HEADER_LEN, len(raw), 0), ctx,
                                        name, outer.pos, None)
             except BinlogError as e:
@@ -561,6 +672,10 @@ class BinlogReader:
 _BOOT_FDE = FormatDescriptionEvent(header=EventHeader(0, 15, 0, 0, 0, 0), file=None, pos=0, next_pos=0,
                                    binlog_version=4, server_version="", create_timestamp=0,
                                    common_header_len=V4_HEADER_LEN, post_header_lengths=())
+
+
+#: ``origin`` of the events a replica wrote into its relay log itself
+_OWN = RelayOrigin(None, None, None, own=True)
 
 
 def read_events(source, **kw) -> Iterator[Event]:

@@ -223,10 +223,16 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
             if self.progress is not None and stats.events % PROGRESS_EVERY == 0:
                 self.progress(self.reader)
             if isinstance(ev, FormatDescriptionEvent):
+                origin = ev.origin
+                if origin is not None and origin.own:
+                    continue    # a relay log's own FDE: the source's FDE (next) says how to read
                 opts = self.options = options_for(self.options, ev)
                 self._connector = "mariadb" if opts.dialect is Dialect.MARIADB else "mysql"
                 self._server_version = ev.server_version
-                self._maps.clear()
+                if origin is None or origin.pos is not None:
+                    # a new binlog (not the source FDE's copy at a relay-log rotation, which may
+                    # fall inside a transaction: its TABLE_MAPs stay in force)
+                    self._maps.clear()
             elif isinstance(ev, TableMapEvent):
                 self._table_map(ev, opts)
             elif isinstance(ev, RowsEvent):
@@ -259,15 +265,24 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
         return hit
 
     def _source(self, ev, *, row: int = 0, db=None, table=None, pos=None):
-        name, seq = self._file(ev.file or "")
         txn = self._txn
         thread = txn.thread if txn is not None else None
+        origin = ev.origin
+        relay_file = relay_pos = None
+        if origin is not None and not origin.own:
+            # a relay log: the source's binlog position (records.Source says why)
+            relay_file, relay_pos = self._file(ev.file or "")[0], ev.pos
+            name, seq = self._file(origin.file or "")
+            ev_pos = origin.pos if origin.pos is not None else 0
+        else:
+            name, seq = self._file(ev.file or "")
+            ev_pos = ev.pos
         return Source(connector=self._connector, server_version=self._server_version,
                        server_id=ev.header.server_id, file=name,
-                       file_seq=seq, pos=ev.pos if pos is None else pos, row=row,
+                       file_seq=seq, pos=ev_pos if pos is None else pos, row=row,
                        ts=ev.header.timestamp, gtid=self._gtid, db=db, table=table,
                        thread=thread if thread is not None else self._gtid_thread,
-                       query=self._query_text)
+                       query=self._query_text, relay_file=relay_file, relay_pos=relay_pos)
 
     def _in_window(self, ev) -> bool:
         key = (self._file(ev.file or "")[1], ev.pos)      # (file_seq(file), pos), file_seq cached

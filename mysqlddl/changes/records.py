@@ -58,7 +58,14 @@ class Source:
     rows of an ordinary transaction have ``thread`` None: the log holds no thread for them.
     ``snapshot``: None for a change read from the log; for a row read by an initial snapshot
     (op ``r``, :mod:`mysqlddl.sources.server.snapshot`) "true", and "last" on the snapshot's last
-    row, as Debezium's ``source.snapshot``; such a row's file/pos are the snapshot's position."""
+    row, as Debezium's ``source.snapshot``; such a row's file/pos are the snapshot's position.
+
+    Read from a replica's *relay log*, ``file``/``file_seq``/``pos`` are still the place in the
+    *source's* binlog (what a replica's position means, and what the same change read from the
+    source's own binlog says, so both give equal sources): the binlog the source's last ROTATE
+    named ("" with ``file_seq`` -1 before one did) and the event's start there; ``relay_file`` /
+    ``relay_pos`` then give the relay log's base name and the event's offset in it (both None
+    when reading a binlog)."""
 
     connector: str
     server_version: str
@@ -74,6 +81,8 @@ class Source:
     thread: int | None = None
     query: str | None = None
     snapshot: str | None = None
+    relay_file: str | None = None
+    relay_pos: int | None = None
 
     @property
     def key(self) -> tuple[int, int, int]:

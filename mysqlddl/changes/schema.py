@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..binlog.events import QueryEvent
+from ..binlog.values.charsets import charset_of_collation, collation_name
 from ..commands import (
     AlterDatabase,
     AlterTable,
@@ -27,10 +28,65 @@ from ..commands import (
 from ..errors import DdlError
 from ..history import HistoryRecord
 from ..model.ids import TableId
-from ..options import ErrorPolicy, Options
+from ..options import Dialect, ErrorPolicy, Options
 from ..positions import BinlogPosition, file_seq
 from .classify import QueryKind, classify_query, sql_mode_names
 from .records import Change, Naming, RowChange, SchemaChange
+
+#: MariaDB's flags2 bit for the session's explicit_defaults_for_timestamp (``OPTION_EXPLICIT_DEF_TIMESTAMP``,
+#: sql/sql_priv.h, in ``OPTIONS_WRITTEN_TO_BIN_LOG``; seen set by 10.11.19 when the session had it ON
+#: and clear when OFF, where mariadb-binlog prints ``@@session.explicit_defaults_for_timestamp``).
+MARIADB_EXPLICIT_DEF_TIMESTAMP = 1 << 24
+#: From this version a clear bit is read as OFF: 10.10 made ON the default, so its replicas must be
+#: told OFF (10.11.19 checked). Before it, a clear bit may be a server that never wrote the bit:
+#: the inputs (``Options``, ``--set``, the version default OFF) decide.
+MARIADB_EXPLICIT_DEF_TIMESTAMP_SINCE = (10, 10, 0)
+
+
+def statement_options(ev: QueryEvent, opts: Options) -> Options:
+    """The options a DDL of the binlog is applied under: ``opts`` (the FDE's dialect and server
+    version, so the per-version defaults of :mod:`mysqlddl.model.dialects`) overridden by the
+    settings the QUERY event carries for the session that ran it (statement_events.h
+    ``Query_event`` status variables; sql/log_event.cc for MariaDB):
+
+    - Q_SQL_MODE_CODE: sql_mode;
+    - explicit_defaults_for_timestamp: MySQL's Q_EXPLICIT_DEFAULTS_FOR_TIMESTAMP (8.0.x writes it
+      for CREATE/ALTER of a table with a TIMESTAMP column), MariaDB's flags2 bit
+      :data:`MARIADB_EXPLICIT_DEF_TIMESTAMP` (set: ON; clear: OFF from 10.10, see
+      :data:`MARIADB_EXPLICIT_DEF_TIMESTAMP_SINCE`);
+    - Q_CHARSET_CODE's collation_server: what CREATE DATABASE without a charset inherits (the
+      name when the id is one :func:`~mysqlddl.binlog.values.charsets.collation_name` knows, else
+      only its character set, whose default collation then applies).
+
+    Not in the binlog, so left to the inputs (``Options``, ``--set``): default_storage_engine
+    (MariaDB 10.11 logs ``CREATE TABLE t (a INT)`` as written, whatever the session's engine),
+    lower_case_table_names (a server setting). Q_CHARSET_DATABASE_CODE (the session's
+    collation_database) does not decide a new table's charset (the database's own default does,
+    checked against MariaDB 10.11), and Q_DEFAULT_COLLATION_FOR_UTF8MB4 (MySQL 8.0 replicating a
+    5.7 source) has no model input yet. What the event says wins over ``Options`` (and ``--set``):
+    it is what the session had."""
+    st = ev.status
+    changes: dict = {}
+    if st.sql_mode is not None:
+        changes["sql_mode"] = sql_mode_names(st.sql_mode)
+    if st.explicit_defaults_ts is not None:
+        changes["explicit_defaults_for_timestamp"] = st.explicit_defaults_ts
+    elif opts.dialect is Dialect.MARIADB and st.flags2 is not None:
+        if st.flags2 & MARIADB_EXPLICIT_DEF_TIMESTAMP:
+            changes["explicit_defaults_for_timestamp"] = True
+        elif opts.server_version >= MARIADB_EXPLICIT_DEF_TIMESTAMP_SINCE:
+            changes["explicit_defaults_for_timestamp"] = False
+    if st.collation_server is not None:
+        name = collation_name(st.collation_server)
+        if name is not None:
+            changes["collation_server"] = name
+            changes["character_set_server"] = None
+        else:
+            cs = charset_of_collation(st.collation_server)
+            if cs is not None and cs != "binary":
+                changes["character_set_server"] = cs
+                changes["collation_server"] = None
+    return opts.replace(**changes) if changes else opts
 
 
 def charset_stating_databases(rec: HistoryRecord) -> Iterator[str]:
@@ -72,13 +128,16 @@ class SchemaBook:
         yield from self._ddl(ev, opts)
 
     def _ddl(self, ev: QueryEvent, opts: Options) -> Iterator[Change]:
-        end = BinlogPosition(file_seq(ev.file or ""), ev.next_pos,
-                             Path(ev.file or "").name, self._gtid)
+        origin = ev.origin
+        if origin is not None and origin.next_pos is not None:
+            # a relay log: the history is keyed by the source's positions, as from its binlog
+            end = BinlogPosition(file_seq(origin.file or ""), origin.next_pos, origin.file or "", self._gtid)
+        else:
+            end = BinlogPosition(file_seq(ev.file or ""), ev.next_pos, Path(ev.file or "").name, self._gtid)
         if self.baseline_position is not None and end.key <= self.baseline_position:
             self.stats.ddl_before_baseline += 1
             return
-        if ev.status.sql_mode is not None:
-            opts = opts.replace(sql_mode=sql_mode_names(ev.status.sql_mode))
+        opts = statement_options(ev, opts)
         db = ev.database or None
         if not self.config.record_ddl:
             yield from self._ddl_recorded(ev, end, db)
@@ -218,4 +277,4 @@ class SchemaBook:
         return any(f.table_ok(tid.database, tid.name) for tid, _ in rec.tables)
 
 
-__all__ = ["SchemaBook", "charset_stating_databases"]
+__all__ = ["MARIADB_EXPLICIT_DEF_TIMESTAMP", "SchemaBook", "charset_stating_databases", "statement_options"]

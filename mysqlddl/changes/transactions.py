@@ -60,7 +60,7 @@ class TransactionBook:
     def _begin(self, ev, *, xa: bool = False, thread: int | None = None) -> None:
         gtid = self._gtid
         src = self._source(ev)
-        tid = gtid if gtid is not None else f"{src.file}:{ev.pos}"
+        tid = gtid if gtid is not None else f"{src.file}:{src.pos}"   # (the source's, in a relay log)
         self._txn = OpenTransaction(tid, src, gtid, thread=thread if thread is not None else self._gtid_thread,
                          xa=xa, emit=self.config.filters.gtid_ok(gtid))
 

@@ -21,14 +21,24 @@ from .query import BeginLoadQueryEvent, ExecuteLoadQueryEvent, QueryEvent, Query
 from .registry import DEFAULT_REGISTRY, Registry, decode_opaque
 from .rows_event import RowsEvent
 from .table_map import TableMapEvent
-from .types import Event, EventHeader, EventType, IgnoredEvent, OpaqueEvent, StatementTextEvent, type_name
+from .types import (
+    Event,
+    EventHeader,
+    EventType,
+    IgnoredEvent,
+    OpaqueEvent,
+    RelayOrigin,
+    StatementTextEvent,
+    type_name,
+)
 
 __all__ = [
     "AnnotateRowsEvent", "BeginLoadQueryEvent", "BinlogCheckpointEvent", "DEFAULT_REGISTRY", "Event",
     "EventHeader", "EventType", "ExecuteLoadQueryEvent", "FormatDescriptionEvent", "GtidEvent",
     "GtidListEvent", "HeartbeatEvent", "IgnoredEvent", "IncidentEvent", "IntvarEvent",
     "MariadbGtidEvent", "OpaqueEvent", "PreviousGtidsEvent", "QueryEvent", "QueryStatus", "RandEvent",
-    "Registry", "RotateEvent", "RowsEvent", "RowsQueryEvent", "StartV3Event", "StatementTextEvent", "StopEvent",
+    "Registry", "RelayOrigin", "RotateEvent", "RowsEvent", "RowsQueryEvent", "StartV3Event", "StatementTextEvent",
+    "StopEvent",
     "TableMapEvent", "TransactionPayloadEvent", "UserVarEvent", "XaPrepareEvent", "XidEvent",
     "decode_opaque", "type_name",
 ]

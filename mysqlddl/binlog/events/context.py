@@ -26,11 +26,12 @@ class DecodeContext:
     registry: Registry | None = None
     tables: TableMapCache | None = None
     payload_offset: int | None = None
+    origin: Any = None           # a RelayOrigin for events read from a relay log
 
     def base(self, header) -> dict[str, Any]:
         """Keyword arguments every event dataclass takes."""
         return {"header": header, "file": self.file, "pos": self.pos, "next_pos": self.next_pos,
-                "payload_offset": self.payload_offset}
+                "payload_offset": self.payload_offset, "origin": self.origin}
 
     def post_header_len(self, type_code: int) -> int:
         return self.fde.post_header_len(type_code)

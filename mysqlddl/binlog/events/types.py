@@ -127,6 +127,27 @@ class EventHeader:
         return type_name(self.type_code)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class RelayOrigin:
+    """Where an event read from a *relay log* comes from (``Event.origin``; None in a binlog).
+
+    A replica's relay log (sql/rpl_rli.h, the I/O thread's ``queue_event``) holds two kinds of
+    events: the ones the replica writes itself (its own FORMAT_DESCRIPTION at the start of every
+    relay file, its ROTATE to the next relay file; ``own`` True, carrying the replica's
+    ``server_id`` and relay-log positions) and the source's events, copied as they were, whose
+    header ``log_pos`` is the *source's* end position. For those: ``file`` is the source's binlog
+    name, from the last ROTATE of the source the reader saw (None before one named it: a relay file
+    read alone after a relay-log rotation), ``pos`` the event's start in that binlog (log_pos -
+    event size), ``next_pos`` its log_pos; both None for the source's events sent with log_pos 0
+    (the artificial ROTATE that names the source's file, LOG_EVENT_ARTIFICIAL_F, and the copy of
+    the source's FORMAT_DESCRIPTION the replica writes after each relay-log rotation)."""
+
+    file: str | None
+    pos: int | None
+    next_pos: int | None
+    own: bool = False
+
+
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
     """Base of every decoded event.
@@ -134,7 +155,9 @@ class Event:
     ``file``/``pos`` locate the event (``pos`` = its first header byte, ``next_pos`` = where the
     next event starts). For events found inside a TRANSACTION_PAYLOAD, ``pos``/``next_pos`` are the
     payload event's and ``payload_offset`` is the offset of this event inside the decompressed
-    payload (``None`` for ordinary events).
+    payload (``None`` for ordinary events). ``origin``: for events read from a relay log, where
+    the source logged them (:class:`RelayOrigin`); None in a binlog, where ``file``/``pos`` are
+    that place.
     """
 
     header: EventHeader
@@ -142,6 +165,7 @@ class Event:
     pos: int
     next_pos: int
     payload_offset: int | None = None
+    origin: RelayOrigin | None = None
 
     @property
     def type_code(self) -> int:
@@ -161,7 +185,7 @@ class Event:
 
     def fields(self) -> dict:
         """The decoded fields of this event type (everything but the header and location)."""
-        skip = {"header", "file", "pos", "next_pos", "payload_offset"}
+        skip = {"header", "file", "pos", "next_pos", "payload_offset", "origin"}
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                 if f.name not in skip and f.repr}
 

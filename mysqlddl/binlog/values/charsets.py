@@ -102,6 +102,24 @@ def charset_of_collation(collation_id: int) -> str | None:
     return name
 
 
+#: collation id -> name, for the ids that MySQL and MariaDB both give the same collation
+#: (``SHOW COLLATION``; checked against MariaDB 10.11's information_schema.COLLATIONS) plus MySQL
+#: 8.0's utf8mb4 defaults; other ids have a known charset only (:func:`charset_of_collation`).
+_COLLATION_NAMES: dict[int, str] = {
+    5: "latin1_german1_ci", 8: "latin1_swedish_ci", 15: "latin1_danish_ci", 31: "latin1_german2_ci",
+    47: "latin1_bin", 48: "latin1_general_ci", 49: "latin1_general_cs", 94: "latin1_spanish_ci",
+    11: "ascii_general_ci", 65: "ascii_bin", 63: "binary",
+    33: "utf8mb3_general_ci", 83: "utf8mb3_bin", 192: "utf8mb3_unicode_ci",
+    45: "utf8mb4_general_ci", 46: "utf8mb4_bin", 224: "utf8mb4_unicode_ci",
+    255: "utf8mb4_0900_ai_ci", 309: "utf8mb4_0900_bin",
+}
+
+
+def collation_name(collation_id: int) -> str | None:
+    """The name of a collation id in :data:`_COLLATION_NAMES`, or None."""
+    return _COLLATION_NAMES.get(collation_id)
+
+
 def codec_for_charset_name(name: str):
     """(python codec or None for binary, mbmaxlen) for a MySQL charset name, or False if unknown."""
     entry = _CHARSETS.get(name.lower())
