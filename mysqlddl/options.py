@@ -33,6 +33,12 @@ class Dialect(str, enum.Enum):
     ORACLE = "oracle"
 
 
+#: The server variables that change the table a statement makes (``--set VAR=VALUE``, a pipeline
+#: file's ``[changes.settings]``), as the server names them; values are parsed by
+#: :mod:`mysqlddl.model.settings`. ``storage_engine`` is the pre-5.7.5 / MariaDB alias.
+SERVER_SETTINGS = ("explicit_defaults_for_timestamp", "sql_mode", "character_set_server", "collation_server",
+                   "lower_case_table_names", "default_storage_engine", "storage_engine")
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Options:
     """Every knob of parsing, schema handling and decoding, in one place.

@@ -29,8 +29,8 @@ import re
 import sys
 import textwrap
 
-from ..errors import ConfigError, DdlSemanticError, MysqlddlError
-from ..options import Options, change_event_options
+from ..errors import ConfigError, MysqlddlError
+from ..options import SERVER_SETTINGS, Options, change_event_options
 
 # mysqlddl.changes and mysqlddl.binlog.reader are imported where they are used, not here: they take
 # 0.2-0.4 s to import (the DDL commands, the row decoders), which `mysqlddl --help`, `parse` or
@@ -117,105 +117,28 @@ def size(text: str) -> int:
 
 def server_version(text: str) -> tuple[int, int, int]:
     """``8.0.40``, ``10.11`` (patch 0) or a server's own version string (``10.11.19-MariaDB-log``)."""
-    m = re.fullmatch(r"\s*(\d+)\.(\d+)(?:\.(\d+))?(?:[-+~].*)?\s*", text)
-    if not m:
-        raise argparse.ArgumentTypeError(f"not a server version (X.Y or X.Y.Z): {text!r}")
-    return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
-
-
-# sql_mode names both servers know (MySQL 8.4 manual 7.1.11 "Server SQL Modes"; MariaDB KB
-# "SQL_MODE"), including the combination modes and those removed in MySQL 8.0 that 5.7 dumps
-# still name.
-SQL_MODES = frozenset({
-    "ALLOW_INVALID_DATES", "ANSI_QUOTES", "ERROR_FOR_DIVISION_BY_ZERO", "HIGH_NOT_PRECEDENCE",
-    "IGNORE_BAD_TABLE_OPTIONS", "IGNORE_SPACE", "NO_AUTO_CREATE_USER", "NO_AUTO_VALUE_ON_ZERO",
-    "NO_BACKSLASH_ESCAPES", "NO_DIR_IN_CREATE", "NO_ENGINE_SUBSTITUTION", "NO_FIELD_OPTIONS",
-    "NO_KEY_OPTIONS", "NO_TABLE_OPTIONS", "NO_UNSIGNED_SUBTRACTION", "NO_ZERO_DATE",
-    "NO_ZERO_IN_DATE", "ONLY_FULL_GROUP_BY", "PAD_CHAR_TO_FULL_LENGTH", "PIPES_AS_CONCAT",
-    "REAL_AS_FLOAT", "STRICT_ALL_TABLES", "STRICT_TRANS_TABLES", "TIME_TRUNCATE_FRACTIONAL",
-    "SIMULTANEOUS_ASSIGNMENT", "EMPTY_STRING_IS_NULL", "TIME_ROUND_FRACTIONAL",
-    "ANSI", "TRADITIONAL", "DB2", "MAXDB", "MSSQL", "MYSQL323", "MYSQL40", "ORACLE", "POSTGRESQL"})
-_ON = {"on": True, "1": True, "true": True, "off": False, "0": False, "false": False}
-
-
-def _bool_value(text: str) -> bool:
-    v = _ON.get(text.strip().lower())
-    if v is None:
-        raise ValueError("ON or OFF (1 or 0)")
-    return v
-
-
-def _sql_mode_value(text: str) -> frozenset[str]:
-    modes = {m.strip().upper() for m in text.strip().strip("'\"").split(",") if m.strip()}
-    bad = sorted(modes - SQL_MODES)
-    if bad:
-        raise ValueError(f"modes ({', '.join(sorted(SQL_MODES))}); unknown: {', '.join(bad)}")
-    return frozenset(modes)
-
-
-def _charsets():
-    from ..model import charsets  # heavy: the model package, ~50 ms that `mysqlddl --help` must not pay
-
-    return charsets
-
-
-def _charset_value(text: str) -> str:
-    cs = _charsets()
-    name = cs.canonical_charset(text)
-    if name not in cs.CHARSETS:
-        raise ValueError(f"a character set ({', '.join(sorted(cs.CHARSETS))})")
-    return name
-
-
-def _collation_value(text: str) -> str:
-    cs = _charsets()
     try:
-        cs.charset_of_collation(text)
-    except DdlSemanticError:
-        raise ValueError("a collation of a known character set (e.g. utf8mb4_general_ci)") from None
-    return cs.canonical_collation(text)
+        return _settings().parse_server_version(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _lctn_value(text: str) -> int:
-    if text.strip() not in ("0", "1", "2"):
-        raise ValueError("0, 1 or 2")
-    return int(text)
+def _settings():
+    from ..model import settings  # heavy: the model package, ~50 ms that `mysqlddl --help` must not pay
 
-
-def _engine_value(text: str) -> str:
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", text.strip()):
-        raise ValueError("an engine name (e.g. InnoDB, MyISAM, Aria)")
-    return text.strip()
-
-
-# --set VARIABLE=VALUE: the server variables that change the table a statement makes, each with
-# its Options field and value parser (ValueError's text says what the value must be).
-SETTINGS = {
-    "explicit_defaults_for_timestamp": ("explicit_defaults_for_timestamp", _bool_value),
-    "sql_mode": ("sql_mode", _sql_mode_value),
-    "character_set_server": ("character_set_server", _charset_value),
-    "collation_server": ("collation_server", _collation_value),
-    "lower_case_table_names": ("lower_case_table_names", _lctn_value),
-    "default_storage_engine": ("default_storage_engine", _engine_value),
-    "storage_engine": ("default_storage_engine", _engine_value),  # the pre-5.7.5 / MariaDB alias
-}
+    return settings
 
 
 def setting(text: str) -> tuple[str, object]:
     """``VAR=VALUE`` -> (Options field, value); an unknown variable or a bad value is a usage error
-    that lists what is accepted."""
+    that lists what is accepted (:func:`mysqlddl.model.settings.parse_setting`)."""
     name, sep, value = text.partition("=")
-    name = name.strip().lstrip("@").lower()
-    if name.startswith(("global.", "session.")):
-        name = name.split(".", 1)[1]
-    if not sep or name not in SETTINGS:
-        raise argparse.ArgumentTypeError(f"not VAR=VALUE with a known variable: {text!r} (variables: "
-                                         f"{', '.join(sorted(SETTINGS))})")
-    field, parse = SETTINGS[name]
+    if not sep:
+        raise argparse.ArgumentTypeError(f"not VAR=VALUE: {text!r}")
     try:
-        return field, parse(value)
+        return _settings().parse_setting(name, value)
     except ValueError as e:
-        raise argparse.ArgumentTypeError(f"{name}: {value!r} is not {e}") from None
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 # ------------------------------------------------------------------------------------- groups
@@ -244,7 +167,7 @@ def add_server_settings(sp: argparse.ArgumentParser) -> None:
                     "and MariaDB 10.10; default: 8.0.40, or 10.11 with --dialect mariadb)")
     sp.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="VAR=VALUE",
                     help="a server variable as the DDL ran with it (repeatable): "
-                    + ", ".join(n for n in SETTINGS if n != "storage_engine"))
+                    + ", ".join(n for n in SERVER_SETTINGS if n != "storage_engine"))
 
 
 def add_positions(sp: argparse.ArgumentParser, what: str, note: str = "") -> None:

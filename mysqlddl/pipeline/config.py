@@ -24,7 +24,10 @@ Every key::
                exclude_databases, tables, exclude_tables, operations (subset of c u d t),
                include_gtids, exclude_gtids, on_mismatch, pk_change, truncate_events, include_query,
                server_name (source.name), transactions, schema_changes (whether BEGIN/END and schema
-               change events are written; the pipeline reads them anyway: they are its commit points)
+               change events are written; the pipeline reads them anyway: they are its commit points),
+               server_version = "X.Y.Z" and [changes.settings] VAR = VALUE: the server the DDL ran on
+               and its variables, as `--server-version` / `--set` (mysqlddl.model.settings; a QUERY
+               event's own status variables still win for its statement)
     [errors]   strategy = "exit" | "skip" | "retry"; dead_letter (default <store>.dead-letter.jsonl);
                retries = 5; backoff_ms = 200 (doubled at each retry, at most 30 s)
     [stats]    path (default <store>.stats.json); interval_s = 5; progress = "auto" | "always" | "never"
@@ -42,6 +45,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..changes import ChangeOptions, Filters, GtidSet
 from ..errors import ConfigError, PipelineError
+from ..model.settings import with_settings
 from ..options import change_event_options
 
 # tomllib is stdlib from Python 3.11; on 3.10 the same parser is the `tomli` package (a dependency
@@ -146,7 +150,7 @@ _KEYS = {
     "changes": {"schema", "schema_database", "schema_position", "ddl_errors", "verify_checksums", "databases",
                 "exclude_databases", "tables", "exclude_tables", "operations", "include_gtids", "exclude_gtids",
                 "on_mismatch", "pk_change", "truncate_events", "include_query", "server_name", "transactions",
-                "schema_changes"},
+                "schema_changes", "server_version", "settings"},
     "errors": {"strategy", "dead_letter", "retries", "backoff_ms"},
     "stats": {"path", "interval_s", "progress"},
 }
@@ -278,6 +282,16 @@ def _with_changes(cfg: PipelineConfig, ch: dict, base: Path, path) -> PipelineCo
     ddl_errors = _typed(ch, "ddl_errors", str, "raise", "changes", path)
     decode = change_event_options(verify_checksums=_typed(ch, "verify_checksums", bool, True, "changes", path),
                                   ddl_errors=ddl_errors)
+    settings = ch.get("settings", {})
+    if not isinstance(settings, dict):
+        raise PipelineError("settings must be a table of server variables, e.g. "
+                            "[changes.settings] sql_mode = \"ANSI_QUOTES\"", path=path, setting="changes.settings")
+    try:
+        version = _typed(ch, "server_version", str, None, "changes", path) if "server_version" in ch else None
+        decode = with_settings(decode, server_version=version, settings=settings)
+    except ValueError as e:
+        where = "changes.server_version" if "server version" in str(e) else "changes.settings"
+        raise PipelineError(str(e), path=path, setting=where) from None
     filters = Filters(databases=strings("databases"), exclude_databases=strings("exclude_databases"),
                       tables=strings("tables"), exclude_tables=strings("exclude_tables"),
                       include_gtids=gtids("include_gtids"), exclude_gtids=gtids("exclude_gtids"))

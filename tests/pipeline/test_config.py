@@ -71,6 +71,9 @@ def test_changes_mirror_the_changes_command(tmp_path):
      "checkpoint.every_transactions"),
     (MINIMAL + "[changes]\noperations = [\"x\"]\n", "operations are c, u, d or t", "changes.operations"),
     ('source = 3\n', "must be a table", "source"),
+    (MINIMAL + "[changes]\nserver_version = \"eight\"\n", "not a server version", "changes.server_version"),
+    (MINIMAL + "[changes.settings]\nsql_mode = \"NO_SUCH_MODE\"\n", "unknown: NO_SUCH_MODE", "changes.settings"),
+    (MINIMAL + "[changes.settings]\ninnodb_page_size = 16384\n", "not a known variable", "changes.settings"),
     ('pipe = 3\n' + MINIMAL, "unknown key pipe", None),
     ('[source\n', "not valid TOML", None),
 ])
@@ -82,3 +85,25 @@ def test_errors_name_the_file_and_the_key(tmp_path, text, message, setting):
     assert e.value.path == str(p) and str(p) in str(e.value)
     if setting:
         assert e.value.setting == setting
+
+
+def test_server_settings_as_the_command_line_takes_them(tmp_path):
+    # issue 23: the server the DDL ran on and its variables come from the pipeline file as from
+    # `--server-version` / `--set VAR=VALUE` (one parser: mysqlddl.model.settings)
+    p = tmp_path / "p.toml"
+    p.write_text(MINIMAL + '[changes]\nserver_version = "5.7.44"\n[changes.settings]\n'
+                 'explicit_defaults_for_timestamp = true\nsql_mode = "ANSI_QUOTES,NO_ZERO_DATE"\n'
+                 'lower_case_table_names = 1\n"@@session.collation_server" = "latin1_swedish_ci"\n'
+                 'storage_engine = "MyISAM"\n')
+    d = load_config(p).changes.decode
+    assert d.server_version == (5, 7, 44) and d.explicit_defaults_for_timestamp is True
+    assert d.sql_mode == frozenset({"ANSI_QUOTES", "NO_ZERO_DATE"}) and d.lower_case_table_names == 1
+    assert d.collation_server == "latin1_swedish_ci" and d.default_storage_engine == "MyISAM"
+    plain = load_config_text(tmp_path, MINIMAL).changes.decode
+    assert plain.server_version == (8, 0, 40) and plain.explicit_defaults_for_timestamp is None
+
+
+def load_config_text(tmp_path, text):
+    p = tmp_path / "q.toml"
+    p.write_text(text)
+    return load_config(p)
