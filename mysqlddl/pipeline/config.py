@@ -13,7 +13,9 @@ Every key::
 
     name = "NAME"                   # the pipeline's name, its row in the store (default: the file's stem)
     [source]   uri; poll_ms = 200 (how often a followed directory is looked at)
-    [sink]     uri; format = "native" (sinks.segments.FORMATS); segment_bytes = 67108864;
+    [sink]     uri; format = "native" | "debezium" (sinks.segments.FORMATS; [sink.debezium] takes
+               Debezium's properties by their names: "decimal.handling.mode" = "string", ...);
+               segment_bytes = 67108864;
                segment_seconds = 300 (a segment is closed at the first commit past either);
                sequence = "segment" | "line" (sinks.segments: the sequence number by the line's place
                in a segment named by its first number, or also written in every line)
@@ -47,6 +49,7 @@ from ..changes import ChangeOptions, Filters, GtidSet
 from ..errors import ConfigError, PipelineError
 from ..model.settings import with_settings
 from ..options import change_event_options
+from ..sinks.debezium import DebeziumOptions
 
 # tomllib is stdlib from Python 3.11; on 3.10 the same parser is the `tomli` package (a dependency
 # there only, see pyproject.toml)
@@ -72,6 +75,8 @@ class SinkConfig:
     segment_bytes: int = 64 << 20
     segment_seconds: float = 300.0
     sequence: str = "segment"
+    #: the format's own settings, ((name, value), ...): [sink.debezium], Debezium's property names
+    properties: tuple = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,7 +150,7 @@ def uri_path(uri: str, scheme: str, setting: str) -> Path:
 _KEYS = {
     "": {"name", "source", "sink", "checkpoint", "changes", "errors", "stats"},
     "source": {"uri", "poll_ms"},
-    "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence"},
+    "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence", "debezium"},
     "checkpoint": {"uri", "every_transactions", "every_ms"},
     "changes": {"schema", "schema_database", "schema_position", "ddl_errors", "verify_checksums", "databases",
                 "exclude_databases", "tables", "exclude_tables", "operations", "include_gtids", "exclude_gtids",
@@ -225,6 +230,17 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
                           _typed(snk, "segment_bytes", int, 64 << 20, "sink", path),
                           float(_typed(snk, "segment_seconds", (int, float), 300, "sink", path)),
                           _typed(snk, "sequence", str, "segment", "sink", path))
+        props = snk.get("debezium")
+        if props is not None:
+            if not isinstance(props, dict) or sink.format != "debezium":
+                raise PipelineError("[sink.debezium] is a table of Debezium properties for format = \"debezium\" "
+                                    "(e.g. \"decimal.handling.mode\" = \"string\")", path=path,
+                                    setting="sink.debezium")
+            try:
+                DebeziumOptions.from_properties(props)      # checked now, with their names
+            except ConfigError as e:
+                raise PipelineError(str(e), path=path, setting="sink.debezium") from None
+            sink = dataclasses.replace(sink, properties=tuple(props.items()))
         if sink.sequence not in ("segment", "line"):
             raise PipelineError(f"sequence must be segment or line, not {sink.sequence!r}", path=path,
                                 setting="sink.sequence")

@@ -86,10 +86,11 @@ class RunResult:
 SINKS = {
     "jsonl": lambda cfg: SegmentSink(uri_path(cfg.sink.uri, "jsonl", "sink.uri"), format=cfg.sink.format,
                                      name=cfg.changes.name, include_query=cfg.changes.queries,
+                                     properties=cfg.sink.properties,
                                      segment_bytes=cfg.sink.segment_bytes, segment_seconds=cfg.sink.segment_seconds,
                                      sequence=cfg.sink.sequence),
     "stdout": lambda cfg: StreamSink(format=cfg.sink.format, name=cfg.changes.name,
-                                     include_query=cfg.changes.queries),
+                                     include_query=cfg.changes.queries, properties=cfg.sink.properties),
 }
 
 

@@ -35,8 +35,11 @@ events since the last checkpoint come again (at-least-once), with the same ``seq
 Formats (``format=``): :data:`FORMATS` maps a name to a renderer factory, called as
 ``factory(name=..., include_query=...)``; a renderer has ``render_batch(RowBatch) -> bytes | None``
 (all the batch's lines, or None to render its changes one by one) and ``__call__(change) -> str``
-(one line, no newline), as :class:`~mysqlddl.sinks.jsonl.LineRenderer` (``native``). The
-Debezium format registers itself here.
+(one line, no newline), as :class:`~mysqlddl.sinks.jsonl.LineRenderer` (``native``); or, for a
+format whose records give any number of lines, ``lines(record) -> str`` (newline-terminated
+lines, maybe none), as :class:`~mysqlddl.sinks.debezium.DebeziumLines` (``debezium``: one
+``{"topic","key","value"[,"headers"]}`` line per message, as ``mysqlddl changes --format debezium``
+writes them).
 """
 
 from __future__ import annotations
@@ -51,21 +54,26 @@ from ..changes.records import RowBatch
 from ..errors import SinkError
 from ..faults import fault
 from .base import Sink
+from .debezium import DebeziumLines
 from .jsonl import LineRenderer
 
 #: format name -> renderer factory (see the module docstring)
-FORMATS = {"native": LineRenderer}
+FORMATS = {"native": LineRenderer, "debezium": DebeziumLines}
 
 _SEGMENT = re.compile(r"^changes-(\d+)\.(\d+)(?:-(\d+)\.(\d+))?\.seq(\d+)\.jsonl(\.tmp)?$")
 #: at most this many buffers per writev(2) (POSIX IOV_MAX is at least 16; Linux allows 1024)
 _IOV_MAX = min(os.sysconf("SC_IOV_MAX") if hasattr(os, "sysconf") else 1024, 1024)
 
 
-def renderer(format: str, *, name: str = "mysqlddl", include_query: bool = False):
+def renderer(format: str, *, name: str = "mysqlddl", include_query: bool = False, properties=None):
+    """The renderer of ``format``; ``properties``: the format's own settings (the Debezium format's
+    properties, by Debezium's names), for a format that has them."""
     factory = FORMATS.get(format)
     if factory is None:
         raise SinkError(f"unknown output format {format!r} (known: {', '.join(sorted(FORMATS))})",
                         setting="sink.format")
+    if properties:
+        return factory(name=name, include_query=include_query, properties=properties)
     return factory(name=name, include_query=include_query)
 
 
@@ -76,12 +84,20 @@ def _key_text(file_seq: int, pos: int) -> str:
 class _Lines(Sink):
     """Rendering, and the sequence numbers (shared by both sinks)."""
 
-    def __init__(self, *, format: str = "native", name: str = "mysqlddl", include_query: bool = False):
-        self.render = renderer(format, name=name, include_query=include_query)
+    def __init__(self, *, format: str = "native", name: str = "mysqlddl", include_query: bool = False,
+                 properties=None):
+        self.render = renderer(format, name=name, include_query=include_query, properties=properties)
+        # a format whose records give any number of lines (Debezium: a delete and its tombstone,
+        # one message per table of a schema change) renders whole records with ``lines``
+        self._any_lines = getattr(self.render, "lines", None)
         self.seq = 0
 
     def text(self, record) -> bytes:
         """The record's lines (ASCII bytes, newline-terminated); counts them into :attr:`seq`."""
+        if self._any_lines is not None:
+            text = self._any_lines(record).encode("ascii")
+            self.seq += text.count(b"\n")
+            return text
         if type(record) is RowBatch:
             text = self.render.render_batch(record)
             if text is None:
@@ -94,10 +110,12 @@ class _Lines(Sink):
     def numbered(self, record) -> list:
         """The record's lines as buffers, each line with its leading ``"seq":N`` member."""
         seq = self.seq
-        if type(record) is not RowBatch:
+        if type(record) is not RowBatch and self._any_lines is None:
             self.seq = seq + 1
             return [b'{"seq":%d,%s\n' % (seq, self.render(record)[1:].encode("ascii"))]
         text = self.text(record)
+        if not text:
+            return []
         # every line starts with "{" (a raw newline only ends lines: JSON escapes it in strings):
         # cut after each line's "{" and put the numbered head there, without copying the rows
         mv = memoryview(text)
@@ -123,8 +141,9 @@ class SegmentSink(_Lines):
     ``"line"`` (the module docstring)."""
 
     def __init__(self, directory, *, format: str = "native", name: str = "mysqlddl", include_query: bool = False,
+                 properties=None,
                  segment_bytes: int = 64 << 20, segment_seconds: float = 300.0, sequence: str = "segment"):
-        super().__init__(format=format, name=name, include_query=include_query)
+        super().__init__(format=format, name=name, include_query=include_query, properties=properties)
         if sequence not in ("segment", "line"):
             raise SinkError(f"sequence must be segment or line, not {sequence!r}", setting="sink.sequence")
         self.directory = Path(directory)
@@ -292,8 +311,9 @@ class StreamSink(_Lines):
     """The same lines on a binary stream (default: stdout), flushed at each commit; at-least-once
     (the module docstring)."""
 
-    def __init__(self, out=None, *, format: str = "native", name: str = "mysqlddl", include_query: bool = False):
-        super().__init__(format=format, name=name, include_query=include_query)
+    def __init__(self, out=None, *, format: str = "native", name: str = "mysqlddl", include_query: bool = False,
+                 properties=None):
+        super().__init__(format=format, name=name, include_query=include_query, properties=properties)
         self.out = out
 
     def open(self) -> None:

@@ -332,3 +332,56 @@ def test_a_checkpoint_before_a_ddl_does_not_hold_the_ddl(shop, tmp_path, read_se
     result = run_pipeline(shop, once=True)            # the ALTER is applied once, from the checkpoint
     assert result.checkpoint.history_version == 1
     assert read_segments(tmp_path / "out").count("\n") == 19
+
+
+def _without_processing_time(line: str) -> dict:
+    msg = json.loads(line)
+    value = msg.get("value")
+    if isinstance(value, dict):
+        for k in ("ts_ms", "ts_us", "ts_ns"):
+            value.pop(k, None)
+    return msg
+
+
+def test_the_debezium_format_through_the_pipeline(tmp_path, run_cli, read_segments):
+    # issue 22: "the pipeline's sinks take the same format option": [sink] format = "debezium"
+    # gives the messages `mysqlddl changes --format debezium` writes (processing time aside), a
+    # delete's tombstone included, with the per-line sequence counting messages
+    src = tmp_path / "binlogs"
+    src.mkdir()
+    shutil.copyfile(SHOP, src / SHOP.name)
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "file://{src}"\n[sink]\nuri = "jsonl://{tmp_path}/out"\nformat = "debezium"\n'
+                 f'sequence = "line"\n[checkpoint]\nuri = "sqlite://{tmp_path}/state.db"\n'
+                 f'[changes]\nschema = "{BASELINE}"\n', encoding="utf-8")
+    result = run_pipeline(p, once=True)
+    out = read_segments(tmp_path / "out").splitlines()
+    plain = run_cli("changes", SHOP, "--schema", BASELINE, "--format", "debezium", "--summary", "none").stdout
+    expected = [_without_processing_time(x) for x in plain.splitlines()]
+    got = [_without_processing_time(x) for x in out]
+    assert [g.pop("seq") for g in got] == list(range(len(out)))
+    assert got == expected and result.checkpoint.sequence == len(out)
+    assert any(m["value"] is None for m in got)                     # the tombstone after the delete
+    assert {m["topic"] for m in got} >= {"mysqlddl.shop.orders", "mysqlddl.transaction", "mysqlddl"}
+
+
+def test_debezium_properties_in_the_pipeline_file(tmp_path, run_cli, read_segments):
+    # [sink.debezium] takes Debezium's properties by their names, as `changes` takes the options
+    src = tmp_path / "binlogs"
+    src.mkdir()
+    shutil.copyfile(SHOP, src / SHOP.name)
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "file://{src}"\n[sink]\nuri = "jsonl://{tmp_path}/out"\nformat = "debezium"\n'
+                 f'[sink.debezium]\n"decimal.handling.mode" = "string"\n"tombstones.on.delete" = false\n'
+                 f'"topic.prefix" = "shopdb"\n[checkpoint]\nuri = "sqlite://{tmp_path}/state.db"\n'
+                 f'[changes]\nschema = "{BASELINE}"\n', encoding="utf-8")
+    run_pipeline(p, once=True)
+    got = [_without_processing_time(x) for x in read_segments(tmp_path / "out").splitlines()]
+    plain = run_cli("changes", SHOP, "--schema", BASELINE, "--format", "debezium", "--name", "shopdb",
+                    "--decimal-handling-mode", "string", "--no-tombstones", "--summary", "none").stdout
+    assert got == [_without_processing_time(x) for x in plain.splitlines()]
+    assert all(m["value"] is not None for m in got) and {m["topic"].split(".")[0] for m in got} == {"shopdb"}
+    p.write_text(p.read_text().replace('"string"', '"exact"'), encoding="utf-8")
+    with pytest.raises(MysqlddlError, match="decimal.handling.mode must be one of") as e:
+        load_config(p)
+    assert e.value.setting == "sink.debezium"

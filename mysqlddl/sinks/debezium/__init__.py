@@ -10,7 +10,7 @@
 
 from .messages import Message, MessageBuilder
 from .options import DebeziumOptions
-from .sink import FORMATS, DebeziumSink, debezium_messages, make_sink
+from .sink import FORMATS, DebeziumLines, DebeziumSink, debezium_messages, make_sink
 
-__all__ = ["FORMATS", "DebeziumOptions", "DebeziumSink", "Message", "MessageBuilder", "debezium_messages",
-           "make_sink"]
+__all__ = ["FORMATS", "DebeziumLines", "DebeziumOptions", "DebeziumSink", "Message", "MessageBuilder",
+           "debezium_messages", "make_sink"]

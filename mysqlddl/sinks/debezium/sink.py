@@ -113,6 +113,23 @@ class DebeziumSink(Sink):
             stream.flush()
 
 
+class DebeziumLines:
+    """The Debezium format for the pipeline's segment and stream sinks (:mod:`mysqlddl.sinks.segments`):
+    a record's messages as the JSON lines :class:`DebeziumSink` writes to a stream, as many as it
+    has (none for a transaction mark with transaction metadata off; a delete and its tombstone
+    two). ``name`` is ``topic.prefix`` and ``include_query`` ``include.query`` unless
+    ``properties`` (Debezium's property names, a pipeline file's ``[sink.debezium]``) say otherwise;
+    the rest are Debezium's defaults."""
+
+    def __init__(self, *, name: str = "mysqlddl", include_query: bool = False, properties=None, clock=None):
+        options = DebeziumOptions.from_properties({"topic.prefix": name, "include.query": include_query,
+                                                   **dict(properties or ())})
+        self.builder = MessageBuilder(options, clock=clock)
+
+    def lines(self, record) -> str:
+        return "".join(_line(m) + "\n" for m in self.builder.messages(record))
+
+
 def make_sink(format: str, out=None, options: DebeziumOptions | None = None, *, topics_dir=None,
               name: str = "mysqlddl", include_query: bool | None = None, clock=None) -> Sink:
     """The sink of an output ``format``: "native" (our JSON Lines, :class:`JsonLinesSink`; ``name``
@@ -138,4 +155,4 @@ def debezium_messages(records: Iterable, options: DebeziumOptions | None = None,
     return MessageBuilder(options, clock=clock).iter_messages(records)
 
 
-__all__ = ["FORMATS", "DebeziumSink", "debezium_messages", "make_sink"]
+__all__ = ["FORMATS", "DebeziumLines", "DebeziumSink", "debezium_messages", "make_sink"]
