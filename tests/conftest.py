@@ -5,6 +5,8 @@
 - `twin`: runs a test on the compiled core and on its pure-Python twin.
 - `mariadb_server`: a private MariaDB with row-based binlogging for the whole session. mariadbd
   missing: skip with the install command, except under CI=true (fail: .ci/run installs it).
+- `pg_server`: a private PostgreSQL cluster (tools/pg_lab.py) for the session: .uri, .create_database(),
+  .psql(). initdb/postgres missing: skip with the install command, except under CI=true (fail).
 - `tool`: ``tool(name)`` is tools/NAME.py as a module (tools/ is not a package, and test modules
   cannot import conftest in importlib mode).
 - `--run-slow`: enable tests marked `slow` (long fuzz and scale runs).
@@ -43,6 +45,7 @@ def _load_tool(name: str):
 
 
 mariadb_lab = _load_tool("mariadb_lab")
+pg_lab = _load_tool("pg_lab")
 
 
 @pytest.fixture(scope="session")
@@ -123,6 +126,21 @@ def mariadb_server(tmp_path_factory):
         missing(mariadb_lab.INSTALL_HINT)
     base = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"mdb-{os.getpid()}"
     srv = mariadb_lab.MariaDBServer(base)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.destroy()
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A private PostgreSQL cluster (trust auth on 127.0.0.1, a spare port) for the session."""
+    if not pg_lab.bindir():
+        missing(pg_lab.INSTALL_HINT)
+    # (not under pytest's tmp_path: the server runs as the postgres user, which must reach its directory)
+    base = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"pg-{os.getpid()}"
+    srv = pg_lab.PgServer(base)
     srv.start()
     try:
         yield srv
