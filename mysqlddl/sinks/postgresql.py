@@ -525,12 +525,12 @@ class PostgresSink(Sink):
                 if self.history is not None and len(self.history.records) != self._history_saved:
                     history = "\n".join(self.history.lines())
                 cur.execute(
-                    f"INSERT INTO {s}.mysqlddl_checkpoint AS c VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 1, now()) "
+                    f"INSERT INTO {s}.mysqlddl_checkpoint AS c VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, now()) "
                     "ON CONFLICT (pipeline) DO UPDATE SET source_id = coalesce(EXCLUDED.source_id, c.source_id), "
                     "file = EXCLUDED.file, pos = EXCLUDED.pos, resume = EXCLUDED.resume, gtid = EXCLUDED.gtid, "
                     "history_version = EXCLUDED.history_version, history = coalesce(EXCLUDED.history, c.history), "
                     "transactions = c.transactions + %s, updated_at = now()",
-                    (pipe, source_id, file, p, resume, gtid, self._ddl_version, history, self._txns))
+                    (pipe, source_id, file, p, resume, gtid, self._ddl_version, history, self._txns, self._txns))
                 if ts:
                     self.stats["lag_s"] = round(time.time() - ts, 3)
         self.conn.commit()
