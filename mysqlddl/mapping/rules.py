@@ -205,8 +205,7 @@ class Mapping:
                 names[k] = c.name
         for r in self.columns:
             for t in catalog.tables.values():
-                if r.matches(t.database, t.name, r.column) or not (
-                        fnmatchcase(t.database, r.database) and fnmatchcase(t.name, r.table)):
+                if not (fnmatchcase(t.database, r.database) and fnmatchcase(t.name, r.table)):
                     continue
                 if t.column(r.column) is None and not any(ch in r.table + r.database for ch in "*?["):
                     raise MappingError(f"{t.database}.{t.name} has no column {r.column!r} (columns: "
