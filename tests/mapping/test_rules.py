@@ -15,7 +15,8 @@ def catalog(sql: str) -> Catalog:
     return run_script(Catalog.empty(DEFAULT), sql, DEFAULT).catalog
 
 
-CAT = "CREATE DATABASE d; USE d; CREATE TABLE t (id INT PRIMARY KEY, Name VARCHAR(9), secret TEXT); CREATE TABLE u (a INT)"
+CAT = ("CREATE DATABASE d; USE d; CREATE TABLE t (id INT PRIMARY KEY, Name VARCHAR(9), secret TEXT); "
+       "CREATE TABLE u (a INT)")
 
 
 def test_lookups():

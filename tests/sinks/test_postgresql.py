@@ -26,7 +26,6 @@ from decimal import Decimal
 import psycopg
 import pytest
 
-from mysqlddl.changes.filters import Filters
 from mysqlddl.changes.options import ChangeOptions
 from mysqlddl.changes.reader import ChangeReader
 from mysqlddl.mapping import Mapping

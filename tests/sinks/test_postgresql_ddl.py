@@ -71,7 +71,8 @@ def test_value_policy():
     counts = PolicyCounts()
     t = table("CREATE TABLE t (d DATETIME NOT NULL, n DATE, s VARCHAR(9))")
     tt = D.resolve(t, Mapping(), OPTS)
-    conv = {c.name: ValueConverter(c.natural, ValuePolicy.NULL, counts, ("d.t", c.name), c.nullable) for c in tt.columns}
+    conv = {c.name: ValueConverter(c.natural, ValuePolicy.NULL, counts, ("d.t", c.name), c.nullable)
+            for c in tt.columns}
     assert conv["n"]("0000-00-00") is None
     assert conv["d"]("2020-00-15 10:00:00") == datetime.datetime(2020, 1, 15, 10)      # NOT NULL: clamped
     assert conv["s"]("a\x00b") is None
