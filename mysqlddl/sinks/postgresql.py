@@ -37,12 +37,10 @@ applied and what it left out, value-policy counts, and source-to-target lag of t
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import json
 import logging
 import time
 from collections import Counter
-from pathlib import Path
 
 import psycopg
 
@@ -55,32 +53,15 @@ from ..mapping.rules import Mapping
 from ..model import codec
 from ..model.ids import TableId, column_key
 from ..model.table import Table
-from ..positions import BinlogPosition, OlrPosition
+from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionMark
 from .base import Sink
 from .pg import ddl as D
 from .pg import dml as M
+from .pg.state import Checkpoint, position_fields
 from .pg.types import PgOptions
 from .pg.values import PolicyCounts, ValueConverter
 
 log = logging.getLogger("mysqlddl.sinks.postgresql")
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Checkpoint:
-    """A stored checkpoint. ``resume``: ``FILE:POS`` of the first event not applied (give it to
-    :class:`~mysqlddl.changes.filters.Filters` as ``start_position``). ``history``: the serialized
-    schema history (JSON Lines) when one was attached, else None; ``history_version``: DDL applied."""
-
-    pipeline: str
-    source_id: str | None
-    file: str | None
-    pos: int | None
-    resume: str | None
-    gtid: str | None
-    history_version: int
-    history: str | None
-    transactions: int
-    updated_at: datetime.datetime | None
 
 
 @dataclasses.dataclass
@@ -152,6 +133,24 @@ class PostgresSink(Sink):
         """Store this SchemaHistory (serialized) with each checkpoint after it changed."""
         self.history = history
 
+    def seed(self, tables) -> None:
+        """Creates the target tables of a baseline (tables that existed before the first record:
+        a ``--schema`` DDL file, an OLR baseline) that the target does not hold yet, and commits.
+        ``tables``: Tables, or a Catalog."""
+        tables = tables.tables.values() if hasattr(tables, "tables") else tables
+        notes: list[str] = []
+        with self.conn.cursor() as cur:
+            for t in tables:
+                key = (t.database, t.name)
+                if key in self._versions or t.temporary:
+                    continue
+                tt = D.resolve(t, self.mapping, self.options)
+                if tt is not None:
+                    for sql in D.create_table(tt, self.options, notes):
+                        cur.execute(sql)
+                self._set_version(key, t)
+        self._commit_now()      # (the table versions; the checkpoint moves only if a commit was pending)
+
     def load_checkpoint(self) -> Checkpoint | None:
         """The stored checkpoint of ``options.pipeline``, None when there is none (a first run)."""
         with self.conn.cursor() as cur:
@@ -198,13 +197,18 @@ class PostgresSink(Sink):
         t = type(record)
         if t is RowBatch:
             for ch in record.changes():
-                self._row(ch)
+                src = ch.source
+                self._row(ch, src.db, src.table, f"{src.file}:{src.pos}")
         elif t is RowChange:
             if record.op != "t":      # (a truncate's SchemaChange already emptied the table)
-                self._row(record)
-        elif t is SchemaChange:
+                src = record.source
+                self._row(record, src.db, src.table, f"{src.file}:{src.pos}")
+        elif t is SchemaChange or t is OracleSchemaChange:
             self._schema_change(record)
-        elif t is TransactionMark:
+        elif t is OracleRowChange:
+            src = record.source
+            self._row(record, src.owner, src.table, f"{src.file} line {src.line}")
+        elif t is TransactionMark or t is OracleTransactionMark:
             pass
         else:
             raise SinkError(f"not a change record: {type(record).__name__}")
@@ -232,7 +236,7 @@ class PostgresSink(Sink):
     def _converters(self, tt: D.TargetTable) -> dict:
         convs = self._convs.get(id(tt))
         if convs is None:
-            convs = {}
+            convs = {c.name: None for c in tt.source.columns}      # excluded by the mapping: left out
             for c in tt.columns:
                 conv = ValueConverter(c.natural, self.options.value_policy, self.policy_counts,
                                       (tt.source_name, c.source.name), c.nullable)
@@ -243,9 +247,12 @@ class PostgresSink(Sink):
     def _image(self, convs: dict, image: dict, where) -> tuple[tuple, tuple]:
         cols, vals = [], []
         for name, v in image.items():
-            hit = convs.get(name)
+            hit = convs.get(name, _UNKNOWN)
             if hit is None:
                 continue
+            if hit is _UNKNOWN:
+                raise SinkError(f"column {name!r} is not in the table version in force (columns: "
+                                f"{', '.join(convs)}): a DDL the sink never saw?", position=where)
             c, conv, fn = hit
             v = conv(v, where)
             if fn is not None:
@@ -254,16 +261,14 @@ class PostgresSink(Sink):
             vals.append(v)
         return tuple(cols), tuple(vals)
 
-    def _row(self, ch: RowChange) -> None:
-        src = ch.source
-        tt = self._target(src.db, src.table)
+    def _row(self, ch, db: str, table: str, where: str) -> None:
+        tt = self._target(db, table)
         if tt is None:
-            if (src.db, src.table) not in self._versions and self.mapping.table_included(src.db, src.table):
-                raise SinkError(f"no table definition for {src.db}.{src.table}: the target needs its CREATE "
-                                "(or a baseline)", position=f"{src.file}:{src.pos}", table=f"{src.db}.{src.table}")
+            if (db, table) not in self._versions and self.mapping.table_included(db, table):
+                raise SinkError(f"no table definition for {db}.{table}: the target needs its CREATE (or a "
+                                "baseline: PostgresSink.seed)", position=where, table=f"{db}.{table}")
             return
         convs = self._converters(tt)
-        where = f"{src.file}:{src.pos}"
         op = ch.op
         if not tt.key and tt.source_name not in self._warned_keyless and op != "c":
             self._warned_keyless.add(tt.source_name)
@@ -293,7 +298,7 @@ class PostgresSink(Sink):
 
     @staticmethod
     def _moves_unique(tt: D.TargetTable, bcols, bvals, acols, avals) -> bool:
-        uniq = _unique_columns(tt)
+        uniq = M.unique_columns(tt)
         before = {c.name: v for c, v in zip(bcols, bvals, strict=True)}
         return any(c.name in uniq and before.get(c.name, v) != v for c, v in zip(acols, avals, strict=True))
 
@@ -390,8 +395,9 @@ class PostgresSink(Sink):
     def _schema_change(self, sc: SchemaChange) -> None:
         self._flush()
         notes: list[str] = []
-        where = str(sc.position)
+        where = str(sc.record.position)
         skip = self.options.on_ddl_error == "skip"
+        saved = (dict(self._versions), dict(self._changed_tables))
         try:
             with self.conn.cursor() as cur:
                 if skip:
@@ -406,6 +412,9 @@ class PostgresSink(Sink):
                 raise err from e
             with self.conn.cursor() as cur:
                 cur.execute("ROLLBACK TO SAVEPOINT mysqlddl_ddl")
+            self._versions, self._changed_tables = saved        # the target did not change
+            self._targets.clear()
+            self._convs.clear()
             self.stats["ddl_skipped"] += 1
             log.warning("%s", err)
             return
@@ -418,7 +427,9 @@ class PostgresSink(Sink):
     def _ddl_statements(self, sc: SchemaChange, notes: list[str]) -> list[str]:
         out: list[str] = []
         rec = sc.record
-        ts = float(sc.source.ts) if sc.source is not None and sc.source.ts else None
+        src = sc.source
+        ts = getattr(src, "ts", None) or (src.ts_ms / 1000 if getattr(src, "ts_ms", None) else None)
+        ts = float(ts) if ts else None
         for cmd in rec.commands:
             if isinstance(cmd, CreateDatabase):
                 out.append(D.create_schema(self.mapping.schema_for(cmd.name)))
@@ -520,7 +531,7 @@ class PostgresSink(Sink):
                                 "(pipeline, source_db, source_table) DO UPDATE SET definition = EXCLUDED.definition",
                                 (pipe, db, name, json.dumps(codec.to_data(t))))
             if pos is not None:
-                file, p, resume, gtid, source_id, ts = _position_fields(pos)
+                file, p, resume, gtid, source_id, ts = position_fields(pos)
                 history = None
                 if self.history is not None and len(self.history.records) != self._history_saved:
                     history = "\n".join(self.history.lines())
@@ -569,35 +580,11 @@ class _SinkCheckpointStore:
         return self.sink.load_checkpoint()
 
 
-def _position_fields(pos):
-    """(file, pos, resume, gtid, source identity, source ts) of what ``commit`` was given: a
-    Source (a transaction's commit event: resume after it), a BinlogPosition (the end of a DDL
-    event: resume there) or an OlrPosition."""
-    if isinstance(pos, BinlogPosition):
-        name = Path(pos.file).name if pos.file else str(pos.file_seq)
-        return name, pos.pos, f"{name}:{pos.pos}", pos.gtid, None, None
-    if isinstance(pos, OlrPosition):
-        return pos.file or None, pos.c_idx, f"{pos.c_scn}:{pos.c_idx}", None, "olr", None
-    if hasattr(pos, "pos") and hasattr(pos, "file"):       # a records.Source
-        name = Path(pos.file).name
-        return (name, pos.pos, f"{name}:{pos.pos + 1}", pos.gtid, f"{pos.connector}:{pos.server_id}",
-                pos.ts or None)
-    return str(pos), None, None, None, None, None
+_UNKNOWN = object()
 
 
 def _hashable(v):
     return tuple(v) if isinstance(v, list) else v
-
-
-def _unique_columns(tt: D.TargetTable) -> set[str]:
-    t = tt.source
-    names = set()
-    for ix in ([t.primary_key] if t.primary_key else []) + list(t.unique_keys):
-        for p in ix.parts:
-            c = tt.column(p.column) if p.column else None
-            if c is not None:
-                names.add(c.name)
-    return names
 
 
 __all__ = ["Checkpoint", "PostgresSink"]

@@ -88,5 +88,16 @@ def delete_row_sql(tt: TargetTable, match: list[TargetColumn]) -> str:
     return f"DELETE FROM {tt.qualified} WHERE {where_row_sql(tt, match)}"
 
 
+def unique_columns(tt: TargetTable) -> set[str]:
+    t = tt.source
+    names = set()
+    for ix in ([t.primary_key] if t.primary_key else []) + list(t.unique_keys):
+        for p in ix.parts:
+            c = tt.column(p.column) if p.column else None
+            if c is not None:
+                names.add(c.name)
+    return names
+
+
 __all__ = ["delete_row_sql", "delete_set_sql", "insert_sql", "key_ref", "match_columns", "staging_name",
-           "staging_sql", "update_row_sql", "update_set_sql", "where_row_sql"]
+           "staging_sql", "unique_columns", "update_row_sql", "update_set_sql", "where_row_sql"]
