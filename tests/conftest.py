@@ -140,7 +140,7 @@ def pg_server():
         missing(pg_lab.INSTALL_HINT)
     # (not under pytest's tmp_path: the server runs as the postgres user, which must reach its directory)
     base = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"pg-{os.getpid()}"
-    srv = pg_lab.PgServer(base)
+    srv = pg_lab.PgServer(base, fsync=False)
     srv.start()
     try:
         yield srv

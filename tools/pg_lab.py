@@ -76,13 +76,16 @@ class PgServer:
     ``postgres``), uri (``postgresql://postgres@127.0.0.1:PORT/postgres``).
     """
 
-    def __init__(self, base: str | os.PathLike | None = None, *, port: int | None = None):
+    def __init__(self, base: str | os.PathLike | None = None, *, port: int | None = None, fsync: bool = True):
         self.base = Path(base) if base else Path(tempfile.mkdtemp(prefix="pg-"))
         self.datadir = self.base / "data"
         self.socket_dir = self.base / "sock"
         self.logfile = self.base / "postgres.log"
         self.port = port or spare_port()
         self.user = "postgres"
+        # fsync=False for throw-away test clusters: a killed *client* (the crash tests) loses nothing
+        # either way, and CREATE DATABASE / checkpoints stop waiting for the disk
+        self.fsync = fsync
         self._proc: subprocess.Popen | None = None
 
     @property
@@ -124,8 +127,8 @@ class PgServer:
         self.init()
         bd = bindir()
         args = [str(bd / "postgres"), "-D", str(self.datadir), "-p", str(self.port), "-k", str(self.socket_dir),
-                "-c", "listen_addresses=127.0.0.1", "-c", "fsync=on", "-c", "shared_buffers=128MB",
-                "-c", "max_connections=40", "-c", "logging_collector=off"]
+                "-c", "listen_addresses=127.0.0.1", "-c", f"fsync={'on' if self.fsync else 'off'}",
+                "-c", "shared_buffers=128MB", "-c", "max_connections=40", "-c", "logging_collector=off"]
         out = open(self.logfile, "ab")      # noqa: SIM115 - the server's stderr for its lifetime
         self._chown(self.logfile)
         self._proc = subprocess.Popen(self._as_owner(args), stdout=out, stderr=out, start_new_session=True)
@@ -152,14 +155,16 @@ class PgServer:
         except (OSError, ValueError):
             return None
 
-    def stop(self, timeout: float = 60.0) -> None:
+    def stop(self, timeout: float = 60.0, *, immediate: bool = False) -> None:
+        """Fast shutdown (SIGINT: a checkpoint first); ``immediate`` (SIGQUIT: no checkpoint, crash
+        recovery at the next start) for a cluster about to be deleted."""
         pid = self._pid()
         if pid is None and self._proc is not None and self._proc.poll() is None:
             pid = self._proc.pid
         if pid is None:
             return
         try:
-            os.kill(pid, signal.SIGINT)
+            os.kill(pid, signal.SIGQUIT if immediate else signal.SIGINT)
         except ProcessLookupError:
             return
         deadline = time.monotonic() + timeout
@@ -174,7 +179,7 @@ class PgServer:
         os.kill(pid, signal.SIGKILL)
 
     def destroy(self) -> None:
-        self.stop()
+        self.stop(immediate=True)
         shutil.rmtree(self.base, ignore_errors=True)
 
     def _tail_log(self, n: int = 20) -> str:

@@ -279,22 +279,29 @@ class PostgresSink(Sink):
             self._add(tt, "c", cols, vals, None, False)
         elif op == "d":
             cols, vals = self._image(convs, ch.before, where)
-            key = self._key(tt, cols, vals)
+            key = self._key(tt, cols, vals, where)
             self._add(tt, "d", cols, vals, key, not tt.key)
         else:
             bcols, bvals = self._image(convs, ch.before, where)
             acols, avals = self._image(convs, ch.after, where)
-            key = self._key(tt, bcols, bvals)
+            key = self._key(tt, bcols, bvals, where)
+            if not acols:
+                return          # (an after image without columns sets nothing)
             moves = not tt.key or self._moves_unique(tt, bcols, bvals, acols, avals)
             self._add(tt, "u", acols, (bcols, bvals, avals), key, moves)
         self.stats["rows"][(tt.source_name, op)] += 1
 
     @staticmethod
-    def _key(tt: D.TargetTable, cols, vals):
+    def _key(tt: D.TargetTable, cols, vals, where=None):
         if not tt.key:
             return None
         by = {c.name: v for c, v in zip(cols, vals, strict=True)}
-        return tuple(_hashable(by.get(k.name)) for k in tt.key)
+        missing = [k.source.name for k in tt.key if k.name not in by]
+        if missing:
+            raise SinkError(f"the row image lacks key column(s) {', '.join(missing)} of {tt.source_name}: the row "
+                            "cannot be found (is the source logging the key, e.g. Oracle supplemental logging?)",
+                            position=where, table=tt.source_name)
+        return tuple(_hashable(by[k.name]) for k in tt.key)
 
     @staticmethod
     def _moves_unique(tt: D.TargetTable, bcols, bvals, acols, avals) -> bool:
@@ -348,6 +355,7 @@ class PostgresSink(Sink):
                         rows.append(tuple(before.get(k.name) for k in tt.key) + tuple(avals))
                     self._copy(cur, stage, [k for k, _ in keys] + [c.name for c in cols], rows)
                     cur.execute(M.update_set_sql(tt, cols, stage))
+                    self._check_count(cur, run, n)
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
                     self.stats["statements"] += 2
                 elif run.op == "d" and not run.rowwise:
@@ -359,6 +367,7 @@ class PostgresSink(Sink):
                         rows.append(tuple(by.get(k.name) for k in tt.key))
                     self._copy(cur, stage, [k for k, _ in keys], rows)
                     cur.execute(M.delete_set_sql(tt, stage))
+                    self._check_count(cur, run, n)
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
                     self.stats["statements"] += 2
                 else:
@@ -366,6 +375,14 @@ class PostgresSink(Sink):
         except psycopg.Error as e:
             raise SinkError(f"applying {n} {run.op} row(s) to {tt.qualified} failed: {e}",
                             table=tt.source_name) from e
+
+    @staticmethod
+    def _check_count(cur, run: _Run, n: int) -> None:
+        """A set-based UPDATE/DELETE found every row of the run (keys do not repeat in a run), or
+        the target differs from the source: stop rather than diverge further."""
+        if cur.rowcount != n:
+            raise SinkError(f"{run.op} of {n} row(s) on {run.tt.qualified} found {cur.rowcount} (the target "
+                            "differs from the source)", table=run.tt.source_name)
 
     def _rowwise(self, cur, run: _Run) -> None:
         tt = run.tt
