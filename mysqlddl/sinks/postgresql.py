@@ -223,6 +223,11 @@ class PostgresSink(Sink):
         if self._txns >= self.options.commit_every or (now - self._batch_t0) * 1000 >= self.options.commit_ms:
             self._commit_now()
 
+    def flush(self) -> None:
+        """Commits what is buffered now, with the checkpoint of the last source transaction
+        committed (a timer's flush between ``commit_ms`` checks; a benchmark's end)."""
+        self._commit_now()
+
     # ------------------------------------------------------------------------------ rows
     def _target(self, db: str, name: str) -> D.TargetTable | None:
         key = (db, name)
