@@ -59,7 +59,7 @@ from .pg import ddl as D
 from .pg import dml as M
 from .pg.state import Checkpoint, position_fields
 from .pg.types import PgOptions
-from .pg.values import PolicyCounts, ValueConverter
+from .pg.values import PolicyCounts, ValueConverter, ValueProblem
 
 log = logging.getLogger("mysqlddl.sinks.postgresql")
 
@@ -94,7 +94,8 @@ class PostgresSink(Sink):
                       "ddl_skipped": 0, "notes": Counter(), "commits": 0, "lag_s": None, "transactions": 0}
         self._versions: dict[tuple[str, str], Table] = {}
         self._targets: dict[tuple[str, str], D.TargetTable | None] = {}
-        self._convs: dict[int, list] = {}
+        self._convs: dict[int, dict] = {}
+        self._plans: dict[tuple, tuple] = {}
         self._run: _Run | None = None
         self._stages: dict[tuple, str] = {}
         self._stage_seq = 0
@@ -186,6 +187,7 @@ class PostgresSink(Sink):
         self._stages.clear()
         self._targets.clear()
         self._convs.clear()
+        self._plans.clear()
         self._changed_tables.clear()
         if self.conn is not None and not self.conn.closed:
             self.conn.rollback()
@@ -196,9 +198,14 @@ class PostgresSink(Sink):
     def write(self, record) -> None:
         t = type(record)
         if t is RowBatch:
-            for ch in record.changes():
-                src = ch.source
-                self._row(ch, src.db, src.table, f"{src.file}:{src.pos}")
+            # (decoded here rather than through RowBatch.changes(): no RowChange per row is needed)
+            m, op, src = record.mapping, record.op, record.source
+            rows = m.decode(record.event)
+            record.note_count(len(rows))
+            where, images, apply = f"{src.file}:{src.pos}", m.images, self._row_images
+            for row in rows:
+                before, after = images(op, row)
+                apply(op, before, after, src.db, src.table, where)
         elif t is RowChange:
             if record.op != "t":      # (a truncate's SchemaChange already emptied the table)
                 src = record.source
@@ -250,8 +257,31 @@ class PostgresSink(Sink):
         return convs
 
     def _image(self, convs: dict, image: dict, where) -> tuple[tuple, tuple]:
-        cols, vals = [], []
-        for name, v in image.items():
+        """(target columns, converted values) of a row image. The fast path runs a per-(table,
+        image shape) plan of converter functions; a value that needs the policy, or a Python
+        transform, takes the slow path."""
+        names = tuple(image)
+        plan = self._plans.get((id(convs), names))
+        if plan is None:
+            plan = self._plans[(id(convs), names)] = self._plan(convs, names, where)
+        cols, fns, idx = plan
+        if fns is not None:
+            vals = tuple(image.values())
+            try:
+                return cols, tuple(None if (v := vals[i]) is None else f(v) for i, f in zip(idx, fns, strict=True))
+            except ValueProblem:
+                pass
+        out = []
+        for c in cols:
+            _c, conv, fn = convs[c.source.name]
+            v = conv(image[c.source.name], where)
+            out.append(fn(v) if fn is not None else v)
+        return cols, tuple(out)
+
+    @staticmethod
+    def _plan(convs: dict, names: tuple, where) -> tuple:
+        cols, fns, idx = [], [], []
+        for i, name in enumerate(names):
             hit = convs.get(name, _UNKNOWN)
             if hit is None:
                 continue
@@ -259,14 +289,15 @@ class PostgresSink(Sink):
                 raise SinkError(f"column {name!r} is not in the table version in force (columns: "
                                 f"{', '.join(convs)}): a DDL the sink never saw?", position=where)
             c, conv, fn = hit
-            v = conv(v, where)
-            if fn is not None:
-                v = fn(v)
             cols.append(c)
-            vals.append(v)
-        return tuple(cols), tuple(vals)
+            fns.append(conv.fn if fn is None else None)
+            idx.append(i)
+        return tuple(cols), (None if None in fns else tuple(fns)), tuple(idx)
 
     def _row(self, ch, db: str, table: str, where: str) -> None:
+        self._row_images(ch.op, ch.before, ch.after, db, table, where)
+
+    def _row_images(self, op: str, before, after, db: str, table: str, where: str) -> None:
         tt = self._target(db, table)
         if tt is None:
             if (db, table) not in self._versions and self.mapping.table_included(db, table):
@@ -274,21 +305,20 @@ class PostgresSink(Sink):
                                 "baseline: PostgresSink.seed)", position=where, table=f"{db}.{table}")
             return
         convs = self._converters(tt)
-        op = ch.op
         if not tt.key and tt.source_name not in self._warned_keyless and op != "c":
             self._warned_keyless.add(tt.source_name)
             log.warning("%s has no primary key: updates and deletes find rows by all their columns",
                         tt.source_name)
         if op == "c":
-            cols, vals = self._image(convs, ch.after, where)
+            cols, vals = self._image(convs, after, where)
             self._add(tt, "c", cols, vals, None, False)
         elif op == "d":
-            cols, vals = self._image(convs, ch.before, where)
+            cols, vals = self._image(convs, before, where)
             key = self._key(tt, cols, vals, where)
             self._add(tt, "d", cols, vals, key, not tt.key)
         else:
-            bcols, bvals = self._image(convs, ch.before, where)
-            acols, avals = self._image(convs, ch.after, where)
+            bcols, bvals = self._image(convs, before, where)
+            acols, avals = self._image(convs, after, where)
             key = self._key(tt, bcols, bvals, where)
             if not acols:
                 return          # (an after image without columns sets nothing)
@@ -437,6 +467,7 @@ class PostgresSink(Sink):
             self._versions, self._changed_tables = saved        # the target did not change
             self._targets.clear()
             self._convs.clear()
+            self._plans.clear()
             self.stats["ddl_skipped"] += 1
             log.warning("%s", err)
             return
@@ -535,6 +566,7 @@ class PostgresSink(Sink):
             self._versions[key] = t
         self._targets.pop(key, None)
         self._convs.clear()          # (keyed by the id of a TargetTable: one may die now)
+        self._plans.clear()
         self._changed_tables[key] = t
 
     # ------------------------------------------------------------------------------ commit

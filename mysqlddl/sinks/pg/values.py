@@ -46,7 +46,10 @@ class PolicyCounts(Counter):
         return sorted((*k, n) for k, n in self.items())
 
 
-class _Problem(Exception):
+class ValueProblem(Exception):
+    """A value the target cannot hold: ``reason`` and its ``clamped`` replacement (raised by the
+    converter functions, turned into the policy's action by :class:`ValueConverter`)."""
+
     def __init__(self, reason: str, clamped):
         self.reason, self.clamped = reason, clamped
 
@@ -75,21 +78,21 @@ def _text(v):
         try:
             v = v.decode("utf-8")
         except UnicodeDecodeError:
-            raise _Problem("invalid-text", v.decode("utf-8", "replace")) from None
+            raise ValueProblem("invalid-text", v.decode("utf-8", "replace")) from None
     elif not isinstance(v, str):
         v = str(v)
     if "\x00" in v:
-        raise _Problem("nul-in-text", v.replace("\x00", ""))
+        raise ValueProblem("nul-in-text", v.replace("\x00", ""))
     try:
         v.encode("utf-8")
     except UnicodeEncodeError:
-        raise _Problem("invalid-text", v.encode("utf-8", "surrogateescape").decode("utf-8", "replace")) from None
+        raise ValueProblem("invalid-text", v.encode("utf-8", "surrogateescape").decode("utf-8", "replace")) from None
     return v
 
 
 def _date(v):
     if isinstance(v, str):
-        raise _Problem("zero-date", _clamp_date_text(v))
+        raise ValueProblem("zero-date", _clamp_date_text(v))
     if isinstance(v, datetime.datetime):
         return v.date()
     return v
@@ -100,7 +103,7 @@ def _timestamp(v):
         c = _clamp_date_text(v)
         if isinstance(c, datetime.date) and not isinstance(c, datetime.datetime):
             c = datetime.datetime(c.year, c.month, c.day)
-        raise _Problem("zero-date", c)
+        raise ValueProblem("zero-date", c)
     return v
 
 
@@ -109,7 +112,7 @@ def _timestamptz(v):
         c = _clamp_date_text(v)
         if isinstance(c, datetime.date) and not isinstance(c, datetime.datetime):
             c = datetime.datetime(c.year, c.month, c.day)
-        raise _Problem("zero-date", c.replace(tzinfo=UTC) if c is not None else None)
+        raise ValueProblem("zero-date", c.replace(tzinfo=UTC) if c is not None else None)
     if isinstance(v, datetime.datetime) and v.tzinfo is None:
         return v.replace(tzinfo=UTC)        # the binlog's TIMESTAMP is UTC epoch seconds
     return v
@@ -127,11 +130,11 @@ def _jsonb(v):
     text = json.dumps(v, ensure_ascii=False, default=_json_default, allow_nan=False) if not isinstance(
         v, (bytes, bytearray)) else json.dumps(bytes(v).decode("utf-8", "replace"))
     if "\\u0000" in text:
-        raise _Problem("nul-in-text", text.replace("\\u0000", ""))
+        raise ValueProblem("nul-in-text", text.replace("\\u0000", ""))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise _Problem("invalid-text", text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")) from None
+        raise ValueProblem("invalid-text", text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")) from None
     return text
 
 
@@ -188,7 +191,7 @@ def _int(v, t: PgType):
     lo, hi = t.limit
     if lo <= v <= hi:
         return v
-    raise _Problem("out-of-range", hi if v > hi else lo)
+    raise ValueProblem("out-of-range", hi if v > hi else lo)
 
 
 def _bool(v):
@@ -196,7 +199,7 @@ def _bool(v):
         return v
     if v in (0, 1):
         return bool(v)
-    raise _Problem("out-of-range", bool(v))
+    raise ValueProblem("out-of-range", bool(v))
 
 
 def _bit(v, t: PgType):
@@ -229,10 +232,10 @@ class ValueConverter:
             return None
         try:
             return self.fn(v)
-        except _Problem as p:
+        except ValueProblem as p:
             return self._policy(p, v, position)
 
-    def _policy(self, p: _Problem, v, position):
+    def _policy(self, p: ValueProblem, v, position):
         policy = self.policy
         if policy is ValuePolicy.ERROR:
             raise ValuePolicyError(f"{self.where[0]}.{self.where[1]}: {p.reason} value {v!r:.80} cannot be stored "
@@ -245,4 +248,4 @@ class ValueConverter:
         return p.clamped
 
 
-__all__ = ["CONVERTERS", "PolicyCounts", "ValueConverter"]
+__all__ = ["CONVERTERS", "PolicyCounts", "ValueConverter", "ValueProblem"]
