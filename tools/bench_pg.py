@@ -17,9 +17,14 @@ differs.
   peer   a plain psycopg applier: ``executemany`` of one INSERT / UPDATE-by-key / DELETE-by-key per
          row, committing every 1000 source transactions (what most hand-written appliers do)
 
-pg_chameleon (PyPI ``pg-chameleon``, the issue's named peer) needs a live MySQL replication setup of
-its own (its init_replica + start_replica daemons reading the server, not binlog files); this tool
-does not drive it (see the report of issue #24 for what was tried), so the peer here is the
+pg_chameleon (PyPI ``pg-chameleon``, the issue's named peer) is not the peer here, for what it did
+when tried (2.0.21, from PyPI, against the lab MariaDB and a pg_lab cluster): it refuses root
+("pg_chameleon cannot be run as root"); run as the ``postgres`` user, ``create_replica_schema``,
+``add_source`` and ``init_replica`` succeed on an empty source database, but after the workload's
+phase (c) (CREATE TABLE bulk, then the row changes) its ``start_replica`` daemons ran 17 minutes
+without storing a single batch (``sch_chameleon.t_replica_batch`` empty): it replicates the tables
+it copied at ``init_replica``, and a table created later was not picked up in that setup. It also
+needs a live server (it reads the binlog through replication, not files). So the peer is the
 executemany applier, as the issue allows.
 
 CPU: ours is this process's user+sys time (getrusage) during the apply; PostgreSQL's is the
