@@ -202,6 +202,20 @@ def test_workload_applied_equals_the_source_tables(truth, applied):
     assert rep["commits"] >= 3 and rep["avg_batch_rows"] > 1
 
 
+def test_workload_with_enum_types_and_clamping(truth, pg_server):
+    # ENUM as PostgreSQL enum types, and the clamp policy: zero dates become 0001-01-01, NULs go
+    uri = pg_server.create_database("wl_clamp")
+    sink = apply(truth, uri, PgOptions(commit_every=7, enum_mode="type", value_policy="clamp"))
+    n, diffs = compare(truth, uri, policy_rows(sink))
+    assert n > 5000 and diffs
+    assert {r[3] for r in sink.report()["value_policy"]} == {"clamp"}
+    with psycopg.connect(uri) as conn:
+        kinds = dict(conn.execute("SELECT column_name, data_type FROM information_schema.columns WHERE "
+                                  "table_schema = %s AND table_name = 'all_types'", (DB,)).fetchall())
+        zero = conn.execute(f'SELECT "c_date" FROM "{DB}"."all_types" WHERE "c_date" = \'0001-01-01\'').fetchall()
+    assert kinds["c_enum"] == "USER-DEFINED" and zero
+
+
 def test_checkpoint_row_is_written_with_the_data(truth, applied):
     uri, first = applied
     sink = PostgresSink(uri, PgOptions(commit_every=25))

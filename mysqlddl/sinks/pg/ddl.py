@@ -109,9 +109,11 @@ class TargetTable:
         return f"{self.source.database}.{self.source.name}"
 
 
-def enum_type_name(table: str, col: Column) -> str:
-    h = hashlib.sha1("\x00".join(col.values).encode()).hexdigest()[:8]
-    return pg_name(table, col.name, h)
+def enum_type_name(col: Column) -> str:
+    """An ENUM column's PostgreSQL enum type under EnumMode.TYPE: named by a hash of its members
+    and kept in the sink's own schema, so a table or schema rename never orphans it and columns with
+    the same members share it."""
+    return "enum_" + hashlib.sha1("\x00".join(col.values).encode()).hexdigest()[:16]
 
 
 def resolve(table: Table, mapping: Mapping, options: PgOptions) -> TargetTable | None:
@@ -125,7 +127,8 @@ def resolve(table: Table, mapping: Mapping, options: PgOptions) -> TargetTable |
         ct = mapping.column_for(db, name, c.name)
         if ct is None:
             continue
-        et = qi(schema) + "." + qi(enum_type_name(tname, c)) if c.values and c.family.value == "enum" else None
+        et = (qi(options.state_schema) + "." + qi(enum_type_name(c))) if c.values and c.family.value == "enum" \
+            else None
         nat = pg_type(c, table, options, et)
         cols.append(TargetColumn(c, ct, nat, ct.type or nat.sql))
     by = {column_key(c.source.name): c for c in cols}

@@ -21,7 +21,7 @@ MySQL / MariaDB (PostgreSQL manual chapter 8 "Data Types" for the targets)::
     CHAR(n) / VARCHAR(n)              char(n) / varchar(n)       characters, as MySQL counts them
     TINYTEXT..LONGTEXT                text                       NUL characters: value policy
     BINARY/VARBINARY/BLOBs            bytea                      (also CHAR/VARCHAR/TEXT with charset binary)
-    ENUM(...)                         text + CHECK (col IN ...)  or a PostgreSQL enum type: enum_mode
+    ENUM(...)                         text + CHECK (col IN ...)  or an enum type (enum_mode="type", in state_schema)
     SET(...)                          text[]                     members in definition order
     JSON (and MariaDB's JSON LONGTEXT) jsonb                     \\u0000 in a document: value policy
     GEOMETRY and its subtypes         bytea                      the WKB (the SRID is the column's)
