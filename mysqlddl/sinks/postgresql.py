@@ -48,7 +48,7 @@ from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..commands.alter_table import AlterTable, ChangeColumn, RenameColumn, RenameTo
 from ..commands.databases import CreateDatabase, DropDatabase
 from ..commands.table_ddl import RenameTable, TruncateTable
-from ..errors import SinkError, UnconvertibleDdlError
+from ..errors import ConfigError, SinkError, UnconvertibleDdlError
 from ..mapping.rules import Mapping
 from ..model import codec
 from ..model.ids import TableId, column_key
@@ -107,6 +107,14 @@ class PostgresSink(Sink):
         self._history_saved = -1
         self._warned_keyless: set[str] = set()
         self._changed_tables: dict[tuple[str, str], Table | None] = {}
+
+    @classmethod
+    def from_config(cls, sink: dict, mapping: dict | None = None, *, history=None) -> PostgresSink:
+        """A sink from a pipeline file's ``[sink]`` section (``uri = "postgresql://..."`` plus any
+        :class:`PgOptions` key) and its ``[mapping]`` section (:meth:`Mapping.from_config`)."""
+        if not sink.get("uri"):
+            raise ConfigError("sink.uri is required (postgresql://USER@HOST:PORT/DB)")
+        return cls(sink["uri"], PgOptions.from_config(sink), Mapping.from_config(mapping), history=history)
 
     # ------------------------------------------------------------------------------ lifecycle
     def open(self) -> None:

@@ -48,8 +48,11 @@ def truth(mariadb_server, workload):
 
 def apply(truth, uri, options=None, mapping=None):
     sink = PostgresSink(uri, options or PgOptions(commit_every=25), mapping)
+    reader = ChangeReader(truth.paths, ChangeOptions())
+    sink.attach_history(reader.history)
     with sink:
-        write_records(ChangeReader(truth.paths, ChangeOptions()), sink)
+        write_records(reader, sink)
+    sink.reader = reader
     return sink
 
 
@@ -217,7 +220,7 @@ def test_workload_with_enum_types_and_clamping(truth, pg_server):
 
 def test_checkpoint_row_is_written_with_the_data(truth, applied):
     uri, first = applied
-    sink = PostgresSink(uri, PgOptions(commit_every=25))
+    sink = PostgresSink.from_config({"uri": uri, "commit_every": 25})
     with sink:
         cp = sink.load_checkpoint()
         assert sink.checkpoint_store().load() == cp
@@ -226,6 +229,9 @@ def test_checkpoint_row_is_written_with_the_data(truth, applied):
     assert cp.file in truth.files and cp.resume.startswith(cp.file + ":")
     assert cp.transactions == first.stats["transactions"] > 100 and cp.history_version >= 35
     assert truth.files.index(cp.file) >= truth.files.index(last) - 2
+    # the schema history, serialized with the checkpoint: a restart can reload it
+    lines = cp.history.splitlines()
+    assert json.loads(lines[0])["mysqlddl_history"] == 1 and len(lines) == 1 + len(first.reader.history.records)
     with psycopg.connect(uri) as conn:
         kept = {r[0] for r in conn.execute("SELECT source_table FROM mysqlddl.mysqlddl_tables WHERE source_db = %s",
                                            (DB,)).fetchall()}
@@ -272,6 +278,15 @@ def test_mapping_rules_give_the_mapped_tables(truth, pg_server):
     for h, w in zip(got, evo.rows, strict=True):
         assert all(same(c, render(c, hv), wv) for c, hv, wv in zip(evo.columns, h, w, strict=True)), (h, w)
     assert sink.report()["rows"][f"{DB}.bulk"]["c"] == 500
+
+
+def test_sink_config_errors_name_the_key():
+    with pytest.raises(Exception, match="sink.comit_every"):
+        PostgresSink.from_config({"uri": "postgresql://x@127.0.0.1/db", "comit_every": 5})
+    with pytest.raises(Exception, match="sink.value_policy must be"):
+        PostgresSink.from_config({"uri": "postgresql://x@127.0.0.1/db", "value_policy": "drop"})
+    with pytest.raises(Exception, match="sink.uri is required"):
+        PostgresSink.from_config({})
 
 
 def test_mapping_errors_are_positioned(truth):

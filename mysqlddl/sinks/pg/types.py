@@ -120,6 +120,22 @@ class PgOptions:
             raise ConfigError("sink.pipeline and sink.state_schema must be non-empty")
 
 
+    @classmethod
+    def from_config(cls, section: dict) -> PgOptions:
+        """The options in a pipeline file's ``[sink]`` section (``uri`` and ``type`` are the
+        sink's, not options); an unknown key is a ConfigError naming it."""
+        fields = {f.name for f in dataclasses.fields(cls)}
+        kw = {}
+        for k, v in section.items():
+            if k in ("uri", "type"):
+                continue
+            if k not in fields:
+                raise ConfigError(f"sink.{k}: unknown option of the PostgreSQL sink (known: "
+                                  f"{', '.join(sorted(fields))})")
+            kw[k] = v
+        return cls(**kw)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class PgType:
     """A target type: ``sql`` (its text in DDL) and ``kind`` (how values are converted, see
