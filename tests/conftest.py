@@ -136,6 +136,8 @@ def mariadb_server(tmp_path_factory):
 @pytest.fixture(scope="session")
 def pg_server():
     """A private PostgreSQL cluster (trust auth on 127.0.0.1, a spare port) for the session."""
+    if not pg_lab.bindir() and IN_CI:
+        pg_lab.install()        # (.ci/run should have: `python3 tools/pg_lab.py install`; CI never skips)
     if not pg_lab.bindir():
         missing(pg_lab.INSTALL_HINT)
     # (not under pytest's tmp_path: the server runs as the postgres user, which must reach its directory)
