@@ -57,9 +57,10 @@ from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionM
 from .base import Sink
 from .pg import ddl as D
 from .pg import dml as M
+from .pg.rows import RowConverter
 from .pg.state import Checkpoint, position_fields
 from .pg.types import PgOptions
-from .pg.values import PolicyCounts, ValueConverter, ValueProblem
+from .pg.values import PolicyCounts
 
 log = logging.getLogger("mysqlddl.sinks.postgresql")
 
@@ -94,8 +95,7 @@ class PostgresSink(Sink):
                       "ddl_skipped": 0, "notes": Counter(), "commits": 0, "lag_s": None, "transactions": 0}
         self._versions: dict[tuple[str, str], Table] = {}
         self._targets: dict[tuple[str, str], D.TargetTable | None] = {}
-        self._convs: dict[int, dict] = {}
-        self._plans: dict[tuple, tuple] = {}
+        self.converter = RowConverter(self.options.value_policy, self.policy_counts)
         self._run: _Run | None = None
         self._stages: dict[tuple, str] = {}
         self._stage_seq = 0
@@ -194,8 +194,7 @@ class PostgresSink(Sink):
         self._txns = 0
         self._stages.clear()
         self._targets.clear()
-        self._convs.clear()
-        self._plans.clear()
+        self.converter.clear()          # (its caches hold ids of TargetTables: one may die now)
         self._changed_tables.clear()
         if self.conn is not None and not self.conn.closed:
             self.conn.rollback()
@@ -253,55 +252,6 @@ class PostgresSink(Sink):
         self._targets[key] = tt
         return tt
 
-    def _converters(self, tt: D.TargetTable) -> dict:
-        convs = self._convs.get(id(tt))
-        if convs is None:
-            convs = {c.name: None for c in tt.source.columns}      # excluded by the mapping: left out
-            for c in tt.columns:
-                conv = ValueConverter(c.natural, self.options.value_policy, self.policy_counts,
-                                      (tt.source_name, c.source.name), c.nullable)
-                convs[c.source.name] = (c, conv, c.target.function)
-            self._convs[id(tt)] = convs
-        return convs
-
-    def _image(self, convs: dict, image: dict, where) -> tuple[tuple, tuple]:
-        """(target columns, converted values) of a row image. The fast path runs a per-(table,
-        image shape) plan of converter functions; a value that needs the policy, or a Python
-        transform, takes the slow path."""
-        names = tuple(image)
-        plan = self._plans.get((id(convs), names))
-        if plan is None:
-            plan = self._plans[(id(convs), names)] = self._plan(convs, names, where)
-        cols, fns, idx = plan
-        if fns is not None:
-            vals = tuple(image.values())
-            try:
-                return cols, tuple(None if (v := vals[i]) is None else f(v) for i, f in zip(idx, fns, strict=True))
-            except ValueProblem:
-                pass
-        out = []
-        for c in cols:
-            _c, conv, fn = convs[c.source.name]
-            v = conv(image[c.source.name], where)
-            out.append(fn(v) if fn is not None else v)
-        return cols, tuple(out)
-
-    @staticmethod
-    def _plan(convs: dict, names: tuple, where) -> tuple:
-        cols, fns, idx = [], [], []
-        for i, name in enumerate(names):
-            hit = convs.get(name, _UNKNOWN)
-            if hit is None:
-                continue
-            if hit is _UNKNOWN:
-                raise SinkError(f"column {name!r} is not in the table version in force (columns: "
-                                f"{', '.join(convs)}): a DDL the sink never saw?", position=where)
-            c, conv, fn = hit
-            cols.append(c)
-            fns.append(conv.fn if fn is None else None)
-            idx.append(i)
-        return tuple(cols), (None if None in fns else tuple(fns)), tuple(idx)
-
     def _row(self, ch, db: str, table: str, where: str) -> None:
         self._row_images(ch.op, ch.before, ch.after, db, table, where)
 
@@ -312,45 +262,27 @@ class PostgresSink(Sink):
                 raise SinkError(f"no table definition for {db}.{table}: the target needs its CREATE (or a "
                                 "baseline: PostgresSink.seed)", position=where, table=f"{db}.{table}")
             return
-        convs = self._converters(tt)
+        convs = self.converter.converters(tt)
         if not tt.key and tt.source_name not in self._warned_keyless and op != "c":
             self._warned_keyless.add(tt.source_name)
             log.warning("%s has no primary key: updates and deletes find rows by all their columns",
                         tt.source_name)
         if op == "c":
-            cols, vals = self._image(convs, after, where)
+            cols, vals = self.converter.image(convs, after, where)
             self._add(tt, "c", cols, vals, None, False)
         elif op == "d":
-            cols, vals = self._image(convs, before, where)
-            key = self._key(tt, cols, vals, where)
+            cols, vals = self.converter.image(convs, before, where)
+            key = self.converter.key(tt, cols, vals, where)
             self._add(tt, "d", cols, vals, key, not tt.key)
         else:
-            bcols, bvals = self._image(convs, before, where)
-            acols, avals = self._image(convs, after, where)
-            key = self._key(tt, bcols, bvals, where)
+            bcols, bvals = self.converter.image(convs, before, where)
+            acols, avals = self.converter.image(convs, after, where)
+            key = self.converter.key(tt, bcols, bvals, where)
             if not acols:
                 return          # (an after image without columns sets nothing)
-            moves = not tt.key or self._moves_unique(tt, bcols, bvals, acols, avals)
+            moves = not tt.key or self.converter.moves_unique(tt, bcols, bvals, acols, avals)
             self._add(tt, "u", acols, (bcols, bvals, avals), key, moves)
         self.stats["rows"][(tt.source_name, op)] += 1
-
-    @staticmethod
-    def _key(tt: D.TargetTable, cols, vals, where=None):
-        if not tt.key:
-            return None
-        by = {c.name: v for c, v in zip(cols, vals, strict=True)}
-        missing = [k.source.name for k in tt.key if k.name not in by]
-        if missing:
-            raise SinkError(f"the row image lacks key column(s) {', '.join(missing)} of {tt.source_name}: the row "
-                            "cannot be found (is the source logging the key, e.g. Oracle supplemental logging?)",
-                            position=where, table=tt.source_name)
-        return tuple(_hashable(by[k.name]) for k in tt.key)
-
-    @staticmethod
-    def _moves_unique(tt: D.TargetTable, bcols, bvals, acols, avals) -> bool:
-        uniq = M.unique_columns(tt)
-        before = {c.name: v for c, v in zip(bcols, bvals, strict=True)}
-        return any(c.name in uniq and before.get(c.name, v) != v for c, v in zip(acols, avals, strict=True))
 
     def _add(self, tt, op, cols, payload, key, rowwise) -> None:
         run = self._run
@@ -474,8 +406,7 @@ class PostgresSink(Sink):
                 cur.execute("ROLLBACK TO SAVEPOINT mysqlddl_ddl")
             self._versions, self._changed_tables = saved        # the target did not change
             self._targets.clear()
-            self._convs.clear()
-            self._plans.clear()
+            self.converter.clear()          # (its caches hold ids of TargetTables: one may die now)
             self.stats["ddl_skipped"] += 1
             log.warning("%s", err)
             return
@@ -573,8 +504,7 @@ class PostgresSink(Sink):
         else:
             self._versions[key] = t
         self._targets.pop(key, None)
-        self._convs.clear()          # (keyed by the id of a TargetTable: one may die now)
-        self._plans.clear()
+        self.converter.clear()          # (its caches hold ids of TargetTables: one may die now)
         self._changed_tables[key] = t
 
     # ------------------------------------------------------------------------------ commit
@@ -640,13 +570,6 @@ class _SinkCheckpointStore:
 
     def load(self) -> Checkpoint | None:
         return self.sink.load_checkpoint()
-
-
-_UNKNOWN = object()
-
-
-def _hashable(v):
-    return tuple(v) if isinstance(v, list) else v
 
 
 __all__ = ["Checkpoint", "PostgresSink"]
