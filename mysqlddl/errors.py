@@ -312,9 +312,42 @@ class CheckpointError(PipelineError):
 
 
 class SinkError(PipelineError):
-    """A sink could not write or commit. ``transient``: worth a retry (a lost connection, a full
-    disk that may drain), as the ``retry`` error strategy decides."""
+    """A sink could not write, convert or apply a record. ``transient``: worth a retry (a lost
+    connection, a full disk that may drain), as the ``retry`` error strategy decides;
+    ``position``: the source position of the record (text), ``table``: the source ``db.table``,
+    ``what``: what was not converted or applied."""
 
-    def __init__(self, message: str, *, transient: bool = False, **kw):
+    def __init__(self, message: str, *, transient: bool = False, position: str | None = None,
+                 table: str | None = None, what: str | None = None, **kw):
         super().__init__(message, **kw)
         self.transient = transient
+        self.position, self.table, self.what = position, table, what
+
+    def __str__(self) -> str:
+        base = super().__str__()
+        ctx = ", ".join(f"{k} {v}" for k, v in (("at", self.position), ("table", self.table)) if v)
+        return f"{base} ({ctx})" if ctx else base
+
+
+# ------------------------------------------------------------------------- mapping, PostgreSQL sink
+
+
+class MappingError(ConfigError):
+    """An object-mapping rule is invalid or does not fit the schema in force. ``rule``: where it
+    was given (``mapping.rules[3]`` or ``[[mapping.columns]] #2``), ``setting``: the key at fault."""
+
+    def __init__(self, message: str, *, rule: str | None = None, setting: str | None = None):
+        super().__init__(message)
+        self.message, self.rule, self.setting = message, rule, setting
+
+    def __str__(self) -> str:
+        where = " ".join(p for p in (self.rule, f"({self.setting})" if self.setting else None) if p)
+        return f"{where}: {self.message}" if where else self.message
+
+
+class ValuePolicyError(SinkError):
+    """A value the target cannot hold (zero date, NUL in text, out of range) under policy ``error``."""
+
+
+class UnconvertibleDdlError(SinkError):
+    """A DDL the PostgreSQL converter cannot express (``what`` says which part)."""

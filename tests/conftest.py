@@ -8,6 +8,8 @@
 - `mariadb_replica`: a second private MariaDB replicating (GTID, over 127.0.0.1) from a primary of
   its own (``replica.primary``; not `mariadb_server`, so other tests' DDL never reaches it), relay
   logs kept. Same skip/fail rule.
+- `pg_server`: a private PostgreSQL cluster (tools/pg_lab.py) for the session: .uri, .create_database(),
+  .psql(). initdb/postgres missing: skip with the install command, except under CI=true (fail).
 - `tool`: ``tool(name)`` is tools/NAME.py as a module (tools/ is not a package, and test modules
   cannot import conftest in importlib mode).
 - `--run-slow`: enable tests marked `slow` (long fuzz and scale runs).
@@ -46,6 +48,7 @@ def _load_tool(name: str):
 
 
 mariadb_lab = _load_tool("mariadb_lab")
+pg_lab = _load_tool("pg_lab")
 
 
 @pytest.fixture(scope="session")
@@ -194,3 +197,20 @@ def relay_workload(mariadb_replica):
 
 #: rows of the transaction the relay log rotates inside (``relay_workload``)
 SPANNING_ROWS = 120
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A private PostgreSQL cluster (trust auth on 127.0.0.1, a spare port) for the session."""
+    if not pg_lab.bindir() and IN_CI:
+        pg_lab.install()        # (.ci/run should have: `python3 tools/pg_lab.py install`; CI never skips)
+    if not pg_lab.bindir():
+        missing(pg_lab.INSTALL_HINT)
+    # (not under pytest's tmp_path: the server runs as the postgres user, which must reach its directory)
+    base = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"pg-{os.getpid()}"
+    srv = pg_lab.PgServer(base, fsync=False)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.destroy()

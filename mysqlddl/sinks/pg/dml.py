@@ -1,0 +1,103 @@
+"""The DML statement builder: row changes of one target table -> set-based statements over a
+staging table (filled by COPY), or one statement per row where set-based would be wrong.
+
+Set-based (one statement for a whole run of same-kind changes, after ``COPY`` into a temporary
+staging table whose columns have the type map's natural types)::
+
+    insert   INSERT INTO t (c..) SELECT expr(s.c).. FROM s
+    update   UPDATE t SET c = expr(s.c).. FROM s WHERE t.k = expr(s.k__0)..   (key unchanged)
+    delete   DELETE FROM t USING s WHERE t.k = expr(s.k__0)..
+
+``expr`` is the column's mapping: the transform (``%d`` -> the staged value) and a cast to an
+overridden type. A run of updates is set-based only when no change in it moves a key (primary or
+unique: a set-based UPDATE checks each row against the rows not yet updated, so a run that moves a
+value from one row to another can fail where the source's row-by-row order did not) and no key
+repeats in it (an UPDATE ... FROM updates a row once, PostgreSQL manual "UPDATE": "only one of
+the join rows will be used"). Everything else, and every change of a table without a key, goes row
+by row; a keyless table's row is found by all its columns (floats left out where other columns
+exist: their text round trip is not exact) and changed through its ``ctid``, one row only, as
+the source changed one row.
+"""
+
+from __future__ import annotations
+
+from .ddl import TargetColumn, TargetTable, qi
+
+FLOATS = ("float",)
+
+
+def staging_name(n: int) -> str:
+    return f"mysqlddl_stage_{n}"
+
+
+def staging_sql(name: str, cols: list[tuple[str, str]]) -> str:
+    """A temporary staging table, emptied at each commit (manual "CREATE TABLE": ON COMMIT DELETE ROWS)."""
+    return (f"CREATE TEMP TABLE IF NOT EXISTS {qi(name)} (" + ", ".join(f"{qi(n)} {t}" for n, t in cols)
+            + ") ON COMMIT DELETE ROWS")
+
+
+def key_ref(i: int) -> str:
+    return f"k__{i}"
+
+
+def insert_sql(tt: TargetTable, cols: list[TargetColumn], stage: str) -> str:
+    names = ", ".join(qi(c.name) for c in cols)
+    exprs = ", ".join(c.value_expr(f"s.{qi(c.name)}") for c in cols)
+    return f"INSERT INTO {tt.qualified} ({names}) SELECT {exprs} FROM {qi(stage)} s"
+
+
+def update_set_sql(tt: TargetTable, cols: list[TargetColumn], stage: str) -> str:
+    sets = ", ".join(f"{qi(c.name)} = {c.value_expr(f's.{qi(c.name)}')}" for c in cols)
+    where = " AND ".join(f"t.{qi(k.name)} = {k.value_expr(f's.{qi(key_ref(i))}')}" for i, k in enumerate(tt.key))
+    return f"UPDATE {tt.qualified} t SET {sets} FROM {qi(stage)} s WHERE {where}"
+
+
+def delete_set_sql(tt: TargetTable, stage: str) -> str:
+    where = " AND ".join(f"t.{qi(k.name)} = {k.value_expr(f's.{qi(key_ref(i))}')}" for i, k in enumerate(tt.key))
+    return f"DELETE FROM {tt.qualified} t USING {qi(stage)} s WHERE {where}"
+
+
+def _param(c: TargetColumn) -> str:
+    return c.value_expr(f"%s::{c.natural.sql}")
+
+
+def match_columns(tt: TargetTable, present: list[TargetColumn]) -> list[TargetColumn]:
+    """The columns a row is found by: the key, else every present column (floats left out
+    when others exist)."""
+    if tt.key:
+        return list(tt.key)
+    exact = [c for c in present if c.natural.kind not in FLOATS]
+    return exact or present
+
+
+def where_row_sql(tt: TargetTable, match: list[TargetColumn]) -> str:
+    """The WHERE of a row-by-row change: ``ctid`` of the first row matching ``match`` (keyless
+    tables may hold equal rows: one of them is the one the source changed)."""
+    if tt.key:
+        return " AND ".join(f"{qi(c.name)} = {_param(c)}" for c in match)
+    cond = " AND ".join(f"{qi(c.name)} IS NOT DISTINCT FROM {_param(c)}" for c in match)
+    return f"ctid = (SELECT ctid FROM {tt.qualified} WHERE {cond} LIMIT 1)"
+
+
+def update_row_sql(tt: TargetTable, cols: list[TargetColumn], match: list[TargetColumn]) -> str:
+    sets = ", ".join(f"{qi(c.name)} = {_param(c)}" for c in cols)
+    return f"UPDATE {tt.qualified} SET {sets} WHERE {where_row_sql(tt, match)}"
+
+
+def delete_row_sql(tt: TargetTable, match: list[TargetColumn]) -> str:
+    return f"DELETE FROM {tt.qualified} WHERE {where_row_sql(tt, match)}"
+
+
+def unique_columns(tt: TargetTable) -> set[str]:
+    t = tt.source
+    names = set()
+    for ix in ([t.primary_key] if t.primary_key else []) + list(t.unique_keys):
+        for p in ix.parts:
+            c = tt.column(p.column) if p.column else None
+            if c is not None:
+                names.add(c.name)
+    return names
+
+
+__all__ = ["delete_row_sql", "delete_set_sql", "insert_sql", "key_ref", "match_columns", "staging_name",
+           "staging_sql", "unique_columns", "update_row_sql", "update_set_sql", "where_row_sql"]
