@@ -100,6 +100,7 @@ class PostgresSink(Sink):
         self._stages: dict[tuple, str] = {}
         self._stage_seq = 0
         self._pending = None        # the position of the last source transaction not committed yet
+        self._source = None         # (source identity, commit ts) of the last transaction mark
         self._pending_src = None
         self._txns = 0
         self._batch_t0 = None
@@ -222,7 +223,12 @@ class PostgresSink(Sink):
         elif t is OracleRowChange:
             src = record.source
             self._row(record, src.owner, src.table, f"{src.file} line {src.line}")
-        elif t is TransactionMark or t is OracleTransactionMark:
+        elif t is TransactionMark:
+            # the source's identity and commit time for the checkpoint row: a commit position
+            # (the transaction's end, a BinlogPosition) carries neither
+            src = record.source
+            self._source = (f"{src.connector}:{src.server_id}", src.ts or None)
+        elif t is OracleTransactionMark:
             pass
         else:
             raise SinkError(f"not a change record: {type(record).__name__}")
@@ -524,6 +530,8 @@ class PostgresSink(Sink):
                                 (pipe, db, name, json.dumps(codec.to_data(t))))
             if pos is not None:
                 file, p, resume, gtid, source_id, ts = position_fields(pos)
+                if source_id is None and self._source is not None:
+                    source_id, ts = self._source
                 history = None
                 if self.history is not None and len(self.history.records) != self._history_saved:
                     history = "\n".join(self.history.lines())
