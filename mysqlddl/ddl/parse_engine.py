@@ -289,23 +289,10 @@ class FastParser:
         return o
 
     def match(self, ttype: int):
-        if not self.fast:
-            return super().match(ttype)
         stream = self._input
-        t = stream.tokens[stream.index]
-        if t.type != ttype:
-            return super().match(ttype)     # the bail strategy raises with the position
-        if ttype != Token.EOF:
-            stream.index += 1
-        node = _Terminal(t)
-        ctx = self._ctx
-        node.parentCtx = ctx
-        children = ctx.children
-        if children is None:
-            ctx.children = [node]
-        else:
-            children.append(node)
-        return t
+        if not self.fast or stream.tokens[stream.index].type != ttype:
+            return super().match(ttype)     # (in stage 1 the bail strategy raises with the position)
+        return self.consume()
 
     def enterRule(self, localctx, state: int, ruleIndex: int):
         self.state = state

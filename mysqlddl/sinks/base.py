@@ -20,6 +20,8 @@ the order; a database: the transaction).
 
 from __future__ import annotations
 
+import io
+import os
 from collections.abc import Iterable
 
 from ..changes.records import Record, SchemaChange, TransactionMark
@@ -75,6 +77,18 @@ class Sink:
         self.close()
 
 
+def open_output(out) -> tuple[object, bool, bool]:
+    """Where a JSON Lines sink writes: ``out`` is a path (opened ``wb``, owned: closed by the sink)
+    or an open stream (a text stream with a binary ``buffer`` is written through the buffer).
+    Returns (stream, owned, text): ``text`` when only ``str`` can be written to it."""
+    if isinstance(out, (str, os.PathLike)):
+        return open(out, "wb"), True, False  # noqa: SIM115 - the sink closes it
+    buffer = getattr(out, "buffer", None)
+    binary = "b" in getattr(out, "mode", "") or isinstance(out, (io.RawIOBase, io.BufferedIOBase))
+    text = buffer is None and not binary
+    return (out if text or binary else buffer), False, text
+
+
 def boundary(record: Record):
     """The position to commit at after ``record``, or None when it does not end a transaction."""
     if type(record) is TransactionMark:
@@ -97,4 +111,4 @@ def write_records(records: Iterable[Record], sink: Sink) -> None:
             commit(rec.position)
 
 
-__all__ = ["Sink", "boundary", "write_records"]
+__all__ = ["Sink", "boundary", "open_output", "write_records"]

@@ -33,10 +33,8 @@ from __future__ import annotations
 import base64
 import datetime
 import decimal
-import io
 import json
 import math
-import os
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
@@ -46,7 +44,7 @@ from ..changes.values import mariadb_uuid_text, typed_value
 from ..model import render
 from ..model.table import IndexKind, Table
 from ..model.types import TypeFamily
-from .base import Sink
+from .base import Sink, open_output
 
 if TYPE_CHECKING:               # (names in annotations only)
     from ..changes.records import Change, Record, Source, TableMapping
@@ -407,13 +405,7 @@ class JsonLinesSink(Sink):
         self._write = None
 
     def open(self) -> None:
-        if isinstance(self.out, (str, os.PathLike)):
-            self._stream, self._owned = open(self.out, "wb"), True  # noqa: SIM115
-        else:
-            buffer = getattr(self.out, "buffer", None)
-            binary = "b" in getattr(self.out, "mode", "") or isinstance(self.out, (io.RawIOBase, io.BufferedIOBase))
-            self._text = buffer is None and not binary
-            self._stream = self.out if self._text or binary else buffer
+        self._stream, self._owned, self._text = open_output(self.out)
         self._write = self._stream.write
 
     def write(self, record: Record) -> None:

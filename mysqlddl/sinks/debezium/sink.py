@@ -14,12 +14,11 @@ costs nothing here. ``commit`` records the position only (a stream has nothing t
 
 from __future__ import annotations
 
-import io
 import os
 from collections.abc import Iterable, Iterator
 
 from ...errors import ConfigError
-from ..base import Sink
+from ..base import Sink, open_output
 from ..jsonl import JsonLinesSink, dumps
 from .messages import Message, MessageBuilder
 from .options import DebeziumOptions
@@ -65,13 +64,7 @@ class DebeziumSink(Sink):
             except OSError as e:
                 raise ConfigError(f"--topics-dir {self.topics_dir}: cannot create: {e.strerror or e}") from None
             return
-        if isinstance(self.out, (str, os.PathLike)):
-            self._stream, self._owned = open(self.out, "wb"), True  # noqa: SIM115
-        else:
-            buffer = getattr(self.out, "buffer", None)
-            binary = "b" in getattr(self.out, "mode", "") or isinstance(self.out, (io.RawIOBase, io.BufferedIOBase))
-            self._text = buffer is None and not binary
-            self._stream = self.out if self._text or binary else buffer
+        self._stream, self._owned, self._text = open_output(self.out)
 
     def _topic_files(self, topic: str):
         files = self._files.get(topic)
