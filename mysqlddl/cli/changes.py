@@ -21,6 +21,7 @@ import os
 import sys
 import time
 
+from ..errors import ConfigError
 from . import args as common
 
 HELP = "change events (Debezium envelope) as JSON Lines"
@@ -39,11 +40,16 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     common.add_change_events(sp)
     common.add_stream_parts(sp)
     common.add_summary(sp)
+    common.add_server_source(sp)
 
 
 def check(args: argparse.Namespace) -> None:
     """What can be checked before the first event is read: each binlog once, the output writable."""
-    common.distinct_binlogs(args.binlogs)
+    if any(common.is_server_uri(b) for b in args.binlogs):
+        if len(args.binlogs) != 1:
+            raise ConfigError("a server input (mysql://...) is the only input: give it alone")
+    else:
+        common.distinct_binlogs(args.binlogs)
     if args.output:
         common.check_writable(args.output, option="--output")
 
@@ -142,7 +148,14 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
                               queries=args.include_query)
     if args.output:
         common.check_writable(args.output, option="--output")
-    reader = ChangeReader(args.binlogs, options, schema=common.read_baseline(args), progress=_progress(args))
+    source = args.binlogs
+    if common.is_server_uri(source[0]):
+        # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself
+        from ..sources import open_source
+
+        source = open_source(source[0], common.server_source_options(args, options.decode))
+    reader = ChangeReader(source, options, schema=common.read_baseline(args),
+                          progress=_progress(args) if isinstance(source, list) else None)
 
     # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
     # made them), or text to a stdout without a binary layer (a test's StringIO)
@@ -158,10 +171,16 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
                 write_records((first,), sink)
                 write_records(records, sink)
     except SchemaMismatchError as e:
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
         print(f"mysqlddl changes: {e}", file=sys.stderr)
         print("mysqlddl changes: give the schema in force before the first event with --schema, or "
               "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
         return EXIT_MISMATCH
+    close = getattr(source, "close", None)
+    if close is not None:
+        close()
     _summary(reader.stats, args.summary)
     return 0
 
