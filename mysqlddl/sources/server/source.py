@@ -50,6 +50,7 @@ from __future__ import annotations
 import random
 import socket
 import time
+import warnings
 from collections.abc import Iterator
 
 from ...binlog import packets
@@ -93,6 +94,10 @@ _END_TYPES = frozenset((16, 38))
 _FL_STANDALONE = 1
 #: rows_event.h STMT_END_F: the last rows event of a statement.
 _STMT_END_F = 1
+
+
+class SourceWarning(UserWarning):
+    """A check the source could not make (it goes on without it)."""
 
 
 class _Lost(Exception):
@@ -224,9 +229,13 @@ class ServerSource(EventSource):
         try:
             hosts = bridge.query(self.control, "SHOW SLAVE HOSTS")
         except SourceError as e:
-            if e.code in (1227, 1142):      # ER_SPECIFIC_ACCESS_DENIED_ERROR: the server will tell at dump time
-                return
-            raise
+            if e.code not in (1227, 1142):
+                raise
+            # ER_SPECIFIC_ACCESS_DENIED_ERROR: MariaDB 10.5.2+ wants REPLICATION MASTER ADMIN for it
+            warnings.warn(f"{self.uri.address}: cannot list the other replicas (SHOW SLAVE HOSTS: {e.message}), "
+                          f"so server-id {self.uri.server_id} is not checked for a clash; grant REPLICATION "
+                          "MASTER ADMIN (MariaDB) to have it checked", SourceWarning, stacklevel=4)
+            return
         for row in hosts:
             if int(row[0]) == self.uri.server_id:
                 raise self._err(ReplicaIdConflictError, f"another replica is registered with server-id "
@@ -469,7 +478,8 @@ class ServerSource(EventSource):
         if "not in the master's binlog" in low or "is not in the" in low or "gtid" in low and "strict" in low:
             return self._err(GtidPositionError, f"the start GTID is not in the server's binlog ({msg}); {have}",
                              code=code, setting="--start-gtid", fix="give GTIDs the server has written", **where)
-        if "position" in low and ("file size" in low or "impossible" in low or "first event" in low):
+        if "bogus data" in low or "truncated in the middle" in low or "position" in low and (
+                "file size" in low or "impossible" in low or "first event" in low):
             return self._err(SourceError, f"the start position is not the start of an event in that binlog "
                              f"({msg}); {have}", code=code, setting="--start-position",
                              fix="start at an event boundary (SHOW BINLOG EVENTS lists them) or at 4", **where)
@@ -537,17 +547,20 @@ class ServerSource(EventSource):
                 continue
             if self._current_file is None:
                 raise self._err(ProtocolError, f"{header.type_name} before the ROTATE naming the file")
-            if t == EventType.FORMAT_DESCRIPTION and not header.log_pos:
+            resent = t == EventType.FORMAT_DESCRIPTION and not header.log_pos
+            if resent:
                 pos = 4                     # resent at the dump's start; in the file it is at 4
             else:
                 pos = self._next
                 if header.log_pos != (pos + size) & 0xFFFFFFFF:
                     # the sender skipped events (a GTID start skips what the replica has)
                     pos = header.log_pos - size
-                self._next = pos + size
             key = (seq, pos)
             if stop_key is not None and key >= stop_key:
+                self._next = pos
                 return
+            if not resent:
+                self._next = pos + size
             ev = decoder.decode(self._current_file, pos, data, header)
             if ev is None:
                 continue
@@ -618,4 +631,4 @@ def open_server(uri: ServerUri, options: SourceOptions | None = None, **kw) -> S
     return ServerSource(uri, options, **kw)
 
 
-__all__ = ["ServerSource", "open_server"]
+__all__ = ["ServerSource", "SourceWarning", "open_server"]
