@@ -127,7 +127,7 @@ class ServerSource(EventSource):
     After opening: ``flavor`` (``mysql``/``mariadb``), ``server_version``, ``server_uuid`` (None on
     MariaDB), ``settings`` (the variables read), ``binlogs`` (``[(name, size)]`` at start),
     ``end`` (the end position at start), ``start``/``stop`` (BinlogPosition; ``stop`` None: follow),
-    ``start_gtid``. While iterating: ``position``, ``fde``, ``reconnects``.
+    ``start_gtid``. While iterating: ``position``, ``fde``, ``reconnects``, ``resumes``.
     """
 
     def __init__(self, uri: ServerUri, options: SourceOptions | None = None, *, password: str | None = None,
@@ -143,6 +143,8 @@ class ServerSource(EventSource):
         self.decoder = self._new_decoder()
         self.read_timeout = 3 * uri.heartbeat
         self.reconnects = 0
+        #: each lost connection: (the (file, pos) the dump resumes at, whether a transaction was open, why)
+        self.resumes: list[tuple[tuple[str, int] | None, bool, str]] = []
         self._dump_conn = None
         self._dump_id: int | None = None
         self._current_file: str | None = None
@@ -351,6 +353,7 @@ class ServerSource(EventSource):
                     return
                 except _Lost as lost:
                     self._drop_dump()
+                    self.resumes.append((self._resume, self._txn is not None, str(lost)))
                     if attempts >= self.options.reconnect_attempts:
                         raise self._err(ServerConnectError, f"connection lost ({lost}) and {attempts} reconnection "
                                         f"attempts failed", file=self._current_file, log_pos=self._next,
