@@ -4,7 +4,9 @@ replication user, the lab workload run on it once, and the TCP fault proxy.
 
 - ``live``: a LiveServer (``.server`` the MariaDBServer, ``.uri(server_id, port=None, **opts)``,
   ``.truth`` the lab workload's Truth, ``.files()`` the binlog paths);
-- ``proxy``: ``proxy(plans)`` -> a started TcpProxy in front of the live server (closed after the test).
+- ``proxy``: ``proxy(plans, server=None)`` -> a started TcpProxy in front of the live server (or
+  ``server``), closed after the test;
+- ``scratch``: a fresh server of one test's own (one that purges its binlogs).
 """
 
 from __future__ import annotations
@@ -47,16 +49,31 @@ def live(mariadb_server, tool, tmp_path_factory):
     """(mariadb_server first: it skips or fails with the install hint when mariadbd is missing.)"""
     server_class = type(mariadb_server)
     base = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"mdblive-{os.getpid()}"
-    srv = server_class(base).start()
+    srv = _users(server_class(base).start())
     try:
-        srv.execute(f"CREATE USER 'repl'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}'",
-                    "GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT, RELOAD ON *.* TO 'repl'@'127.0.0.1'",
-                    # MariaDB 10.5.2+: SHOW SLAVE HOSTS (the server-id clash check) needs it
-                    "GRANT REPLICATION MASTER ADMIN ON *.* TO 'repl'@'127.0.0.1'",
-                    f"CREATE USER 'norepl'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}'",
-                    "GRANT SELECT ON *.* TO 'norepl'@'127.0.0.1'")
         truth = tool("workload").run(srv, log=lambda m: None, **LAB_KW)
         yield LiveServer(srv, truth)
+    finally:
+        srv.destroy()
+
+
+def _users(srv):
+    srv.execute(f"CREATE USER 'repl'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}'",
+                "GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT, RELOAD ON *.* TO 'repl'@'127.0.0.1'",
+                # MariaDB 10.5.2+: SHOW SLAVE HOSTS (the server-id clash check) needs it
+                "GRANT REPLICATION MASTER ADMIN ON *.* TO 'repl'@'127.0.0.1'",
+                f"CREATE USER 'norepl'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}'",
+                "GRANT SELECT ON *.* TO 'norepl'@'127.0.0.1'")
+    return srv
+
+
+@pytest.fixture
+def scratch(live):
+    """A fresh private server of the test's own (binlogs it may purge), as a LiveServer without truth."""
+    base = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"mdbscratch-{os.getpid()}"
+    srv = _users(type(live.server)(base).start())
+    try:
+        yield LiveServer(srv, None)
     finally:
         srv.destroy()
 
@@ -70,8 +87,8 @@ def _password(monkeypatch):
 def proxy(live):
     made = []
 
-    def make(plans=None):
-        p = proxy_mod.TcpProxy(live.server.port, plans)
+    def make(plans=None, server=None):
+        p = proxy_mod.TcpProxy((server or live.server).port, plans)
         made.append(p)
         return p
 

@@ -15,7 +15,7 @@ import pytest
 from mysqlddl.binlog.events import FormatDescriptionEvent
 from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.changes import ChangeOptions, ChangeReader, RowChange
-from mysqlddl.errors import ServerConnectError
+from mysqlddl.errors import BinlogPurgedError, ServerConnectError
 from mysqlddl.positions import file_seq
 from mysqlddl.sources import SourceOptions, open_source
 
@@ -159,3 +159,48 @@ def test_reconnection_gives_up(live, data, proxy):
             list(src)
         assert "2 reconnection attempts failed" in str(e.value)
         assert src.reconnects == 2
+
+
+def test_purged_while_disconnected(scratch, proxy):
+    """The stream stalls, the binlogs are rotated and purged meanwhile: the reconnection is refused
+    with the server's 1236, as BinlogPurgedError naming the binlogs that exist."""
+    srv = scratch.server
+    srv.execute("CREATE DATABASE d", "CREATE TABLE d.t (id INT PRIMARY KEY, v VARCHAR(500))")
+    for t in range(40):
+        srv.execute("INSERT INTO d.t VALUES " + ",".join(f"({t * 20 + i}, REPEAT('x', 400))" for i in range(20)))
+    first = scratch.files()[0]
+    p = proxy({2: ("stall", first.stat().st_size // 2)}, server=srv)
+    src = open_source(scratch.uri(205, port=p.port, heartbeat=0.3), SourceOptions(reconnect_delay=0.5))
+    errors = []
+
+    def go():
+        try:
+            for _ in src:
+                pass
+        except Exception as e:   # noqa: BLE001 -- checked below
+            errors.append(e)
+
+    t = threading.Thread(target=go)
+    t.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not p.faults and time.monotonic() < deadline:
+            time.sleep(0.02)
+        # the stalled dump thread still holds its binlog open, and PURGE skips a file in use: end it
+        # first, as the server does on its own once it notices the connection is dead
+        for row in srv.query("SHOW PROCESSLIST"):
+            if str(row[4]).startswith("Binlog Dump"):
+                srv.execute(f"KILL {int(row[0])}")
+        srv.flush_logs()
+        newest = srv.current_binlog()[0].name
+        deadline = time.monotonic() + 20
+        while [f.name for f in scratch.files()] != [newest] and time.monotonic() < deadline:
+            srv.execute(f"PURGE BINARY LOGS TO '{newest}'")    # (the killed thread takes a moment to go)
+            time.sleep(0.1)
+        assert [f.name for f in scratch.files()] == [newest]
+        t.join(60)
+        assert not t.is_alive()
+        assert len(errors) == 1 and isinstance(errors[0], BinlogPurgedError), errors
+        assert errors[0].files == (newest,) and newest in str(errors[0]) and errors[0].code == 1236
+    finally:
+        src.close()

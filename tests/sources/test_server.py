@@ -248,3 +248,9 @@ def test_server_id_used_by_another_replica(live):
         live.server.execute("FLUSH BINARY LOGS")       # an event wakes the follower so it returns
         t.join(10)
         first.close()
+
+
+def test_events_command_streams_a_server(live, tmp_path, capsys):
+    assert main(["events", live.uri(130), "--type", "format_description"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len([f for f in live.files()])      # one FDE per binlog the server has

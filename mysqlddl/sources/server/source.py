@@ -229,7 +229,12 @@ class ServerSource(EventSource):
 
     def _check_replica_id(self) -> None:
         try:
-            hosts = bridge.query(self.control, "SHOW SLAVE HOSTS")
+            try:
+                hosts = bridge.query(self.control, "SHOW REPLICAS")       # MySQL 8.0.22+ (8.4 has only this)
+            except SourceError as e:
+                if e.code not in (1064, 1149):                          # ER_PARSE_ERROR: MariaDB, older MySQL
+                    raise
+                hosts = bridge.query(self.control, "SHOW SLAVE HOSTS")
         except SourceError as e:
             if e.code not in (1227, 1142):
                 raise
