@@ -1,4 +1,5 @@
-"""Faults on the way from the server, made on loopback by tests/sources/proxy.py: the connection cut
+"""Faults on the way from the server, made on loopback by tests/sources/proxy.py (ssl-mode=disabled:
+the proxy's plans count connections, and PREFERRED tries TLS first against this server without it): the connection cut
 inside a transaction, stalled without a word (only the read timeout notices), the server restarted
 mid-stream. In every case the stream resumes at a transaction boundary and the consumer sees every
 event exactly once: the events equal the files', and the rows replayed equal the server's table."""
@@ -96,7 +97,7 @@ def test_cut_inside_transactions(live, data, proxy):
     first, files, truth = data
     p = proxy({2: ("cut", wire_offset(files, 0.3)), 3: ("cut", wire_offset(files, 0.3)),
                4: ("cut", wire_offset(files, 0.2))})
-    with open_source(live.uri(201, port=p.port), SourceOptions(start=f"{first}:4", reconnect_delay=0.05)) as src:
+    with open_source(live.uri(201, port=p.port, ssl_mode="disabled"), SourceOptions(start=f"{first}:4", reconnect_delay=0.05)) as src:
         events, table = run(src)
         assert src.reconnects == 3 and len(p.faults) == 3
         assert any(inside for _, inside, _ in src.resumes), src.resumes
@@ -108,7 +109,7 @@ def test_stall_is_noticed_by_the_read_timeout(live, data, proxy):
     first, files, truth = data
     p = proxy({2: ("stall", wire_offset(files, 0.6))})
     t0 = time.monotonic()
-    with open_source(live.uri(202, port=p.port, heartbeat=0.3),
+    with open_source(live.uri(202, port=p.port, heartbeat=0.3, ssl_mode="disabled"),
                      SourceOptions(start=f"{first}:4", reconnect_delay=0.05)) as src:
         events, table = run(src)
         assert src.reconnects == 1 and "nothing received" in src.resumes[0][2]
@@ -120,7 +121,7 @@ def test_stall_is_noticed_by_the_read_timeout(live, data, proxy):
 def test_server_restarted_mid_stream(live, data, proxy):
     first, files, truth = data
     p = proxy({2: ("stall", wire_offset(files, 0.5))})
-    src = open_source(live.uri(203, port=p.port, heartbeat=0.5),
+    src = open_source(live.uri(203, port=p.port, heartbeat=0.5, ssl_mode="disabled"),
                       SourceOptions(start=f"{first}:4", reconnect_delay=0.2, reconnect_max_delay=2,
                                     reconnect_attempts=12))
     out, errors = {}, []
@@ -153,7 +154,7 @@ def test_reconnection_gives_up(live, data, proxy):
     first, files, _ = data
     # every dump connection is cut after the first 200 bytes of the stream: never any progress
     p = proxy({n: ("cut", 2000) for n in range(2, 10)})
-    with open_source(live.uri(204, port=p.port), SourceOptions(start=f"{first}:4", reconnect_attempts=2,
+    with open_source(live.uri(204, port=p.port, ssl_mode="disabled"), SourceOptions(start=f"{first}:4", reconnect_attempts=2,
                                                                  reconnect_delay=0.01)) as src:
         with pytest.raises(ServerConnectError) as e:
             list(src)
@@ -170,7 +171,7 @@ def test_purged_while_disconnected(scratch, proxy):
         srv.execute("INSERT INTO d.t VALUES " + ",".join(f"({t * 20 + i}, REPEAT('x', 400))" for i in range(20)))
     first = scratch.files()[0]
     p = proxy({2: ("stall", first.stat().st_size // 2)}, server=srv)
-    src = open_source(scratch.uri(205, port=p.port, heartbeat=0.3), SourceOptions(reconnect_delay=0.5))
+    src = open_source(scratch.uri(205, port=p.port, heartbeat=0.3, ssl_mode="disabled"), SourceOptions(reconnect_delay=0.5))
     errors = []
 
     def go():

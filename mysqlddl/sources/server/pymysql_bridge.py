@@ -35,10 +35,27 @@ _LOGIN_ERRORS = {1045: "the user name or password is wrong (or the user may not 
                  "this client does not have", 1698: "the account needs a password"}
 
 
+_UNVERIFIED: ssl.SSLContext | None = None
+
+
+def _unverified() -> ssl.SSLContext:
+    """One TLS context that verifies nothing (PREFERRED and REQUIRED, as the mysql client), made
+    once: a default context loads the system's CA store, ~20 ms of CPU per connection."""
+    global _UNVERIFIED
+    if _UNVERIFIED is None:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        _UNVERIFIED = ctx
+    return _UNVERIFIED
+
+
 def _ssl_context(uri: ServerUri) -> ssl.SSLContext | None:
-    """The TLS context for ``ssl-mode`` (None: PyMySQL's PREFERRED or DISABLED handling)."""
-    if uri.ssl_mode in ("disabled", "preferred"):
+    """The TLS context for ``ssl-mode`` (None: DISABLED)."""
+    if uri.ssl_mode == "disabled":
         return None
+    if uri.ssl_mode in ("preferred", "required") and not uri.ssl_cert:
+        return _unverified()
     ctx = ssl.create_default_context(cafile=uri.ssl_ca) if uri.ssl_ca else ssl.create_default_context()
     if uri.ssl_mode == "required":
         # REQUIRED encrypts but verifies nothing (the mysql client's --ssl-mode=REQUIRED)
@@ -54,18 +71,31 @@ def _ssl_context(uri: ServerUri) -> ssl.SSLContext | None:
     return ctx
 
 
-def connect(uri: ServerUri, user: str | None, password: str, *, read_timeout: float | None = None):
-    """A logged-in PyMySQL connection (autocommit, utf8mb4). ServerConnectError says why not."""
+def connect(uri: ServerUri, user: str | None, password: str, *, read_timeout: float | None = None,
+            tls_offered: bool | None = None):
+    """A logged-in PyMySQL connection (autocommit, utf8mb4). ServerConnectError says why not.
+
+    ``ssl-mode=preferred``: TLS when the server offers it. A context given to PyMySQL makes TLS
+    required, so a server without TLS is retried in plain text (CR_SSL_CONNECTION_ERROR, 2026);
+    ``tls_offered`` (what an earlier connection found) skips that try."""
     kw = {}
     ctx = _ssl_context(uri)
-    if ctx is not None:
+    if ctx is not None and not (uri.ssl_mode == "preferred" and tls_offered is False):
         kw["ssl"] = ctx
-    elif uri.ssl_mode == "disabled":
+    else:
         kw["ssl_disabled"] = True
     try:
-        conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=password or "",
-                               charset="utf8mb4", autocommit=True, connect_timeout=uri.connect_timeout,
-                               read_timeout=read_timeout, program_name="mysqlddl", **kw)
+        try:
+            conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=password or "",
+                                   charset="utf8mb4", autocommit=True, connect_timeout=uri.connect_timeout,
+                                   read_timeout=read_timeout, program_name="mysqlddl", **kw)
+        except pymysql.err.OperationalError as e:
+            if uri.ssl_mode != "preferred" or "ssl" not in kw or not e.args or e.args[0] != 2026:
+                raise
+            kw.pop("ssl")
+            conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=password or "",
+                                   charset="utf8mb4", autocommit=True, connect_timeout=uri.connect_timeout,
+                                   read_timeout=read_timeout, program_name="mysqlddl", ssl_disabled=True)
     except pymysql.err.MySQLError as e:
         code = e.args[0] if e.args and isinstance(e.args[0], int) else None
         why = _LOGIN_ERRORS.get(code, str(e.args[1] if len(e.args) > 1 else e))

@@ -151,6 +151,7 @@ class ServerSource(EventSource):
         self._next = 0
         self.files: list[str] = []
         self.control = bridge.connect(uri, self._user, self._password)
+        self._tls = bridge.is_tls(self.control)
         try:
             self._inspect()
             self._plan()
@@ -380,7 +381,7 @@ class ServerSource(EventSource):
         except SourceError:
             bridge.close(self.control)
             try:
-                self.control = bridge.connect(self.uri, self._user, self._password)
+                self.control = bridge.connect(self.uri, self._user, self._password, tls_offered=self._tls)
             except ServerConnectError as e:
                 if e.code in (1045, 1044, 1698):
                     raise
@@ -400,7 +401,7 @@ class ServerSource(EventSource):
     def _open_dump(self):
         """Log in, set the sender's variables, register, send the dump command: the socket."""
         try:
-            conn = bridge.connect(self.uri, self._user, self._password)
+            conn = bridge.connect(self.uri, self._user, self._password, tls_offered=self._tls)
         except ServerConnectError as e:
             if e.code in (1045, 1044, 1698) or self.reconnects == 0 and self._done is None:
                 raise
