@@ -37,12 +37,12 @@ HERE = Path(__file__).resolve().parent
 PASSWORD = "bench-pw"
 
 PYMYSQLREPLICATION = r"""
-import json, sys
+import json, os, sys
 from pymysqlreplication import BinLogStreamReader
 from pymysqlreplication.row_event import WriteRowsEvent, UpdateRowsEvent, DeleteRowsEvent
 port, first = int(sys.argv[1]), sys.argv[2]
-s = BinLogStreamReader(connection_settings={"host": "127.0.0.1", "port": port, "user": "bench",
-                                            "passwd": %r}, server_id=9902, blocking=False, resume_stream=True,
+settings = {"host": "127.0.0.1", "port": port, "user": "bench", "passwd": os.environ["MYSQL_PWD"]}
+s = BinLogStreamReader(connection_settings=settings, server_id=9902, blocking=False, resume_stream=True,
                        log_file=first, log_pos=4, is_mariadb=True,
                        only_events=[WriteRowsEvent, UpdateRowsEvent, DeleteRowsEvent], ignore_decode_errors=True)
 n = 0
@@ -53,7 +53,7 @@ with open("/dev/null", "w") as out:
             n += 1
 s.close()
 print(n, file=sys.stderr)
-""" % PASSWORD
+"""
 
 
 def _tool(name: str):

@@ -97,7 +97,8 @@ def test_cut_inside_transactions(live, data, proxy):
     first, files, truth = data
     p = proxy({2: ("cut", wire_offset(files, 0.3)), 3: ("cut", wire_offset(files, 0.3)),
                4: ("cut", wire_offset(files, 0.2))})
-    with open_source(live.uri(201, port=p.port, ssl_mode="disabled"), SourceOptions(start=f"{first}:4", reconnect_delay=0.05)) as src:
+    opts = SourceOptions(start=f"{first}:4", reconnect_delay=0.05)
+    with open_source(live.uri(201, port=p.port, ssl_mode="disabled"), opts) as src:
         events, table = run(src)
         assert src.reconnects == 3 and len(p.faults) == 3
         assert any(inside for _, inside, _ in src.resumes), src.resumes
@@ -154,8 +155,8 @@ def test_reconnection_gives_up(live, data, proxy):
     first, files, _ = data
     # every dump connection is cut after the first 200 bytes of the stream: never any progress
     p = proxy({n: ("cut", 2000) for n in range(2, 10)})
-    with open_source(live.uri(204, port=p.port, ssl_mode="disabled"), SourceOptions(start=f"{first}:4", reconnect_attempts=2,
-                                                                 reconnect_delay=0.01)) as src:
+    opts = SourceOptions(start=f"{first}:4", reconnect_attempts=2, reconnect_delay=0.01)
+    with open_source(live.uri(204, port=p.port, ssl_mode="disabled"), opts) as src:
         with pytest.raises(ServerConnectError) as e:
             list(src)
         assert "2 reconnection attempts failed" in str(e.value)
@@ -171,7 +172,8 @@ def test_purged_while_disconnected(scratch, proxy):
         srv.execute("INSERT INTO d.t VALUES " + ",".join(f"({t * 20 + i}, REPEAT('x', 400))" for i in range(20)))
     first = scratch.files()[0]
     p = proxy({2: ("stall", first.stat().st_size // 2)}, server=srv)
-    src = open_source(scratch.uri(205, port=p.port, heartbeat=0.3, ssl_mode="disabled"), SourceOptions(reconnect_delay=0.5))
+    src = open_source(scratch.uri(205, port=p.port, heartbeat=0.3, ssl_mode="disabled"),
+                      SourceOptions(reconnect_delay=0.5))
     errors = []
 
     def go():
