@@ -254,3 +254,31 @@ def test_events_command_streams_a_server(live, tmp_path, capsys):
     assert main(["events", live.uri(130), "--type", "format_description"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len([f for f in live.files()])      # one FDE per binlog the server has
+
+
+def test_start_hook_moves_the_start(live):
+    """The hook point a schema capture / snapshot uses: it runs before the dump with a session of its
+    own, and the stream starts at the position it returns."""
+    seen = {}
+    live.server.execute("CREATE TABLE IF NOT EXISTS lab.live_hook (id INT PRIMARY KEY)")
+
+    def hook(src):
+        live.server.execute("INSERT INTO lab.live_hook VALUES (1)")      # before the captured position
+        conn = src.new_connection()
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SHOW MASTER STATUS")
+                f, p = cur.fetchone()[:2]
+        finally:
+            conn.close()
+        seen["at"] = (f, int(p))
+        live.server.execute("INSERT INTO lab.live_hook VALUES (2)")      # after it
+        return (f, int(p))
+
+    with open_source(live.uri(131), SourceOptions(from_now=True), start_hook=hook) as src:
+        events = list(src)
+        assert (src.start.file, src.start.pos) == seen["at"] and src.stop.key == src.start.key
+    assert [type(e) for e in events] == [FormatDescriptionEvent]       # the default stop moved with it
+    with open_source(live.uri(132), SourceOptions(start=f"{seen['at'][0]}:{seen['at'][1]}")) as src:
+        rows = [e for e in src if isinstance(e, RowsEvent)]
+    assert len(rows) == 1 and rows[0].table_map.table == "live_hook" and rows[0].rows() == [(2,)]

@@ -120,9 +120,12 @@ class ServerSource(EventSource):
     ``uri``: a :class:`~mysqlddl.sources.uri.ServerUri`. ``options``: :class:`SourceOptions`.
     ``password``: given by a program (None: :func:`~mysqlddl.sources.uri.resolve_password`).
     ``registry``/``only_types``: as for BinlogReader. ``start_hook``: called as
-    ``start_hook(source, connection)`` after the start position is fixed and before the dump, with
-    the control connection (the point where a consistent schema capture / initial snapshot at
-    ``--from-now`` runs; the hook may move ``source.start`` to the position it captured at).
+    ``start_hook(source)`` once the start-up checks passed and the start and stop are planned,
+    before any dump: the point where a consistent schema capture and an initial data snapshot run
+    (``--from-now`` / ``--snapshot``; :meth:`new_connection` gives the hook a session of its own).
+    It returns None, or the position it captured at: the stream then starts there (a default stop,
+    the end reported at start, moves up to it), so the snapshot and the stream meet with no gap and
+    no overlap.
 
     After opening: ``flavor`` (``mysql``/``mariadb``), ``server_version``, ``server_uuid`` (None on
     MariaDB), ``settings`` (the variables read), ``binlogs`` (``[(name, size)]`` at start),
@@ -156,7 +159,7 @@ class ServerSource(EventSource):
             self._inspect()
             self._plan()
             if start_hook is not None:
-                start_hook(self, self.control)
+                self._hooked(start_hook(self))
         except BaseException:
             self.close()
             raise
@@ -298,6 +301,24 @@ class ServerSource(EventSource):
             self.stop = None if o.follow else self.end
         first = self.start.file if self.start is not None else names[0]
         self.files = names[names.index(first):] if first in names else [first]
+
+    def new_connection(self):
+        """A new logged-in PyMySQL connection to the server, with the source's credentials and TLS
+        settings (for a start hook: a schema capture or a snapshot needs a session of its own)."""
+        return bridge.connect(self.uri, self._user, self._password, tls_offered=self._tls)
+
+    def _hooked(self, moved) -> None:
+        """The start hook's answer: None, or the position it captured at (a BinlogPosition or
+        ``(file, pos)``), where the stream then starts; a default stop (the end at start) moves with it."""
+        if moved is None:
+            return
+        f, p = (moved.file, moved.pos) if isinstance(moved, BinlogPosition) else moved
+        self.start = BinlogPosition.of(f, int(p))
+        self.start_gtid = None
+        if self.stop is not None and self.options.stop is None and self.stop.key < self.start.key:
+            self.stop = self.end = self.start
+        names = [n for n, _ in self._binlogs()]
+        self.files = names[names.index(f):] if f in names else [f]
 
     @staticmethod
     def _list(names) -> str:
