@@ -159,9 +159,17 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
 
     # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
     # made them), or text to a stdout without a binary layer (a test's StringIO)
+    out = args.output or sys.stdout
+    following = not isinstance(source, list) and getattr(args, "follow", False)
+    if following:
+        # a followed server: each transaction goes out as it ends (in a buffer it could wait for
+        # minutes on a quiet server), so the stream is opened here and flushed at commits
+        out = open(args.output, "wb") if args.output else getattr(sys.stdout, "buffer", sys.stdout)  # noqa: SIM115
     try:
-        with JsonLinesSink(args.output or sys.stdout, name=args.name, include_query=args.include_query) as sink:
+        with JsonLinesSink(out, name=args.name, include_query=args.include_query) as sink:
             records = iter(reader)
+            if following:
+                records = _flush_at_commits(records, out, every=args.no_transactions)
             first = next(records, None)
             # the collector comes back with the first record, everything made before it frozen
             gc.freeze()
@@ -181,8 +189,24 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
     close = getattr(source, "close", None)
     if close is not None:
         close()
+    if following and args.output:
+        out.close()
     _summary(reader.stats, args.summary)
     return 0
+
+
+def _flush_at_commits(records, out, every: bool):
+    """``records``, flushing ``out`` after each transaction end and schema change has been written
+    (the next record is asked for after the previous one was written), or after every record when
+    there are no transaction marks (``every``)."""
+    # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
+    from ..changes import SchemaChange, TransactionMark
+
+    for rec in records:
+        yield rec
+        t = type(rec)
+        if every or t is SchemaChange or (t is TransactionMark and rec.status == "END"):
+            out.flush()
 
 
 def _summary(stats, mode: str) -> None:

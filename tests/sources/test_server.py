@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -282,3 +284,28 @@ def test_start_hook_moves_the_start(live):
     with open_source(live.uri(132), SourceOptions(start=f"{seen['at'][0]}:{seen['at'][1]}")) as src:
         rows = [e for e in src if isinstance(e, RowsEvent)]
     assert len(rows) == 1 and rows[0].table_map.table == "live_hook" and rows[0].rows() == [(2,)]
+
+
+def test_follow_on_the_command_line_writes_each_transaction_as_it_commits(live, tmp_path):
+    """`mysqlddl changes URI --from-now --follow -o FILE` as a subprocess: a row committed while it
+    runs is in the file within seconds (flushed at the commit, not held in a buffer)."""
+    out = tmp_path / "follow.jsonl"
+    env = dict(os.environ, MYSQL_PWD="live-pw")
+    proc = subprocess.Popen([sys.executable, "-m", "mysqlddl", "changes", live.uri(133), "--from-now", "--follow",
+                             "-o", str(out), "--summary", "none"], env=env, cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 20
+        while not any(int(r[0]) == 133 for r in live.server.query("SHOW SLAVE HOSTS")):
+            assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read() if proc.poll() else ""
+            time.sleep(0.05)
+        live.server.execute("CREATE TABLE IF NOT EXISTS lab.live_follow (id INT PRIMARY KEY)",
+                            "INSERT INTO lab.live_follow VALUES (7)")
+        deadline = time.monotonic() + 10
+        while '"after":{"id":7}' not in (out.read_text() if out.exists() else ""):
+            assert time.monotonic() < deadline, out.read_text() if out.exists() else "(no file)"
+            time.sleep(0.05)
+        assert proc.poll() is None           # still following
+    finally:
+        proc.terminate()
+        proc.wait(10)
