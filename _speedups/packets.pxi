@@ -90,6 +90,47 @@ cdef class PacketFramer:
             return part
 
 
+    def next_event(self):
+        """See mysqlddl.binlog._twin_packets.PacketFramer.next_event (one copy: the body only)."""
+        cdef const unsigned char *p
+        cdef Py_ssize_t size, start, n
+        cdef int seq, kind
+        if self._parts:
+            return self._split(self.next_packet())
+        start = self._start
+        size = PyByteArray_GET_SIZE(self._buf)
+        if size - start < 4:
+            return None
+        p = <const unsigned char *>PyByteArray_AS_STRING(self._buf) + start
+        n = p[0] | (<Py_ssize_t>p[1]) << 8 | (<Py_ssize_t>p[2]) << 16
+        if n == MAX_PACKET_LENGTH or n == 0:
+            return self._split(self.next_packet())     # reassembly (or an empty packet): the general path
+        if size - start - 4 < n:
+            return None
+        seq = p[3]
+        if seq != self.seq:
+            raise ProtocolError(f"packet sequence id {seq}, expected {self.seq} (packets out of order)")
+        if n > self.max_size:
+            raise ProtocolError(f"packet of more than {self.max_size} bytes ({n} so far)")
+        self.seq = (seq + 1) & 0xFF
+        self._start = start + 4 + n
+        self.packets += 1
+        if p[4] == 0x00:
+            kind = PACKET_OK
+        elif p[4] == 0xFF:
+            kind = PACKET_ERR
+        elif p[4] == 0xFE and n < 9:
+            kind = PACKET_EOF
+        else:
+            kind = PACKET_DATA
+        return kind, PyBytes_FromStringAndSize(<const char *>(p + 5), n - 1)
+
+    def _split(self, payload):
+        if payload is None:
+            return None
+        return classify(payload), payload[1:]
+
+
 def classify(payload):
     """See mysqlddl.binlog._twin_packets.classify."""
     cdef const unsigned char[::1] b = payload

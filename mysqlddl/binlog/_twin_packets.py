@@ -94,6 +94,16 @@ class PacketFramer:
             return part
 
 
+    def next_event(self):
+        """The next complete payload as ``(kind, body)``: ``kind`` as :func:`classify` gives it and
+        ``body`` the payload after its first byte (a binlog stream's event packet is 0x00 then the
+        event: the event's bytes, without a second copy); None when more bytes are needed."""
+        p = self.next_packet()
+        if p is None:
+            return None
+        return classify(p), p[1:]
+
+
 def classify(payload) -> int:
     """PACKET_OK, PACKET_ERR, PACKET_EOF or PACKET_DATA by the first byte (and an EOF's short length)."""
     if not len(payload):

@@ -153,3 +153,39 @@ def test_fuzz_damaged_same_outcome(twin, payloads, seq, chunks, damage):
         wire[at % len(wire)] = value
     got = _outcome(twin, bytes(wire), chunks, seq)
     assert got == _outcome(_twin_packets, bytes(wire), chunks, seq)
+
+
+def test_next_event_splits_kind_and_body(twin):
+    wire = (frame(b"\x00EVENT", 1) + frame(b"\xfe\x00\x00\x02\x00", 2) + frame(b"\xff\x48\x04oops", 3)
+            + frame(b"\x00" + b"e" * MAX_PACKET_LENGTH, 4))
+    f = twin.PacketFramer(1)
+    f.feed(wire)
+    assert f.next_event() == (PACKET_OK, b"EVENT")
+    assert f.next_event() == (PACKET_EOF, b"\x00\x00\x02\x00")
+    assert f.next_event() == (PACKET_ERR, b"\x48\x04oops")
+    assert f.next_event() == (PACKET_OK, b"e" * MAX_PACKET_LENGTH)     # reassembled first
+    assert f.next_event() is None and f.seq == 6         # the last payload took two packets
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(payloads=payloads, seq=st.integers(0, 255), chunks=st.lists(st.integers(0, 10_000), max_size=8),
+       damage=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=3))
+def test_fuzz_next_event_same_on_both(twin, payloads, seq, chunks, damage):
+    wire = bytearray(b"".join(frame(p, (seq + i) & 0xFF) for i, p in enumerate(payloads)))
+    for at, value in damage:
+        wire[at % len(wire)] = value
+
+    def outcome(mod):
+        f, out = mod.PacketFramer(seq), []
+        try:
+            at = 0
+            for c in sorted({c % (len(wire) + 1) for c in chunks}) + [len(wire)]:
+                f.feed(bytes(wire[at:c]))
+                at = c
+                while (got := f.next_event()) is not None:
+                    out.append(got)
+        except ProtocolError as e:
+            out.append(("error", str(e)))
+        return out
+
+    assert outcome(twin) == outcome(_twin_packets)

@@ -525,7 +525,7 @@ class ServerSource(EventSource):
         except OSError as e:
             raise _Lost(str(e)) from None
         framer = packets.framer(1)
-        classify = packets.classifier()
+        next_event = framer.next_event
         sock.settimeout(self.read_timeout)
         decoder = self.decoder = self._new_decoder()
         decoder.checksum = self.checksum
@@ -537,8 +537,8 @@ class ServerSource(EventSource):
         seq = file_seq(self._current_file) if self._current_file else -1
         recv = sock.recv
         while True:
-            p = framer.next_packet()
-            if p is None:
+            got = next_event()
+            if got is None:
                 try:
                     data = recv(_RECV)
                 except TimeoutError:
@@ -549,8 +549,9 @@ class ServerSource(EventSource):
                     raise _Lost("the server closed the connection")
                 framer.feed(data)
                 continue
-            kind = classify(p)
+            kind, data = got
             if kind != packets.PACKET_OK:
+                p = b"\xff" + data if kind == packets.PACKET_ERR else data
                 if kind == packets.PACKET_EOF:
                     return
                 if kind == packets.PACKET_ERR:
@@ -560,7 +561,6 @@ class ServerSource(EventSource):
                     raise err
                 raise self._err(ProtocolError, f"unexpected packet in the binlog stream: {p[:16].hex(' ')}",
                                 file=self._current_file, log_pos=self._next)
-            data = p[1:]
             header = header_of(data)
             t = header.type_code
             if t in protocol.HEARTBEAT_TYPES:
