@@ -84,6 +84,13 @@ def _no_queries():
     return reg
 
 
+def query_free_registry():
+    """The registry a change reader decodes with when the statement texts are not wanted
+    (``ChangeOptions.queries`` False): ROWS_QUERY / ANNOTATE_ROWS kept opaque, their (often huge)
+    text never decoded. For a source opened outside the reader (a server stream)."""
+    return _no_queries()
+
+
 def _server_version(text: str) -> tuple[int, int, int]:
     m = re.match(r"(\d+)\.(\d+)\.(\d+)", text or "")
     return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else DEFAULT.server_version
@@ -361,4 +368,4 @@ def read_changes(source, options: ChangeOptions | None = None, **inputs) -> Iter
     return ChangeReader(source, options, **inputs).changes()
 
 
-__all__ = ["HISTORY_TYPES", "ChangeReader", "options_for", "read_changes"]
+__all__ = ["HISTORY_TYPES", "ChangeReader", "options_for", "query_free_registry", "read_changes"]

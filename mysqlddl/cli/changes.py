@@ -151,9 +151,13 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
     source = args.binlogs
     if common.is_server_uri(source[0]):
         # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself
+        from ..changes.reader import query_free_registry
         from ..sources import open_source
 
-        source = open_source(source[0], common.server_source_options(args, options.decode))
+        # the statement texts (ANNOTATE_ROWS: a bulk INSERT's whole text) are decoded only when printed,
+        # as the reader does for files
+        source = open_source(source[0], common.server_source_options(args, options.decode),
+                             registry=None if args.include_query else query_free_registry())
     reader = ChangeReader(source, options, schema=common.read_baseline(args),
                           progress=_progress(args) if isinstance(source, list) else None)
 
