@@ -14,13 +14,14 @@ out of line, see cursor.pxi, so that the readers stay small enough to be inlined
 - rows.pxi: decode_rows, the row images as Python objects (consumer 1);
 - floatrepr.pxi: float repr by Ryu; jsontext.pxi: JSON text of the readers' parts;
 - jsonl.pxi: render_rows, rows events straight to JSON Lines (consumer 2);
-- crc32.pxi: event checksums.
+- crc32.pxi: event checksums;
+- packets.pxi: client/server packet framing for a server source (PacketFramer, classify).
 
 mysqlddl/binlog/_twin.py is the pure-Python twin; both must give identical results
 (tests/binlog/test_twin_parity.py, test_twin_fuzz.py, and the `twin` fixture everywhere).
 """
 
-from mysqlddl.errors import TruncatedError, CorruptEventError
+from mysqlddl.errors import TruncatedError, CorruptEventError, ProtocolError
 
 include "cursor.pxi"
 
@@ -63,3 +64,4 @@ include "floatrepr.pxi"
 include "jsontext.pxi"
 include "jsonl.pxi"
 include "crc32.pxi"
+include "packets.pxi"

@@ -274,15 +274,6 @@ class OlrValueError(OlrError):
     """A column value does not convert to its column's type (e.g. RAW that is not hex)."""
 
 
-# --------------------------------------------------------------------------- live server snapshot
-
-
-class SnapshotError(MysqlddlError):
-    """The schema or rows of a live server could not be captured at one position (no binary log,
-    a lock method the server lacks, a capture whose snapshot transaction is gone); the message
-    names the setting and the fix."""
-
-
 # ---------------------------------------------------------------------------------------- pipeline
 
 
@@ -351,3 +342,90 @@ class ValuePolicyError(SinkError):
 
 class UnconvertibleDdlError(SinkError):
     """A DDL the PostgreSQL converter cannot express (``what`` says which part)."""
+
+
+# ------------------------------------------------------------------------------- live (server) sources
+
+
+class SourceError(MysqlddlError):
+    """A binlog source (a server streaming as to a replica) failed.
+
+    Attributes (any may be ``None``): ``server`` (``host:port``), ``setting`` (the server variable,
+    privilege or option at fault), ``fix`` (what to do about it), ``code`` (the server's error
+    number), ``file``/``log_pos`` (where in the server's binlogs).
+    """
+
+    def __init__(self, message: str, *, server: str | None = None, setting: str | None = None,
+                 fix: str | None = None, code: int | None = None, file: str | None = None,
+                 log_pos: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.server = server
+        self.setting = setting
+        self.fix = fix
+        self.code = code
+        self.file = file
+        self.log_pos = log_pos
+
+    def __str__(self) -> str:
+        head = []
+        if self.server is not None:
+            head.append(self.server)
+        if self.file is not None:
+            head.append(f"{self.file}:{self.log_pos}" if self.log_pos is not None else self.file)
+        if self.code is not None:
+            head.append(f"error {self.code}")
+        text = f"{', '.join(head)}: {self.message}" if head else self.message
+        if self.setting is not None:
+            text += f" [setting: {self.setting}]"
+        if self.fix is not None:
+            text += f"; fix: {self.fix}"
+        return text
+
+
+class SnapshotError(SourceError):
+    """The schema or rows of a live server could not be captured at one position (no binary log,
+    a lock method the server lacks, a capture whose snapshot transaction is gone); the message
+    names the setting and the fix."""
+
+
+class SourceUriError(SourceError, ConfigError):
+    """A source URI (``mysql://``, ``mariadb://``, ``file://``) or its query options are invalid."""
+
+
+class ServerConnectError(SourceError):
+    """The server could not be reached, refused the login (wrong password, TLS required) or the
+    connection could not be re-established within the allowed attempts."""
+
+
+class ServerSettingError(SourceError):
+    """A server setting makes streaming impossible or wrong (``binlog_format``,
+    ``binlog_row_image``, binary logging off, missing privileges)."""
+
+
+class ReplicaIdConflictError(ServerSettingError):
+    """Another replica is registered with the ``server-id`` asked for."""
+
+
+class BinlogPurgedError(SourceError):
+    """The start position or GTID set names binlogs the server no longer has (error 1236 and its
+    variants); ``files`` lists the binlogs the server does have."""
+
+    def __init__(self, message: str, *, files: tuple[str, ...] = (), **ctx):
+        super().__init__(message, **ctx)
+        self.files = files
+
+
+class GtidPositionError(SourceError):
+    """A GTID start set is not contained in what the server executed (``gtid_executed`` /
+    ``gtid_binlog_pos``)."""
+
+
+class ServerIdentityError(SourceError):
+    """The server is not the one a stored file position was taken on (``server_uuid`` changed:
+    after a failover only a GTID position is valid)."""
+
+
+class ProtocolError(SourceError):
+    """The client/server byte stream broke its framing (packet sequence, impossible length, an
+    unexpected packet where an event was due)."""

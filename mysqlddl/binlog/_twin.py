@@ -9,6 +9,7 @@ import array
 import zlib
 
 from ..errors import BinlogError, CorruptEventError, RowImageOverrunError, TruncatedError
+from ._twin_packets import PacketFramer, classify  # noqa: F401 -- the twin of _speedups/packets.pxi
 from .absent import ABSENT
 from .coltypes import ColumnType
 from .values import decoder_for

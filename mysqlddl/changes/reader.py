@@ -49,6 +49,7 @@ from ..history import SchemaHistory
 from ..model.catalog import Catalog
 from ..options import DEFAULT, Dialect, Options
 from ..positions import BinlogPosition, file_seq
+from ..sources.base import EventSource
 from .filters import parse_position
 from .mapping import MappingBook
 from .options import ChangeOptions, PkChange
@@ -83,6 +84,13 @@ def _no_queries():
     return reg
 
 
+def query_free_registry():
+    """The registry a change reader decodes with when the statement texts are not wanted
+    (``ChangeOptions.queries`` False): ROWS_QUERY / ANNOTATE_ROWS kept opaque, their (often huge)
+    text never decoded. For a source opened outside the reader (a server stream)."""
+    return _no_queries()
+
+
 def _server_version(text: str) -> tuple[int, int, int]:
     m = re.match(r"(\d+)\.(\d+)\.(\d+)", text or "")
     return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else DEFAULT.server_version
@@ -100,7 +108,9 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
     :class:`RowChange`, :class:`SchemaChange` and :class:`TransactionMark` (the protocol is in
     :mod:`mysqlddl.changes.records`; :meth:`changes` gives RowChanges in place of batches).
 
-    ``source``: what :class:`~mysqlddl.binlog.reader.BinlogReader` accepts. ``options``: a
+    ``source``: what :class:`~mysqlddl.binlog.reader.BinlogReader` accepts, or an opened
+    :class:`~mysqlddl.sources.EventSource` (a server stream: it has its own start and stop, and the
+    span and rows/queries choices here do not apply to it). ``options``: a
     :class:`~mysqlddl.changes.options.ChangeOptions` (how to read). The true inputs beside it:
     ``schema``, baseline DDL text applied before the first event, or ``history``, an existing
     SchemaHistory to extend (or, with ``record_ddl=False``, to read); ``progress``, called as
@@ -125,11 +135,18 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
             raise ConfigError("record_ddl=False reads the DDL from a complete history: give history=")
         span = cfg.span
         stop = span[1] if span is not None and span[1] is not None else self._stop()
-        self.reader = BinlogReader(source, options=cfg.decode, start=span[0] if span is not None else None,
-                                   stop=stop, only_types=None if cfg.rows else HISTORY_TYPES,
-                                   registry=None if cfg.queries else _no_queries())
-        self._events = events
-        self.options = self._detect(cfg.decode)
+        if isinstance(source, EventSource):
+            # an opened source (mysqlddl.sources: a server, ...): it was given its own start and
+            # stop; the FORMAT_DESCRIPTION it yields first sets the dialect
+            self.reader = source
+            self._events = events
+            self.options = options_for(cfg.decode, source) if source.server_version else cfg.decode
+        else:
+            self.reader = BinlogReader(source, options=cfg.decode, start=span[0] if span is not None else None,
+                                       stop=stop, only_types=None if cfg.rows else HISTORY_TYPES,
+                                       registry=None if cfg.queries else _no_queries())
+            self._events = events
+            self.options = self._detect(cfg.decode)
         self.progress = progress
         self.stats = ChangeStats()
         self.baseline_position = None
@@ -205,7 +222,7 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
         self._server_version = ""
         opts = self.options
         st = self.reader.start
-        if st is not None and st.pos > 4 and self._events is None:
+        if st is not None and st.pos > 4 and self._events is None and not isinstance(self.reader, EventSource):
             # the reader decodes the FDE of a file it starts inside, but does not yield it
             for fde in BinlogReader(st.file, options=self.options):
                 opts = self.options = options_for(self.options, fde)
@@ -366,4 +383,4 @@ def read_changes(source, options: ChangeOptions | None = None, **inputs) -> Iter
     return ChangeReader(source, options, **inputs).changes()
 
 
-__all__ = ["HISTORY_TYPES", "ChangeReader", "options_for", "read_changes"]
+__all__ = ["HISTORY_TYPES", "ChangeReader", "options_for", "query_free_registry", "read_changes"]

@@ -387,3 +387,40 @@ def path_error(e: OSError) -> MysqlddlError:
     """An OSError that escaped the checks above, as the one-line error the CLI prints."""
     where = e.filename if e.filename is not None else "(no file name)"
     return ConfigError(f"{where}: {_problem(e)}")
+
+
+# ------------------------------------------------------------------------ server sources (issue #20)
+
+
+def is_server_uri(text) -> bool:
+    """Whether an input names a server (``mysql://``, ``mariadb://``) rather than files."""
+    return isinstance(text, str) and text.lower().startswith(("mysql://", "mariadb://"))
+
+
+def add_server_source(sp: argparse.ArgumentParser) -> None:
+    """How a ``mysql://USER@HOST:PORT/?server-id=N`` input is streamed (``--start-position`` and
+    ``--stop-position`` apply to it as to files, FILE:N)."""
+    g = sp.add_argument_group("server input (mysql://USER@HOST:PORT/?server-id=N, mariadb://...)")
+    g.add_argument("--from-now", action="store_true", help="start at the server's current end (SHOW MASTER STATUS)")
+    g.add_argument("--start-gtid", metavar="SET", help="start after this GTID set (MySQL uuid:1-5; MariaDB "
+                   "domain-server-seq per domain)")
+    g.add_argument("--follow", action="store_true", help="never stop: stream changes as they are committed "
+                   "(default: stop at the end the server reported at start)")
+    g.add_argument("--allow-minimal", action="store_true", help="accept binlog_row_image=MINIMAL/NOBLOB")
+    g.add_argument("--defaults-file", metavar="FILE", help="MySQL option file whose [client] group has the "
+                   "user and password (else MYSQL_PWD, else a prompt on a terminal)")
+    g.add_argument("--reconnect-attempts", type=int, default=5, metavar="N",
+                   help="reconnections tried in a row after a lost connection (default 5)")
+
+
+def server_source_options(args: argparse.Namespace, decode: Options):
+    """The SourceOptions of a server input's command line."""
+    from ..sources import SourceOptions  # heavy: see the imports above
+
+    def pos(p):
+        return None if p is None else str(p)
+
+    return SourceOptions(decode=decode, start=pos(args.start_position), stop=pos(args.stop_position),
+                         from_now=args.from_now, start_gtid=args.start_gtid, follow=args.follow,
+                         allow_minimal=args.allow_minimal, defaults_file=args.defaults_file,
+                         reconnect_attempts=args.reconnect_attempts)

@@ -41,11 +41,16 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     common.add_change_events(sp)
     common.add_stream_parts(sp)
     common.add_summary(sp)
+    common.add_server_source(sp)
 
 
 def check(args: argparse.Namespace) -> None:
     """What can be checked before the first event is read: each binlog once, the output writable."""
-    common.distinct_binlogs(args.binlogs)
+    if any(common.is_server_uri(b) for b in args.binlogs):
+        if len(args.binlogs) != 1:
+            raise ConfigError("a server input (mysql://...) is the only input: give it alone")
+    else:
+        common.distinct_binlogs(args.binlogs)
     if getattr(args, "topics_dir", None) is not None and (args.format != "debezium" or args.output):
         raise ConfigError("--topics-dir needs --format debezium and takes the place of --output")
     if args.output:
@@ -146,20 +151,38 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
                               queries=args.include_query)
     if args.output:
         common.check_writable(args.output, option="--output")
-    reader = ChangeReader(args.binlogs, options, schema=common.read_baseline(args), progress=_progress(args))
+    source = args.binlogs
+    if common.is_server_uri(source[0]):
+        # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself
+        from ..changes.reader import query_free_registry
+        from ..sources import open_source
+
+        # the statement texts (ANNOTATE_ROWS: a bulk INSERT's whole text) are decoded only when printed,
+        # as the reader does for files
+        source = open_source(source[0], common.server_source_options(args, options.decode),
+                             registry=None if args.include_query else query_free_registry())
+    reader = ChangeReader(source, options, schema=common.read_baseline(args),
+                          progress=_progress(args) if isinstance(source, list) else None)
 
     # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
     # made them), or text to a stdout without a binary layer (a test's StringIO)
+    out = args.output or sys.stdout
+    following = not isinstance(source, list) and getattr(args, "follow", False)
+    if following:
+        # a followed server: each transaction goes out as it ends (in a buffer it could wait for
+        # minutes on a quiet server), so the stream is opened here and flushed at commits
+        out = open(args.output, "wb") if args.output else getattr(sys.stdout, "buffer", sys.stdout)  # noqa: SIM115
     if args.format == "debezium":
         from ..sinks.debezium import make_sink  # lazy: the Debezium format loads only when chosen
 
-        sink = make_sink("debezium", args.output or sys.stdout, common.debezium_options(args),
-                         topics_dir=args.topics_dir)
+        sink = make_sink("debezium", out, common.debezium_options(args), topics_dir=args.topics_dir)
     else:
-        sink = JsonLinesSink(args.output or sys.stdout, name=args.name, include_query=args.include_query)
+        sink = JsonLinesSink(out, name=args.name, include_query=args.include_query)
     try:
         with sink:
             records = iter(reader)
+            if following:
+                records = _flush_at_commits(records, out, every=args.no_transactions)
             first = next(records, None)
             # the collector comes back with the first record, everything made before it frozen
             gc.freeze()
@@ -169,12 +192,34 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
                 write_records((first,), sink)
                 write_records(records, sink)
     except SchemaMismatchError as e:
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
         print(f"mysqlddl changes: {e}", file=sys.stderr)
         print("mysqlddl changes: give the schema in force before the first event with --schema, or "
               "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
         return EXIT_MISMATCH
+    close = getattr(source, "close", None)
+    if close is not None:
+        close()
+    if following and args.output:
+        out.close()
     _summary(reader.stats, args.summary)
     return 0
+
+
+def _flush_at_commits(records, out, every: bool):
+    """``records``, flushing ``out`` after each transaction end and schema change has been written
+    (the next record is asked for after the previous one was written), or after every record when
+    there are no transaction marks (``every``)."""
+    # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
+    from ..changes import SchemaChange, TransactionMark
+
+    for rec in records:
+        yield rec
+        t = type(rec)
+        if every or t is SchemaChange or (t is TransactionMark and rec.status == "END"):
+            out.flush()
 
 
 def _summary(stats, mode: str) -> None:

@@ -7,6 +7,7 @@ import json
 import re
 import sys
 
+from ..errors import ConfigError
 from . import args as common
 
 HELP = "binlog events as JSON Lines (one object per event)"
@@ -34,6 +35,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     common.add_verify_checksums(sp)
     sp.add_argument("--stop-at-truncated-tail", action="store_true",
                     help="end cleanly at the last complete event of a file still being written")
+    common.add_server_source(sp)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,16 +44,27 @@ def run(args: argparse.Namespace) -> int:
     from ..binlog.reader import BinlogReader
     from ..options import Options
 
-    common.distinct_binlogs(args.binlogs)
     opts = Options(verify_checksums=not args.no_verify_checksums,
                    stop_at_truncated_tail=args.stop_at_truncated_tail)
-    reader = BinlogReader(args.binlogs, options=opts, start=common.file_position(args.start_position),
-                          stop=common.file_position(args.stop_position))
+    if common.is_server_uri(args.binlogs[0]):
+        # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself
+        from ..sources import open_source
+
+        if len(args.binlogs) != 1:
+            raise ConfigError("a server input (mysql://...) is the only input: give it alone")
+        reader = open_source(args.binlogs[0], common.server_source_options(args, opts))
+    else:
+        common.distinct_binlogs(args.binlogs)
+        reader = BinlogReader(args.binlogs, options=opts, start=common.file_position(args.start_position),
+                              stop=common.file_position(args.stop_position))
     types = set(args.type) if args.type else None
     for ev in reader:
         if types is None or ev.type_name in types:
             sys.stdout.write(json.dumps(event_to_dict(ev, rows=args.rows), ensure_ascii=True) + "\n")
-    if reader.truncated is not None:
+    close = getattr(reader, "close", None)
+    if close is not None:
+        close()
+    if getattr(reader, "truncated", None) is not None:
         t = reader.truncated
         print(f"mysqlddl events: {t.file}: stopped at {t.pos}, the last complete event's end "
               f"(the event there needs {t.needed} bytes, {t.available} are written)", file=sys.stderr)

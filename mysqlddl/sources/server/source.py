@@ -1,0 +1,668 @@
+r"""A running MySQL/MariaDB server as a binlog source: we connect as a replica and stream.
+
+Start-up (before the first event; every refusal a typed error naming the setting and the fix):
+log in (:mod:`.pymysql_bridge`), read the settings (``log_bin``, ``binlog_format`` = ROW,
+``binlog_row_image`` = FULL unless MINIMAL is allowed, ``binlog_checksum``), the privileges
+(REPLICATION SLAVE to dump, REPLICATION CLIENT / BINLOG MONITOR to list the binlogs), the other
+replicas' ids (SHOW SLAVE HOSTS: a second replica with our ``server-id`` would make the server drop
+the first one on each reconnect of the other, a storm), the binlogs the server has, and the end
+position (SHOW BINARY LOG STATUS, MySQL 8.2+; SHOW MASTER STATUS before): that end is where the
+stream stops unless ``follow``.
+
+The dump (MySQL internals manual "Replication Protocol"; sql/rpl_replica.cc ``request_dump`` for
+MySQL, sql/slave.cc ``request_dump`` for MariaDB), on a second connection:
+
+1. user variables the sender reads (sql/rpl_binlog_sender.cc / MariaDB sql/sql_repl.cc):
+   ``@master_binlog_checksum`` and ``@source_binlog_checksum`` (MySQL 8.0.26 renamed it; the
+   sender refuses a checksum-unaware replica when the binlog has CRC32), ``@master_heartbeat_period``
+   and ``@source_heartbeat_period`` (nanoseconds; a HEARTBEAT event each period while idle, so a read
+   timeout of three periods tells a dead connection from a quiet server -- NAT and load balancers
+   drop idle connections silently), MariaDB ``@mariadb_slave_capability`` = 4 (GTID-aware: events
+   as they are in the file) and, for a GTID start, ``@slave_connect_state`` with
+   ``@slave_gtid_strict_mode``;
+2. COM_REGISTER_SLAVE (the stream shows in SHOW SLAVE HOSTS / SHOW REPLICAS);
+3. COM_BINLOG_DUMP (file/pos, and MariaDB's GTID start) or COM_BINLOG_DUMP_GTID (a MySQL GTID set);
+   without ``follow`` with BINLOG_DUMP_NON_BLOCK, so the server ends the stream with an EOF packet
+   at its end instead of waiting.
+
+Each event arrives as one packet, ``0x00`` then the event's bytes exactly as in the file. The
+sender adds events that are not in the file: a fake ROTATE (LOG_EVENT_ARTIFICIAL_F, log_pos 0)
+naming the file at the start and after each rotation, the file's FORMAT_DESCRIPTION again when the
+dump starts past it (log_pos 0: it is yielded at position 4, where it is in the file), HEARTBEATs,
+and MariaDB's fake GTID_LIST: only the FDE is yielded. An event's position is its ``log_pos`` (the
+next event's offset, sql/log_event.cc ``Log_event::write_header``) minus its size, so streamed
+events carry the server's file names and offsets and equal the events read from the files. Each
+is decoded by the file reader's code (:class:`mysqlddl.binlog.frames.FrameDecoder`: the same CRC32
+check, decoders and payload expansion).
+
+Reconnection, at a transaction boundary, never repeating or skipping an event: the source remembers
+where the current transaction began (its GTID event, or BEGIN) and the end of the last event it
+yielded. After a lost connection (a read error, the server gone, no byte and no heartbeat for three
+heartbeat periods) it kills the old connection (``KILL <id>``: the old dump thread may still hold
+our server-id), waits (backoff with jitter), and dumps again from the start of that transaction:
+the events before the last one yielded are decoded again (their TABLE_MAPs are needed by the rows
+after them; the consumer keeps the ones it had) but not yielded again. So nothing is buffered: a
+transaction bigger than memory streams, and a consumer sees each event exactly once, in order.
+
+(Over 600 lines because the start-up checks, the dump loop and the reconnection share one
+connection state; the start-up checks (~130 lines) and the error-1236 mapping (``_server_error``,
+~50 lines) are the pieces to move out first.)
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import time
+import warnings
+from collections.abc import Iterator
+
+from ...binlog import packets
+from ...binlog.events import (
+    Event,
+    EventType,
+    MariadbGtidEvent,
+    QueryEvent,
+    RowsEvent,
+    TableMapEvent,
+    TransactionPayloadEvent,
+)
+from ...binlog.frames import FrameDecoder
+from ...errors import (
+    BinlogPurgedError,
+    ConfigError,
+    GtidPositionError,
+    ProtocolError,
+    ReplicaIdConflictError,
+    ServerConnectError,
+    ServerIdentityError,
+    ServerSettingError,
+    SourceError,
+)
+from ...positions import BinlogPosition, file_seq
+from ..base import EventSource
+from ..options import SourceOptions
+from ..uri import ServerUri, resolve_password
+from . import protocol
+from . import pymysql_bridge as bridge
+
+#: Bytes asked of the socket per read.
+_RECV = 1 << 18
+#: Transaction starts: MySQL GTID_LOG_EVENT, ANONYMOUS_GTID_LOG_EVENT, GTID_TAGGED_LOG_EVENT
+#: (libs/mysql/binlog/event/binlog_event.h); MariaDB's GTID (162) is handled apart (its flags say
+#: whether a BEGIN is implied).
+_GTID_TYPES = frozenset((33, 34, 42))
+#: Transaction ends: XID_EVENT (16), XA_PREPARE_LOG_EVENT (38).
+_END_TYPES = frozenset((16, 38))
+#: sql/log_event.h FL_STANDALONE: a MariaDB GTID whose group is one statement without BEGIN/COMMIT.
+_FL_STANDALONE = 1
+#: rows_event.h STMT_END_F: the last rows event of a statement.
+_STMT_END_F = 1
+
+
+class SourceWarning(UserWarning):
+    """A check the source could not make (it goes on without it)."""
+
+
+class _Lost(Exception):
+    """The dump connection broke (not a server's refusal): reconnect."""
+
+
+def _end_query(q: str) -> bool:
+    head = q.lstrip()[:12].upper()
+    return head.startswith(("COMMIT", "ROLLBACK", "XA COMMIT", "XA ROLLBACK"))
+
+
+def _begin_query(q: str) -> bool:
+    head = q.lstrip()[:8].upper()
+    return head.startswith(("BEGIN", "XA START", "XA BEGIN"))
+
+
+class ServerSource(EventSource):
+    """Stream a server's binlog as a replica. See the module docstring.
+
+    ``uri``: a :class:`~mysqlddl.sources.uri.ServerUri`. ``options``: :class:`SourceOptions`.
+    ``password``: given by a program (None: :func:`~mysqlddl.sources.uri.resolve_password`).
+    ``registry``/``only_types``: as for BinlogReader. ``start_hook``: called as
+    ``start_hook(source)`` once the start-up checks passed and the start and stop are planned,
+    before any dump: the point where a consistent schema capture and an initial data snapshot run
+    (``--from-now`` / ``--snapshot``; :meth:`new_connection` gives the hook a session of its own).
+    It returns None, or the position it captured at: the stream then starts there (a default stop,
+    the end reported at start, moves up to it), so the snapshot and the stream meet with no gap and
+    no overlap.
+
+    After opening: ``flavor`` (``mysql``/``mariadb``), ``server_version``, ``server_uuid`` (None on
+    MariaDB), ``settings`` (the variables read), ``binlogs`` (``[(name, size)]`` at start),
+    ``end`` (the end position at start), ``start``/``stop`` (BinlogPosition; ``stop`` None: follow),
+    ``start_gtid``. While iterating: ``position``, ``fde``, ``reconnects``, ``resumes``.
+    """
+
+    def __init__(self, uri: ServerUri, options: SourceOptions | None = None, *, password: str | None = None,
+                 registry=None, only_types=None, start_hook=None):
+        self.uri = uri
+        self.options = options = options if options is not None else SourceOptions()
+        if password is None:
+            self._user, self._password = resolve_password(uri, defaults_file=options.defaults_file)
+        else:
+            self._user = uri.user
+            self._password = password
+        self._registry, self._only_types = registry, only_types
+        self.decoder = self._new_decoder()
+        self.read_timeout = 3 * uri.heartbeat
+        self.reconnects = 0
+        #: each lost connection: (the (file, pos) the dump resumes at, whether a transaction was open, why)
+        self.resumes: list[tuple[tuple[str, int] | None, bool, str]] = []
+        self._dump_conn = None
+        self._dump_id: int | None = None
+        self._current_file: str | None = None
+        self._next = 0
+        self.files: list[str] = []
+        self.control = bridge.connect(uri, self._user, self._password)
+        self._tls = bridge.is_tls(self.control)
+        try:
+            self._inspect()
+            self._plan()
+            if start_hook is not None:
+                self._hooked(start_hook(self))
+        except BaseException:
+            self.close()
+            raise
+
+    def _new_decoder(self) -> FrameDecoder:
+        return FrameDecoder(options=self.options.decode, registry=self._registry, only_types=self._only_types)
+
+    # -- start-up checks ------------------------------------------------------------------------------
+    def _err(self, cls, message: str, **kw):
+        return cls(message, server=self.uri.address, **kw)
+
+    def _inspect(self) -> None:
+        conn = self.control
+        names = ("version", "log_bin", "binlog_format", "binlog_row_image", "binlog_checksum", "server_id",
+                 "server_uuid", "gtid_mode", "gtid_executed", "gtid_purged", "gtid_binlog_pos", "max_allowed_packet")
+        v = self.settings = bridge.query_dict(
+            conn, "SHOW GLOBAL VARIABLES WHERE Variable_name IN (" + ",".join(f"'{n}'" for n in names) + ")")
+        self.server_version = str(v.get("version", bridge.server_version(conn)))
+        self.flavor = "mariadb" if "mariadb" in self.server_version.lower() else "mysql"
+        self.server_uuid = v.get("server_uuid")
+        if str(v.get("log_bin", "OFF")).upper() not in ("ON", "1"):
+            raise self._err(ServerSettingError, "binary logging is off: there is nothing to stream", setting="log_bin",
+                            fix="start the server with --log-bin and a server_id")
+        fmt = str(v.get("binlog_format", "")).upper()
+        if fmt != "ROW":
+            raise self._err(ServerSettingError, f"binlog_format is {fmt or 'unknown'}, not ROW: statement-based "
+                            "changes carry no row images", setting="binlog_format",
+                            fix="SET GLOBAL binlog_format=ROW and set it in the server's configuration "
+                                "(sessions started before keep their format)")
+        image = str(v.get("binlog_row_image", "FULL")).upper()
+        if image != "FULL" and not (self.options.allow_minimal and image in ("MINIMAL", "NOBLOB")):
+            raise self._err(ServerSettingError, f"binlog_row_image is {image}, not FULL: rows would lack columns",
+                            setting="binlog_row_image",
+                            fix="SET GLOBAL binlog_row_image=FULL, or allow partial images (--allow-minimal: "
+                                "the events say which columns are present)")
+        self.checksum = str(v.get("binlog_checksum", "NONE")).upper() == "CRC32"
+        if int(v.get("server_id", 0) or 0) == self.uri.server_id:
+            raise self._err(ReplicaIdConflictError, f"server-id {self.uri.server_id} is the server's own server_id",
+                            setting="server-id", fix="choose another ?server-id= in the URI")
+        if self.options.expected_server_uuid and self.server_uuid \
+                and self.options.expected_server_uuid.lower() != str(self.server_uuid).lower():
+            raise self._err(ServerIdentityError, f"the server's server_uuid is {self.server_uuid}, the stored "
+                            f"position was taken on {self.options.expected_server_uuid}: its file positions "
+                            "mean nothing here (a failover?)", setting="server_uuid",
+                            fix="restart from a GTID position (--start-gtid), which survives a failover")
+        self._check_privileges()
+        self._check_replica_id()
+
+    def _check_privileges(self) -> None:
+        """REPLICATION SLAVE (dump) and REPLICATION CLIENT (list the binlogs; MariaDB 10.5+: BINLOG
+        MONITOR) on ``*.*``, from SHOW GRANTS (MySQL Reference Manual "Privileges Provided by MySQL";
+        MariaDB KB "GRANT"). A role may grant them too: with a role active the check is left to the server."""
+        grants = " ".join(str(r[0]) for r in bridge.query(self.control, "SHOW GRANTS")).upper()
+        try:
+            role = bridge.query(self.control, "SELECT CURRENT_ROLE()")[0][0]
+        except SourceError:
+            role = None
+        if role not in (None, "NONE", ""):
+            return
+        globals_ = " ".join(g for g in grants.split("GRANT ") if " ON *.* " in g)
+        everything = "ALL PRIVILEGES" in globals_
+        missing = []
+        if not everything and not any(p in globals_ for p in ("REPLICATION SLAVE", "REPLICATION REPLICA")):
+            missing.append("REPLICATION SLAVE")
+        if not everything and not any(p in globals_ for p in ("REPLICATION CLIENT", "BINLOG MONITOR", "SUPER")):
+            missing.append("REPLICATION CLIENT")
+        if missing:
+            raise self._err(ServerSettingError, f"user {self._user!r} lacks {' and '.join(missing)}",
+                            setting=" and ".join(missing) + " privilege",
+                            fix=f"GRANT {', '.join(missing)} ON *.* TO the user (as an administrator)")
+
+    def _check_replica_id(self) -> None:
+        try:
+            try:
+                hosts = bridge.query(self.control, "SHOW REPLICAS")       # MySQL 8.0.22+ (8.4 has only this)
+            except SourceError as e:
+                if e.code not in (1064, 1149):                          # ER_PARSE_ERROR: MariaDB, older MySQL
+                    raise
+                hosts = bridge.query(self.control, "SHOW SLAVE HOSTS")
+        except SourceError as e:
+            if e.code not in (1227, 1142):
+                raise
+            # ER_SPECIFIC_ACCESS_DENIED_ERROR: MariaDB 10.5.2+ wants REPLICATION MASTER ADMIN for it
+            warnings.warn(f"{self.uri.address}: cannot list the other replicas (SHOW SLAVE HOSTS: {e.message}), "
+                          f"so server-id {self.uri.server_id} is not checked for a clash; grant REPLICATION "
+                          "MASTER ADMIN (MariaDB) to have it checked", SourceWarning, stacklevel=4)
+            return
+        for row in hosts:
+            if int(row[0]) == self.uri.server_id:
+                raise self._err(ReplicaIdConflictError, f"another replica is registered with server-id "
+                                f"{self.uri.server_id} (host {row[1] or '?'}, port {row[2]}): the server would "
+                                "drop one of the two streams each time the other connects", setting="server-id",
+                                fix="choose another ?server-id=; if it is an old run of this tool, KILL its "
+                                    "'Binlog Dump' connection (SHOW PROCESSLIST)")
+
+    # -- start and stop -------------------------------------------------------------------------------
+    def _binlogs(self, conn=None) -> list[tuple[str, int]]:
+        return [(str(r[0]), int(r[1])) for r in bridge.query(conn or self.control, "SHOW BINARY LOGS")]
+
+    def _end(self) -> BinlogPosition:
+        try:
+            rows = bridge.query(self.control, "SHOW BINARY LOG STATUS")     # MySQL 8.2+
+        except SourceError as e:
+            if e.code not in (1064, 1149):                                 # ER_PARSE_ERROR: older servers
+                raise
+            rows = bridge.query(self.control, "SHOW MASTER STATUS")
+        if not rows:
+            raise self._err(ServerSettingError, "SHOW MASTER STATUS returned nothing: binary logging is off",
+                            setting="log_bin", fix="start the server with --log-bin")
+        return BinlogPosition.of(str(rows[0][0]), int(rows[0][1]))
+
+    def _plan(self) -> None:
+        o = self.options
+        self.binlogs = self._binlogs()
+        names = [n for n, _ in self.binlogs]
+        self.end = self._end()
+        self.start_gtid = None
+        if o.from_now:
+            self.start = self.end
+        elif o.start is not None:
+            f, p = o.start
+            if f is None:
+                f = names[0]
+            if f not in names:
+                raise self._err(BinlogPurgedError, f"the start file {f} is not among the server's binlogs "
+                                f"({self._list(names)})", files=tuple(names), setting="--start-position",
+                                fix="start at a file the server still has (or at a GTID)")
+            self.start = BinlogPosition.of(f, max(p, 4))
+        elif o.start_gtid:
+            self.start_gtid = o.start_gtid.strip()
+            self._check_gtid(self.start_gtid)
+            self.start = None
+        else:
+            self.start = BinlogPosition.of(names[0], 4)
+        if o.stop is not None:
+            f, p = o.stop
+            self.stop = BinlogPosition.of(f or (self.start.file if self.start else self.end.file), p)
+        else:
+            self.stop = None if o.follow else self.end
+        first = self.start.file if self.start is not None else names[0]
+        self.files = names[names.index(first):] if first in names else [first]
+
+    def new_connection(self):
+        """A new logged-in PyMySQL connection to the server, with the source's credentials and TLS
+        settings (for a start hook: a schema capture or a snapshot needs a session of its own)."""
+        return bridge.connect(self.uri, self._user, self._password, tls_offered=self._tls)
+
+    def _hooked(self, moved) -> None:
+        """The start hook's answer: None, or the position it captured at (a BinlogPosition or
+        ``(file, pos)``), where the stream then starts; a default stop (the end at start) moves with it."""
+        if moved is None:
+            return
+        f, p = (moved.file, moved.pos) if isinstance(moved, BinlogPosition) else moved
+        self.start = BinlogPosition.of(f, int(p))
+        self.start_gtid = None
+        if self.stop is not None and self.options.stop is None and self.stop.key < self.start.key:
+            self.stop = self.end = self.start
+        names = [n for n, _ in self._binlogs()]
+        self.files = names[names.index(f):] if f in names else [f]
+
+    @staticmethod
+    def _list(names) -> str:
+        if len(names) > 6:
+            return f"{names[0]} .. {names[-1]}, {len(names)} files"
+        return ", ".join(names) or "none"
+
+    def _check_gtid(self, text: str) -> None:
+        if self.flavor == "mysql":
+            protocol.parse_mysql_gtid_set(text)      # syntax first, our own message
+            ok = bridge.query(self.control, "SELECT GTID_SUBSET(%s, @@GLOBAL.gtid_executed), "
+                              "GTID_SUBSET(@@GLOBAL.gtid_purged, %s)", (text, text))[0]
+            if not int(ok[0]):
+                raise self._err(GtidPositionError, f"the GTID set {text} holds transactions the server never "
+                                f"executed (gtid_executed is {self.settings.get('gtid_executed') or 'empty'})",
+                                setting="--start-gtid", fix="give a set contained in the server's gtid_executed")
+            if not int(ok[1]):
+                names = [n for n, _ in self.binlogs]
+                raise self._err(BinlogPurgedError, f"transactions after {text} were purged (gtid_purged is "
+                                f"{self.settings.get('gtid_purged')}); binlogs: {self._list(names)}",
+                                files=tuple(names), setting="--start-gtid",
+                                fix="start from a set that contains gtid_purged (take a new snapshot)")
+            return
+        want = protocol.parse_mariadb_gtid_state(text)
+        have = protocol.parse_mariadb_gtid_state(str(self.settings.get("gtid_binlog_pos") or ""))
+        for domain, (_server, seq) in want.items():
+            if domain not in have or seq > have[domain][1]:
+                raise self._err(GtidPositionError, f"GTID {domain}-{_server}-{seq} is not in the server's binlog "
+                                f"(gtid_binlog_pos is {self.settings.get('gtid_binlog_pos') or 'empty'})",
+                                setting="--start-gtid", fix="give GTIDs up to the server's gtid_binlog_pos")
+
+    # -- the position API ----------------------------------------------------------------------------
+    @property
+    def position(self) -> BinlogPosition | None:
+        if self._current_file is None:
+            return self.start
+        return BinlogPosition.of(self._current_file, self._next)
+
+    @property
+    def fde(self):
+        return self.decoder.fde
+
+    # -- streaming -----------------------------------------------------------------------------------
+    def __iter__(self) -> Iterator[Event]:
+        # resume state: where the open transaction began, what was yielded last (file_seq, next_pos)
+        self._txn = None                    # None, "gtid", "begin", "rows": the kind of open group
+        self._resume: tuple[str, int] | None = None
+        self._done: tuple[int, int] | None = None
+        self._maps: dict[int, TableMapEvent] = {}   # TABLE_MAPs yielded since the resume point, by pos
+        attempts = 0
+        try:
+            while True:
+                try:
+                    if attempts:
+                        self._kill_old()
+                    for ev in self._dump():
+                        attempts = 0
+                        yield ev
+                    return
+                except _Lost as lost:
+                    self._drop_dump()
+                    self.resumes.append((self._resume, self._txn is not None, str(lost)))
+                    if attempts >= self.options.reconnect_attempts:
+                        raise self._err(ServerConnectError, f"connection lost ({lost}) and {attempts} reconnection "
+                                        f"attempts failed", file=self._current_file, log_pos=self._next,
+                                        fix="check the server and the network; restart from the last position "
+                                            "delivered") from None
+                    delay = min(self.options.reconnect_max_delay, self.options.reconnect_delay * (2 ** attempts))
+                    time.sleep(delay * random.uniform(0.5, 1.0))
+                    attempts += 1
+                    self.reconnects += 1
+        finally:
+            self._drop_dump()
+
+    def _kill_old(self) -> None:
+        """``KILL`` the previous dump connection (sql/sql_parse.cc ``sql_kill``), so two dumps with our
+        server-id never run at once; unknown thread (1094) means it is gone already."""
+        old, self._dump_id = self._dump_id, None
+        try:
+            bridge.query(self.control, "SELECT 1")
+        except SourceError:
+            bridge.close(self.control)
+            try:
+                self.control = bridge.connect(self.uri, self._user, self._password, tls_offered=self._tls)
+            except ServerConnectError as e:
+                if e.code in (1045, 1044, 1698):
+                    raise
+                raise _Lost(f"cannot reconnect: {e.message}") from None
+        if old is not None:
+            try:
+                bridge.query(self.control, f"KILL {int(old)}")
+            except SourceError as e:
+                if e.code != 1094:
+                    raise
+
+    def _drop_dump(self) -> None:
+        if self._dump_conn is not None:
+            bridge.close(self._dump_conn)
+            self._dump_conn = None
+
+    def _open_dump(self):
+        """Log in, set the sender's variables, register, send the dump command: the socket."""
+        try:
+            conn = bridge.connect(self.uri, self._user, self._password, tls_offered=self._tls)
+        except ServerConnectError as e:
+            if e.code in (1045, 1044, 1698) or self.reconnects == 0 and self._done is None:
+                raise
+            raise _Lost(e.message) from None
+        self._dump_conn = conn
+        self._dump_id = bridge.thread_id(conn)
+        period = int(self.uri.heartbeat * 1e9)
+        sets = ["@master_binlog_checksum = @@global.binlog_checksum",
+                "@source_binlog_checksum = @@global.binlog_checksum",
+                f"@master_heartbeat_period = {period}", f"@source_heartbeat_period = {period}"]
+        if self.flavor == "mariadb":
+            sets.append(f"@mariadb_slave_capability = {protocol.MARIA_SLAVE_CAPABILITY_GTID}")
+        gtid_start = self.start_gtid is not None and self._resume is None
+        if gtid_start and self.flavor == "mariadb":
+            bridge.query(conn, "SET @slave_connect_state = %s", (self.start_gtid,))
+            sets += ["@slave_gtid_strict_mode = 1", "@slave_gtid_ignore_duplicates = 0"]
+        bridge.query(conn, "SET " + ", ".join(sets))
+        sock = bridge.raw_socket(conn)
+        sid = self.uri.server_id
+        self._command(sock, protocol.register_slave(sid, host=socket.gethostname()[:60], user="mysqlddl"))
+        flags = 0 if self.options.follow else protocol.BINLOG_DUMP_NON_BLOCK
+        if self.flavor == "mariadb":
+            flags |= protocol.BINLOG_SEND_ANNOTATE_ROWS_EVENT
+        if self._resume is not None:
+            file, pos = self._resume
+            cmd = protocol.binlog_dump(sid, file, pos, flags=flags)
+        elif gtid_start and self.flavor == "mysql":
+            cmd = protocol.binlog_dump_gtid(sid, protocol.encode_gtid_set(
+                protocol.parse_mysql_gtid_set(self.start_gtid)), flags=flags)
+        elif gtid_start:
+            # MariaDB: the GTID start is @slave_connect_state; the file name is left empty (sql/slave.cc)
+            cmd = protocol.binlog_dump(sid, "", 4, flags=flags)
+        else:
+            cmd = protocol.binlog_dump(sid, self.start.file, self.start.pos, flags=flags)
+        sock.sendall(packets.frame(cmd, 0))
+        return sock
+
+    def _command(self, sock, payload: bytes) -> None:
+        """One command and its OK (COM_REGISTER_SLAVE): ERR becomes the typed error."""
+        sock.sendall(packets.frame(payload, 0))
+        framer = packets.framer(1)
+        sock.settimeout(self.read_timeout)
+        while True:
+            p = framer.next_packet()
+            if p is not None:
+                break
+            data = sock.recv(_RECV)
+            if not data:
+                raise _Lost("the server closed the connection")
+            framer.feed(data)
+        kind = packets.classifier()(p)
+        if kind == packets.PACKET_ERR:
+            raise self._server_error(p)
+        if kind != packets.PACKET_OK:
+            raise self._err(ProtocolError, f"expected OK after command 0x{payload[0]:02x}, got {p[:16].hex(' ')}")
+
+    def _server_error(self, payload) -> SourceError:
+        code, state, msg = packets.parse_err(payload)
+        where = dict(file=self._current_file or (self.start.file if self.start else None),
+                     log_pos=self._next or (self.start.pos if self.start else None))
+        if code in (1227, 1045, 1142):
+            return self._err(ServerSettingError, f"the server refused the dump: {msg}", code=code,
+                             setting="REPLICATION SLAVE privilege", fix="GRANT REPLICATION SLAVE ON *.* TO the user")
+        if code != 1236:
+            return self._err(SourceError, msg, code=code, **where)
+        low = msg.lower()
+        try:
+            names = [n for n, _ in self._binlogs()]
+        except SourceError:
+            names = []
+        have = f"the server has: {self._list(names)}"
+        if "same server_uuid" in low or "same server_id" in low or "same server-id" in low:
+            return self._err(ReplicaIdConflictError, f"{msg}", code=code, setting="server-id",
+                             fix="choose another ?server-id=")
+        if "could not find first log file" in low:
+            return self._err(BinlogPurgedError, f"the start binlog is gone (purged); {have}", code=code,
+                             files=tuple(names), setting="--start-position",
+                             fix="start at a binlog the server still has, or at a GTID", **where)
+        if "could not find gtid state" in low or "purged" in low:
+            return self._err(BinlogPurgedError, f"the binlogs holding the start GTID were purged ({msg}); {have}",
+                             code=code, files=tuple(names), setting="--start-gtid",
+                             fix="take a new snapshot and start from its GTID position", **where)
+        if "not in the master's binlog" in low or "is not in the" in low or "gtid" in low and "strict" in low:
+            return self._err(GtidPositionError, f"the start GTID is not in the server's binlog ({msg}); {have}",
+                             code=code, setting="--start-gtid", fix="give GTIDs the server has written", **where)
+        if "bogus data" in low or "truncated in the middle" in low or "position" in low and (
+                "file size" in low or "impossible" in low or "first event" in low):
+            return self._err(SourceError, f"the start position is not the start of an event in that binlog "
+                             f"({msg}); {have}", code=code, setting="--start-position",
+                             fix="start at an event boundary (SHOW BINLOG EVENTS lists them) or at 4", **where)
+        if "max_allowed_packet" in low:
+            return self._err(ServerSettingError, f"an event is larger than the server's max_allowed_packet ({msg})",
+                             code=code, setting="max_allowed_packet",
+                             fix="SET GLOBAL max_allowed_packet to at least the largest event", **where)
+        return self._err(SourceError, f"the server stopped the dump: {msg}; {have}", code=code, **where)
+
+    def _dump(self) -> Iterator[Event]:
+        try:
+            sock = self._open_dump()
+        except OSError as e:
+            raise _Lost(str(e)) from None
+        framer = packets.framer(1)
+        next_event = framer.next_event
+        sock.settimeout(self.read_timeout)
+        decoder = self.decoder = self._new_decoder()
+        decoder.checksum = self.checksum
+        stop = self.stop
+        stop_key = stop.key if stop is not None else None
+        done = self._done
+        maps = self._maps
+        header_of = decoder.header
+        seq = file_seq(self._current_file) if self._current_file else -1
+        recv = sock.recv
+        while True:
+            got = next_event()
+            if got is None:
+                try:
+                    data = recv(_RECV)
+                except TimeoutError:
+                    raise _Lost(f"nothing received for {self.read_timeout:g} s (three heartbeat periods)") from None
+                except OSError as e:
+                    raise _Lost(str(e)) from None
+                if not data:
+                    raise _Lost("the server closed the connection")
+                framer.feed(data)
+                continue
+            kind, data = got
+            if kind != packets.PACKET_OK:
+                p = b"\xff" + data if kind == packets.PACKET_ERR else data
+                if kind == packets.PACKET_EOF:
+                    return
+                if kind == packets.PACKET_ERR:
+                    err = self._server_error(p)
+                    if err.code in (1053, 1927, 2013):     # ER_SERVER_SHUTDOWN, ER_CONNECTION_KILLED: reconnect
+                        raise _Lost(err.message)
+                    raise err
+                raise self._err(ProtocolError, f"unexpected packet in the binlog stream: {p[:16].hex(' ')}",
+                                file=self._current_file, log_pos=self._next)
+            header = header_of(data)
+            t = header.type_code
+            if t in protocol.HEARTBEAT_TYPES:
+                continue
+            size = header.event_size
+            if header.flags & protocol.LOG_EVENT_ARTIFICIAL_F or (t == protocol.ROTATE_EVENT and not header.log_pos):
+                if t == protocol.ROTATE_EVENT:
+                    body = decoder.verify_artificial(self._current_file or "", self._next, header, data)
+                    self._current_file = body[8:].decode("utf-8", "surrogateescape")
+                    self._next = int.from_bytes(body[:8], "little")
+                    seq = file_seq(self._current_file)
+                    if self._current_file not in self.files:
+                        self.files.append(self._current_file)
+                continue
+            if self._current_file is None:
+                raise self._err(ProtocolError, f"{header.type_name} before the ROTATE naming the file")
+            resent = t == EventType.FORMAT_DESCRIPTION and not header.log_pos
+            if resent:
+                pos = 4                     # resent at the dump's start; in the file it is at 4
+            else:
+                pos = self._next
+                if header.log_pos != (pos + size) & 0xFFFFFFFF:
+                    # the sender skipped events (a GTID start skips what the replica has)
+                    pos = header.log_pos - size
+            key = (seq, pos)
+            if stop_key is not None and key >= stop_key:
+                self._next = pos
+                return
+            if not resent:
+                self._next = pos + size
+            ev = decoder.decode(self._current_file, pos, data, header)
+            if ev is None:
+                continue
+            old = done is not None and key < done
+            if old:
+                # read again after a reconnect: decoded for its state, not yielded twice
+                if isinstance(ev, TableMapEvent) and pos in maps:
+                    decoder.tables.add(maps[pos])
+                if isinstance(ev, TransactionPayloadEvent):
+                    decoder.payload_events(ev)
+                continue
+            self._track(ev, t, pos, size)
+            if isinstance(ev, TableMapEvent):
+                maps[pos] = ev
+            yield ev
+            if isinstance(ev, TransactionPayloadEvent):
+                yield from decoder.payload_events(ev)
+            done = self._done = (seq, pos + size)
+
+    def _track(self, ev: Event, t: int, pos: int, size: int) -> None:
+        """Keep ``_resume``: the start of the open transaction, or the next event's position outside one."""
+        here = (self._current_file, pos)
+        opened = self._txn
+        if t in _GTID_TYPES:
+            self._open(here, "gtid")
+        elif isinstance(ev, MariadbGtidEvent):
+            self._open(here, "gtid" if ev.flags2 & _FL_STANDALONE else "begin")
+        elif isinstance(ev, QueryEvent):
+            q = ev.query
+            if _begin_query(q):
+                self._open(here, "begin")
+            elif opened is None or opened == "gtid" or _end_query(q):
+                self._close(here, size)
+        elif t in _END_TYPES:
+            self._close(here, size)
+        elif isinstance(ev, TableMapEvent) and opened is None:
+            self._open(here, "rows")
+        elif isinstance(ev, RowsEvent) and opened == "rows" and ev.flags & _STMT_END_F:
+            self._close(here, size)
+        elif opened is None:
+            # between transactions: resume at the next event (self._next: a resent FDE leaves it at
+            # the dump's start)
+            self._resume = (self._current_file, self._next)
+            self._maps.clear()
+
+    def _open(self, here, kind: str) -> None:
+        if self._txn is None:
+            self._resume = here
+            self._maps.clear()
+        self._txn = kind
+
+    def _close(self, here, size: int) -> None:
+        self._maps.clear()
+        self._txn = None
+        self._resume = (here[0], here[1] + size)
+
+    def close(self) -> None:
+        self._drop_dump()
+        ctl = getattr(self, "control", None)
+        if ctl is not None:
+            bridge.close(ctl)
+            self.control = None
+
+
+def open_server(uri: ServerUri, options: SourceOptions | None = None, **kw) -> ServerSource:
+    if not isinstance(uri, ServerUri):
+        raise ConfigError(f"not a server URI: {uri!r}")
+    return ServerSource(uri, options, **kw)
+
+
+__all__ = ["ServerSource", "SourceWarning", "open_server"]
