@@ -9,9 +9,9 @@ Each returns an :class:`~.base.EventSource`: an iterable of the same
 gives for the same bytes, with ``position``, ``fde``, ``files``, ``start``/``stop``. A
 :class:`~mysqlddl.changes.ChangeReader` takes one in place of file paths.
 
-The scheme -> opener registry (:data:`OPENERS`, :func:`register`) lets other sources plug in (a
-followed directory: :mod:`.directory`, used by the pipeline, ...). An opener is ``opener(target, options, **kw) -> EventSource`` where
-``target`` is the parsed URI (:class:`~.uri.ServerUri`) or, for ``file`` and plain paths, the path.
+The scheme -> opener registry (:data:`OPENERS`, :func:`register`) lets other sources plug in (the
+pipeline follows a growing directory with :mod:`.directory`). An opener is
+``opener(target, options, **kw) -> EventSource`` where ``target`` is the parsed URI (:class:`~.uri.ServerUri`) or, for ``file`` and plain paths, the path.
 The server opener is loaded on first use (PyMySQL and the protocol code are not needed for files).
 """
 
