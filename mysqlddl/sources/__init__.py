@@ -12,7 +12,8 @@ gives for the same bytes, with ``position``, ``fde``, ``files``, ``start``/``sto
 The scheme -> opener registry (:data:`OPENERS`, :func:`register`) lets other sources plug in (the
 pipeline follows a growing directory with :mod:`.directory`). An opener is
 ``opener(target, options, **kw) -> EventSource`` where ``target`` is the parsed URI
-(:class:`~.uri.ServerUri`) or, for ``file`` and plain paths, the path. The server opener is loaded on first use (PyMySQL and the protocol code are not needed for files).
+(:class:`~.uri.ServerUri`) or, for ``file`` and plain paths, the path. The server opener is
+loaded on first use (PyMySQL and the protocol code are not needed for files).
 """
 
 from __future__ import annotations
