@@ -45,6 +45,7 @@ class FrameDecoder(BinlogReader):
         self._at = None
         self.truncated = None
         self.events_read = 0
+        self._no_relay_log()
         self.errors: list[BinlogError] = []
         self.checksum = checksum
 

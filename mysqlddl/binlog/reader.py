@@ -311,6 +311,11 @@ class BinlogReader:
         self.truncated: TruncatedTail | None = None
         self.events_read = 0
         self.errors: list[BinlogError] = []
+        self._no_relay_log()
+
+    def _no_relay_log(self) -> None:
+        """The relay-log state before any relay log was seen (also a FrameDecoder's: a server's
+        dump sends its binlog, never a relay log)."""
         self.relay_log = False                # a relay log was recognised (sticky: see module doc)
         self.source_file: str | None = None   # in a relay log: the source binlog last named
         self._relay_file = False              # the current file is a relay log

@@ -411,6 +411,12 @@ def add_server_source(sp: argparse.ArgumentParser) -> None:
                    "user and password (else MYSQL_PWD, else a prompt on a terminal)")
     g.add_argument("--reconnect-attempts", type=int, default=5, metavar="N",
                    help="reconnections tried in a row after a lost connection (default 5)")
+    g.add_argument("--snapshot", choices=("auto", "initial", "schema-only", "never"), default="auto",
+                   help="before streaming, capture the included tables' schema (SHOW CREATE TABLE) and "
+                   "the binlog position under one brief lock, as the baseline there: initial also emits "
+                   "their rows (op r, in primary-key order) read in the same consistent snapshot, then "
+                   "streams from exactly that position; schema-only captures the schema only; auto (the "
+                   "default) is schema-only with --from-now and no --schema, else never")
 
 
 def server_source_options(args: argparse.Namespace, decode: Options):

@@ -53,6 +53,8 @@ def check(args: argparse.Namespace) -> None:
         common.distinct_binlogs(args.binlogs)
     if getattr(args, "topics_dir", None) is not None and (args.format != "debezium" or args.output):
         raise ConfigError("--topics-dir needs --format debezium and takes the place of --output")
+    if getattr(args, "snapshot", None) in ("initial", "schema-only") and args.schema is not None:
+        raise ConfigError(f"--snapshot {args.snapshot} captures the schema from the server: leave out --schema")
     if args.output:
         common.check_writable(args.output, option="--output")
 
@@ -159,9 +161,14 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
 
         # the statement texts (ANNOTATE_ROWS: a bulk INSERT's whole text) are decoded only when printed,
         # as the reader does for files
+        snapshot = _Snapshot(args, options)
         source = open_source(source[0], common.server_source_options(args, options.decode),
-                             registry=None if args.include_query else query_free_registry())
-    reader = ChangeReader(source, options, schema=common.read_baseline(args),
+                             registry=None if args.include_query else query_free_registry(),
+                             start_hook=snapshot.hook)
+        schema, options = snapshot.baseline(options)
+    else:
+        snapshot, schema = None, common.read_baseline(args)
+    reader = ChangeReader(source, options, schema=schema,
                           progress=_progress(args) if isinstance(source, list) else None)
 
     # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
@@ -181,6 +188,8 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
     try:
         with sink:
             records = iter(reader)
+            if snapshot is not None:
+                records = snapshot.then(records)
             if following:
                 records = _flush_at_commits(records, out, every=args.no_transactions)
             first = next(records, None)
@@ -206,6 +215,48 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
         out.close()
     _summary(reader.stats, args.summary)
     return 0
+
+
+class _Snapshot:
+    """``--snapshot`` of a server input (mysqlddl.sources.server.snapshot): the start hook captures
+    the schema (and with ``initial`` opens the consistent snapshot of the rows) on a session of its
+    own and moves the stream's start to the captured position; the capture is the baseline there,
+    and the snapshot's rows come before the stream's records."""
+
+    def __init__(self, args: argparse.Namespace, options):
+        mode = args.snapshot
+        if mode == "auto":
+            mode = "schema-only" if args.from_now and args.schema is None else "never"
+        self.args, self.mode, self.filters, self.decode = args, mode, options.filters, options.decode
+        self.conn = self.capture = None
+
+    def hook(self, source):
+        if self.mode == "never":
+            return None
+        # lazy: PyMySQL and the capture code load only for a server input with a snapshot
+        from ..sources.server.snapshot import capture_schema
+
+        self.conn = source.new_connection()
+        self.capture = capture_schema(self.conn, filters=self.filters, with_rows=self.mode == "initial")
+        return self.capture.position
+
+    def baseline(self, options):
+        """(the baseline DDL, the options with its position) for the change reader."""
+        if self.capture is None:
+            return common.read_baseline(self.args), options
+        return self.capture.ddl, options.replace(schema_position=str(self.capture.position))
+
+    def then(self, records):
+        """The snapshot's rows (``initial``), then ``records``."""
+        if self.mode == "initial" and self.capture is not None:
+            from ..sources.server.snapshot import snapshot_rows  # lazy: as in hook()
+
+            # the rows decoded as the stream's (the server's dialect and version on the reader's options)
+            yield from snapshot_rows(self.conn, self.capture, options=self.capture.options(self.decode))
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+        yield from records
 
 
 def _flush_at_commits(records, out, every: bool):

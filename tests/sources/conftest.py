@@ -58,7 +58,9 @@ def live(mariadb_server, tool, tmp_path_factory):
 
 
 def _users(srv):
-    srv.execute(f"CREATE USER 'repl'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}'",
+    # (every lab server already has a repl@127.0.0.1 for its own replication, tools/mariadb_lab.py:
+    # replaced here by the account these tests log in with)
+    srv.execute(f"CREATE OR REPLACE USER 'repl'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}'",
                 "GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT, RELOAD ON *.* TO 'repl'@'127.0.0.1'",
                 # MariaDB 10.5.2+: SHOW SLAVE HOSTS (the server-id clash check) needs it
                 "GRANT REPLICATION MASTER ADMIN ON *.* TO 'repl'@'127.0.0.1'",
