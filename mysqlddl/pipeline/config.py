@@ -12,7 +12,9 @@ The minimal form (every other key optional, defaults below)::
 Every key::
 
     name = "NAME"                   # the pipeline's name, its row in the store (default: the file's stem)
-    [source]   uri; poll_ms = 200 (how often a followed directory is looked at)
+    [source]   uri (a binlog file or directory; or mysql://USER@HOST:PORT/?server-id=N, a server
+               streamed as a replica: its password from MYSQL_PWD or defaults_file); poll_ms = 200
+               (how often a followed directory is looked at); defaults_file (a MySQL option file)
     [sink]     uri; format = "native" | "debezium" (sinks.segments.FORMATS; [sink.debezium] takes
                Debezium's properties by their names: "decimal.handling.mode" = "string", ...);
                segment_bytes = 67108864;
@@ -66,6 +68,8 @@ OPERATIONS = ("c", "u", "d", "t")
 class SourceConfig:
     uri: str
     poll_ms: int = 200
+    #: a server source's MySQL option file ([client] user/password; else MYSQL_PWD)
+    defaults_file: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,7 +153,7 @@ def uri_path(uri: str, scheme: str, setting: str) -> Path:
 
 _KEYS = {
     "": {"name", "source", "sink", "checkpoint", "changes", "errors", "stats"},
-    "source": {"uri", "poll_ms"},
+    "source": {"uri", "poll_ms", "defaults_file"},
     "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence", "debezium"},
     "checkpoint": {"uri", "every_transactions", "every_ms"},
     "changes": {"schema", "schema_database", "schema_position", "ddl_errors", "verify_checksums", "databases",
@@ -224,7 +228,9 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
     default_store = f"sqlite://{(base / (name + '.state.db')).as_posix()}"
     try:
         source = SourceConfig(_resolve(_typed(src, "uri", str, None, "source", path), base),
-                              _typed(src, "poll_ms", int, 200, "source", path))
+                              _typed(src, "poll_ms", int, 200, "source", path),
+                              _resolve(_typed(src, "defaults_file", str, None, "source", path), base)
+                              if "defaults_file" in src else None)
         sink = SinkConfig(_resolve(_typed(snk, "uri", str, None, "sink", path), base),
                           _typed(snk, "format", str, "native", "sink", path),
                           _typed(snk, "segment_bytes", int, 64 << 20, "sink", path),

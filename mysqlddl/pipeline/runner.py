@@ -175,8 +175,9 @@ class Pipeline:
             for t in (EventType.ROWS_QUERY, EventType.MARIADB_ANNOTATE_ROWS):
                 if t in registry:
                     registry.unregister(t)
+        extra = {"defaults_file": cfg.source.defaults_file} if cfg.source.defaults_file else {}
         self.source = source = make_source(cfg.source.uri, decode, follow=not once, poll=cfg.source.poll_ms / 1000,
-                                           stop=lambda: self._stop, idle=self._idle, registry=registry)
+                                           stop=lambda: self._stop, idle=self._idle, registry=registry, **extra)
         start = ckpt.position if ckpt is not None else None
         try:
             identity, stamp = source.identity(start)

@@ -1,7 +1,8 @@
 """The pipeline's source interface, and its file source (a binlog file, list, or directory).
 
-What the runner needs from a source (a server source, ``mysql://``, is wired to the same interface
-through ``mysqlddl.sources.open_source``, whose events are BinlogReader's)::
+What the runner needs from a source (files and directories: :class:`FileSource`; a server,
+``mysql://``: :class:`ServerSource`, through ``mysqlddl.sources.open_source``, whose events are
+BinlogReader's)::
 
     identity(start) -> (source_id, fingerprint)    checked against the checkpoint before anything
                                                    is written: source_id names the source (a
@@ -25,6 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..errors import CheckpointError, MysqlddlError, PipelineError
 from ..positions import BinlogPosition, split_file_name
+from ..sources import SourceOptions, open_source
 from ..sources.directory import DirectorySource, fde_of
 
 
@@ -68,13 +70,59 @@ class FileSource:
         return self.directory.events(start)
 
 
+class ServerSource:
+    """A running MySQL/MariaDB server streamed as a replica (``mysql://``, ``mariadb://``:
+    :func:`mysqlddl.sources.open_source`), from the checkpoint's position (a transaction end, so
+    the dump starts at a transaction boundary). ``follow``: never stop (else stop at the end the
+    server reported at start, as ``--once`` wants). Identity: the server's ``server_uuid`` (MySQL);
+    MariaDB has none, so its ``server_id`` and the GTID domain state's origin stand in (a failover
+    to another server is then refused unless the store is reset)."""
+
+    def __init__(self, uri: str, options, *, follow: bool = False, stop=None, registry=None, defaults_file=None,
+                 **_kw):
+        self.uri, self.options, self.follow, self.registry = uri, options, follow, registry
+        self.defaults_file = defaults_file
+        self._stop = stop
+        self._source = None
+
+    def _open(self, start: BinlogPosition | None):
+        if self._source is None:
+            opts = SourceOptions(decode=self.options, start=None if start is None else f"{start.file}:{start.pos}",
+                                 follow=self.follow, defaults_file=self.defaults_file)
+            self._source = open_source(self.uri, opts, registry=self.registry)
+        return self._source
+
+    def identity(self, start: BinlogPosition | None) -> tuple[str, int | None]:
+        src = self._open(start)
+        if src.server_uuid:
+            return f"server:uuid={src.server_uuid}", None
+        return f"server:{src.flavor};server_id={src.settings.get('server_id')}", None
+
+    def reader_source(self, start: BinlogPosition | None):
+        return self._open(start)
+
+    def events(self, start: BinlogPosition | None):
+        src = self._open(start)
+        try:
+            for ev in src:
+                yield ev
+                if self._stop is not None and self._stop():
+                    return
+        finally:
+            src.close()
+
+
+def _server_source(uri: str, options, **kw) -> ServerSource:
+    return ServerSource(uri, options, **kw)
+
+
 def _file_source(uri: str, options, **kw) -> FileSource:
     path = Path(unquote(urlsplit(uri).path)) if "://" in uri else Path(uri)
     return FileSource(path, options, **kw)
 
 
 #: URI scheme -> source factory (a bare path is a file source)
-SOURCES = {"file": _file_source}
+SOURCES = {"file": _file_source, "mysql": _server_source, "mariadb": _server_source}
 
 
 def make_source(uri: str, options, **kw):
@@ -86,4 +134,4 @@ def make_source(uri: str, options, **kw):
     return factory(uri, options, **kw)
 
 
-__all__ = ["SOURCES", "FileSource", "make_source", "source_identity"]
+__all__ = ["SOURCES", "FileSource", "ServerSource", "make_source", "source_identity"]
