@@ -32,6 +32,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -64,7 +65,7 @@ def measure_cold(first: str, runs: int) -> dict:
     samples = []
     for _ in range(runs):
         proc = subprocess.run([sys.executable, "-c", COLD_SNIPPET, first], capture_output=True, text=True,
-                              check=True)
+                              check=True, cwd=tempfile.gettempdir())
         samples.append(json.loads(proc.stdout.strip().splitlines()[-1]))
     return {"runs": runs, "wall_median_s": statistics.median(s["wall"] for s in samples),
             "cpu_median_s": statistics.median(s["cpu"] for s in samples)}
@@ -86,8 +87,10 @@ print(json.dumps({"stmt_per_s": len(statements) / dt, "cache": dfa_cache.STATUS.
 def measure_first_pass(statements: list[str], cache: bool) -> dict:
     """One pass in a fresh interpreter (empty DFAs, or the shipped prediction cache loaded)."""
     env = dict(os.environ, MYSQLDDL_DFA_CACHE="1" if cache else "0")
+    # (from a neutral directory: in a checkout, `python -c` would import the source tree's mysqlddl,
+    # which has no generated parser, rather than the installed one)
     proc = subprocess.run([sys.executable, "-c", FIRST_PASS_SNIPPET], input=json.dumps(statements),
-                          capture_output=True, text=True, check=True, env=env)
+                          capture_output=True, text=True, check=True, env=env, cwd=tempfile.gettempdir())
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 

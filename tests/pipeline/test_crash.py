@@ -80,8 +80,11 @@ def _crash_loop(tmp_path, lab_binlogs, reference, read_segments, kills: int, see
     killed = 0
     for _ in range(kills):
         proc = _popen(p, d)
-        # spread so that the kills cover the whole run: each run gets a slice of the work
-        time.sleep(rng.uniform(0.5, 0.5 + max(0.2, (secs - 0.5) * 2 / kills)))
+        # each run gets a random slice of at most 1/kills of the uninterrupted run's time (a run
+        # resumes where the last checkpoint was, so what is left shrinks run by run: longer
+        # slices let the later runs finish before their kill, as a CI machine without other load
+        # showed); a kill during start-up is a kill too
+        time.sleep(rng.uniform(0.2, 0.2 + max(0.2, secs / kills)))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             killed += 1
