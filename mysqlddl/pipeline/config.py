@@ -316,7 +316,10 @@ def _pg_pipeline(data: dict, name: str, base: Path, path, source: SourceConfig) 
     if not cfg.write_schema_changes:
         raise PipelineError("a postgresql sink applies the schema changes: schema_changes = false would leave its "
                             "tables behind the rows", path=path, setting="changes.schema_changes")
-    return dataclasses.replace(cfg, mapping=mapping)
+    # JSON values as documents (json_as="object"), not the changes' text form: the sink writes each
+    # value as a jsonb document (sinks/pg/values.py), so a document's text would land as a JSON string
+    changes = cfg.changes.replace(decode=cfg.changes.decode.replace(json_as="object"))
+    return dataclasses.replace(cfg, mapping=mapping, changes=changes)
 
 
 def _common(data: dict, name: str, base: Path, path, source: SourceConfig, sink: SinkConfig,
