@@ -30,6 +30,9 @@ State tables, in ``options.state_schema`` (default ``mysqlddl``):
     mysqlddl_tables       per pipeline and source table: the source table version the target
                           holds (model codec JSON): what the next ALTER is diffed against
 
+(Over 600 lines: the sink's buffering, set-based writes, DDL application and the commit share
+its state; the driver-free parts are already in :mod:`mysqlddl.sinks.pg`.)
+
 Stats (:attr:`stats`): rows applied per table and operation, statements and batch sizes, DDL
 applied and what it left out, value-policy counts, and source-to-target lag of the last commit.
 """
@@ -59,7 +62,7 @@ from .base import Sink
 from .pg import ddl as D
 from .pg import dml as M
 from .pg.rows import RowConverter
-from .pg.state import Checkpoint, TargetCheckpointView, position_fields
+from .pg.state import Checkpoint, TargetCheckpointView, masked_uri, position_fields
 from .pg.types import PgOptions
 from .pg.values import PolicyCounts
 
@@ -128,7 +131,11 @@ class PostgresSink(Sink):
         ``create`` False (``mysqlddl status``): connects only, changes nothing."""
         if self.conn is not None and not self.conn.closed:
             return
-        self.conn = psycopg.connect(self.uri, autocommit=False)
+        try:
+            self.conn = psycopg.connect(self.uri, autocommit=False)
+        except psycopg.OperationalError as e:
+            # (transient: the retry strategy waits for a server that is restarting)
+            raise SinkError(f"cannot connect: {str(e).strip()}", transient=True, path=masked_uri(self.uri)) from None
         s = D.qi(self.options.state_schema)
         with self.conn.cursor() as cur:
             cur.execute("SET TimeZone = 'UTC'")
@@ -161,7 +168,9 @@ class PostgresSink(Sink):
         """Creates the target tables of a baseline (tables that existed before the first record:
         a ``--schema`` DDL file, an OLR baseline) that the target does not hold yet, and commits.
         ``tables``: Tables, or a Catalog."""
-        tables = tables.tables.values() if hasattr(tables, "tables") else tables
+        if hasattr(tables, "tables"):
+            self.mapping.validate(tables)       # (the rules against the schema in force: positioned errors)
+            tables = tables.tables.values()
         notes: list[str] = []
         with self.conn.cursor() as cur:
             for t in tables:
@@ -543,6 +552,12 @@ class PostgresSink(Sink):
 
     # ------------------------------------------------------------------------------ commit
     def _commit_now(self) -> None:
+        try:
+            self._commit_batch()
+        except psycopg.OperationalError as e:       # (a lost connection: the retry strategy starts again)
+            raise SinkError(f"the commit failed: {str(e).strip()}", transient=True, path=masked_uri(self.uri)) from None
+
+    def _commit_batch(self) -> None:
         self._flush()
         pos = self._pending
         s = D.qi(self.options.state_schema)

@@ -259,6 +259,26 @@ def test_mapping_rules_in_the_pipeline_file(pg_server, tmp_path):
     assert sorted(r[cols.index("amount")] for r in rows) == ["19.99", "5.50"]
 
 
+def test_mapping_rules_are_checked_against_the_baseline(pg_server, tmp_path):
+    uri = pg_server.create_database("shop_badmap")
+    mapping = '[[mapping.columns]]\ndatabase = "shop"\ntable = "orders"\ncolumn = "totl"\nname = "amount"\n'
+    p = write_file(tmp_path / "shop.toml", DATA / "shop-bin.000001", uri,
+                   f'[changes]\nschema = "{DATA / "shop-baseline.sql"}"\n{mapping}', name="shop")
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 1
+    assert "mapping.columns[0] (column): shop.orders has no column 'totl'" in proc.stderr
+
+
+def test_status_changes_nothing_in_the_target(pg_server, tmp_path):
+    uri = pg_server.create_database("pipe_status")
+    p = write_file(tmp_path / "lab.toml", tmp_path, uri.replace("postgres@", "postgres:secret@"))
+    proc = cli("status", p)
+    assert proc.returncode == 0, proc.stderr
+    assert "no checkpoint yet" in proc.stdout and "secret" not in proc.stdout and ":***@" in proc.stdout
+    with psycopg.connect(uri) as conn:
+        assert conn.execute("SELECT count(*) FROM pg_namespace WHERE nspname = 'mysqlddl'").fetchone() == (0,)
+
+
 # ------------------------------------------------------------------------------ the pipeline file
 def _pg(extra: dict, **top) -> dict:
     return {"source": {"uri": "file:///nowhere/"}, "sink": {"uri": "postgresql://u@127.0.0.1:1/db", **extra}, **top}

@@ -47,6 +47,20 @@ def position_fields(pos):
     return str(pos), None, None, None, None, None
 
 
+def masked_uri(uri: str) -> str:
+    """A libpq URI for messages: its password replaced by ``***`` (a key=value string: only its
+    host, port and dbname)."""
+    if "://" not in uri:
+        keep = [kv for kv in uri.split() if kv.split("=", 1)[0] in ("host", "port", "dbname", "user")]
+        return " ".join(keep) or "(connection string)"
+    parts = urlsplit(uri)
+    netloc = parts.netloc.rsplit("@", 1)
+    if len(netloc) == 2 and ":" in netloc[0]:
+        netloc[0] = netloc[0].split(":", 1)[0] + ":***"
+    query = "&".join(q for q in parts.query.split("&") if q and not q.startswith("password="))
+    return urlunsplit(parts._replace(netloc="@".join(netloc), query=query))
+
+
 class TargetCheckpointView:
     """What :meth:`PostgresSink.checkpoint_store` gives a caller that keeps its own checkpoint in
     the target with the data (a pipeline: :mod:`mysqlddl.pipeline.target_store` adapts this into
@@ -75,12 +89,8 @@ class TargetCheckpointView:
 
     def where(self) -> str:
         """The target and the row, for messages (the URI without its password)."""
-        parts = urlsplit(self.sink.uri)
-        netloc = parts.netloc.rsplit("@", 1)
-        if len(netloc) == 2 and ":" in netloc[0]:
-            netloc[0] = netloc[0].split(":", 1)[0] + ":***"
-        target = urlunsplit(parts._replace(netloc="@".join(netloc))) if "://" in self.sink.uri else "(dsn)"
-        return f"{target} ({self.sink.options.state_schema}.mysqlddl_checkpoint, {self.sink.options.pipeline!r})"
+        return f"{masked_uri(self.sink.uri)} ({self.sink.options.state_schema}.mysqlddl_checkpoint, " \
+               f"{self.sink.options.pipeline!r})"
 
     def close(self) -> None:
         """Release a connection :meth:`load` opened and the run did not take over (the run closes
@@ -89,4 +99,4 @@ class TargetCheckpointView:
             self.sink.abort()
 
 
-__all__ = ["Checkpoint", "TargetCheckpointView", "position_fields"]
+__all__ = ["Checkpoint", "TargetCheckpointView", "masked_uri", "position_fields"]
