@@ -152,6 +152,8 @@ class PostgresSink(Sink):
                         "source_table text, definition jsonb, PRIMARY KEY (pipeline, source_db, source_table))")
             cur.execute(f"SELECT source_db, source_table, definition FROM {s}.mysqlddl_tables WHERE pipeline = %s",
                         (self.options.pipeline,))
+            self._versions.clear()      # (a sink opened again after an abort: only what was committed)
+            self._history_saved = -1
             for db, name, definition in cur.fetchall():
                 self._versions[(db, name)] = codec.from_data(definition, Table)
             cur.execute(f"SELECT history_version FROM {s}.mysqlddl_checkpoint WHERE pipeline = %s",
