@@ -61,6 +61,8 @@ def all_rows(uri: str, schemas: list[str]) -> dict:
 
 def state_row(uri: str, pipeline: str):
     with psycopg.connect(uri) as conn:
+        if conn.execute("SELECT to_regclass('mysqlddl.mysqlddl_checkpoint')").fetchone() == (None,):
+            return None         # (not created yet)
         return conn.execute("SELECT file, pos, transactions, updated_at, state FROM mysqlddl.mysqlddl_checkpoint "
                             "WHERE pipeline = %s", (pipeline,)).fetchone()
 
@@ -196,6 +198,32 @@ def test_sigkill_at_random_moments(lab_binlogs, pg_server, tmp_path, direct):
 @pytest.mark.slow
 def test_sigkill_at_thirty_random_moments(lab_binlogs, pg_server, tmp_path, direct):
     assert crash_runs(lab_binlogs, pg_server, tmp_path, direct[1], kills=30, seed=5) >= 1
+
+
+def test_following_commits_when_idle_and_stops_on_sigterm(lab_binlogs, pg_server, tmp_path, once, direct):
+    # without --once: everything there is applied and committed while it waits for more (every_transactions
+    # is far away), and SIGTERM stops it cleanly
+    uri, p = _lab_target(pg_server, tmp_path, lab_binlogs, "pipe_follow")
+    p.write_text(p.read_text().replace("every_transactions = 1", "every_transactions = 100000\nevery_ms = 600000"))
+    proc = subprocess.Popen([sys.executable, "-m", "mysqlddl", "run", str(p), "--summary", "json"], cwd="/", env=ENV,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        end = once[2]["checkpoint"]["pos"]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            row = state_row(uri, "lab") if proc.poll() is None else None
+            if row is not None and row[1] == end:
+                break
+            time.sleep(0.3)
+        assert proc.poll() is None and row is not None and row[1] == end
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-3000:]
+    assert json.loads(err.strip().splitlines()[-1])["stopped"] is True
+    assert all_rows(uri, LAB_SCHEMAS) == direct[1]
 
 
 def test_a_checkpoint_from_another_source_is_refused(once, lab_binlogs, tmp_path):
