@@ -7,8 +7,10 @@ points, each checked by the code named:
 
     before-rename         sinks/segments.py: a segment is fsynced, its rename not done
     after-rename          sinks/segments.py: renamed (directory not yet fsynced), checkpoint not written
-    after-sink-commit     pipeline/runner.py: the sink made a batch durable, no checkpoint yet
-    in-checkpoint-commit  pipeline/checkpoint.py: inside the store's transaction, before COMMIT
+    after-sink-commit     pipeline/runner.py: the sink made a batch durable, no checkpoint yet (a
+                          sink keeping the checkpoint itself: both committed, the run not told yet)
+    in-checkpoint-commit  pipeline/checkpoint.py: inside the store's transaction, before COMMIT;
+                          sinks/postgresql.py: the data and the checkpoint row written, before COMMIT
     huge-transaction      pipeline/runner.py: after a rows event written inside a transaction that
                           already holds 1000 rows (the transaction is being streamed to the sink)
 """

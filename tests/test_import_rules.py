@@ -41,6 +41,8 @@ LAZY = {
     ("mysqlddl/cli/*.py", "mysqlddl"): "a subcommand loads what it runs when it runs: the parser is built from "
                                        "every subcommand's arguments, and --help or `version` must not pay "
                                        "for the decoder, the change reader or the DDL grammar (0.2-0.7 s)",
+    ("mysqlddl/pipeline/runner.py", "mysqlddl.sinks.postgresql"): "psycopg, the [postgresql] extra: only a "
+                                                                   "pipeline with a postgresql:// sink loads it",
     ("mysqlddl/sinks/arrow.py", "pyarrow"): "the [spark] extra; the module's names are imported where it is absent",
     ("mysqlddl/sinks/arrow.py", "numpy"): "comes with pyarrow, the [spark] extra",
     ("mysqlddl/sinks/parquet.py", "pyarrow"): "the [spark] extra; the module's names are imported where it is "

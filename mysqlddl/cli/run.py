@@ -15,7 +15,7 @@ import sys
 
 from . import args as common
 
-HELP = "run a checkpointed pipeline (exactly-once JSON Lines segments)"
+HELP = "run a checkpointed pipeline (exactly-once into JSON Lines segments or PostgreSQL)"
 EXIT_CODES = (common.OK, "1  the pipeline stopped on an error (the positioned error is on stderr; the checkpoint "
               "is intact: run again to go on)", common.USAGE)
 

@@ -36,6 +36,15 @@ Every key::
                retries = 5; backoff_ms = 200 (doubled at each retry, at most 30 s)
     [stats]    path (default <store>.stats.json); interval_s = 5; progress = "auto" | "always" | "never"
 
+A PostgreSQL sink (``[sink] uri = "postgresql://USER@HOST:PORT/DB"``, password as libpq takes it)
+keeps the checkpoint in its target, in the transaction of the data it covers (pipeline.target_store):
+no [checkpoint] uri then (every_transactions / every_ms still set the batches: one target
+transaction each). Its [sink] keys are the PgOptions ones (sinks.pg.types): state_schema,
+value_policy, enum_mode, tinyint1_boolean, on_ddl_error (default: "skip" under the skip strategy,
+else "error"); not commit_every / commit_ms (the pipeline's batches) nor pipeline (the row's key is
+the pipeline's name). A top-level [mapping] (mapping.rules: [[mapping.include]], [[mapping.exclude]],
+[[mapping.tables]], [[mapping.columns]]) renames, retypes, transforms and filters what it writes.
+
 Relative paths in URIs are taken from the pipeline file's directory.
 """
 
@@ -48,10 +57,12 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..changes import ChangeOptions, Filters, GtidSet
-from ..errors import ConfigError, PipelineError
+from ..errors import ConfigError, MappingError, PipelineError
+from ..mapping.rules import Mapping
 from ..model.settings import with_settings
 from ..options import change_event_options
 from ..sinks.debezium import DebeziumOptions
+from ..sinks.pg.types import PgOptions
 
 # tomllib is stdlib from Python 3.11; on 3.10 the same parser is the `tomli` package (a dependency
 # there only, see pyproject.toml)
@@ -61,6 +72,8 @@ else:                                       # pragma: no cover - Python 3.10
     import tomli as tomllib  # (the same parser, packaged)
 
 STRATEGIES = ("exit", "skip", "retry")
+#: sink URI schemes of the PostgreSQL sink (libpq takes both)
+PG_SCHEMES = ("postgresql", "postgres")
 OPERATIONS = ("c", "u", "d", "t")
 
 
@@ -81,6 +94,8 @@ class SinkConfig:
     sequence: str = "segment"
     #: the format's own settings, ((name, value), ...): [sink.debezium], Debezium's property names
     properties: tuple = ()
+    #: a PostgreSQL sink's options (None for other sinks)
+    pg: PgOptions | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,6 +139,8 @@ class PipelineConfig:
     errors: ErrorConfig = ErrorConfig()
     stats: StatsConfig = StatsConfig()
     path: str | None = None
+    #: the [mapping] rules (a PostgreSQL sink's; None without the table)
+    mapping: Mapping | None = None
 
     @property
     def store_path(self) -> Path:
@@ -152,7 +169,7 @@ def uri_path(uri: str, scheme: str, setting: str) -> Path:
 
 
 _KEYS = {
-    "": {"name", "source", "sink", "checkpoint", "changes", "errors", "stats"},
+    "": {"name", "source", "sink", "checkpoint", "changes", "errors", "stats", "mapping"},
     "source": {"uri", "poll_ms", "defaults_file"},
     "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence", "debezium"},
     "checkpoint": {"uri", "every_transactions", "every_ms"},
@@ -211,13 +228,16 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
     """A PipelineConfig from the pipeline file's tables as a dict (the Python API's form)."""
     base = base or Path.cwd()
     _check_keys(data, "", path)
-    for t in ("source", "sink", "checkpoint", "changes", "errors", "stats"):
+    for t in ("source", "sink", "checkpoint", "changes", "errors", "stats", "mapping"):
         if not isinstance(data.get(t, {}), dict):
             raise PipelineError(f"[{t}] must be a table", path=path, setting=t)
     src, snk, ckp = data.get("source", {}), data.get("sink", {}), data.get("checkpoint", {})
+    uri = snk.get("uri")
+    pg = isinstance(uri, str) and uri.split("://", 1)[0] in PG_SCHEMES
     for where, table in (("source", src), ("sink", snk), ("checkpoint", ckp), ("changes", data.get("changes", {})),
                          ("errors", data.get("errors", {})), ("stats", data.get("stats", {}))):
-        _check_keys(table, where, path)
+        if not (pg and where == "sink"):            # (a PostgreSQL sink's keys: _pg_pipeline)
+            _check_keys(table, where, path)
     if "uri" not in src:
         raise PipelineError("the source is required: uri = \"file:///path/to/binlogs/\"", path=path,
                             setting="source.uri")
@@ -231,6 +251,8 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
                               _typed(src, "poll_ms", int, 200, "source", path),
                               _resolve(_typed(src, "defaults_file", str, None, "source", path), base)
                               if "defaults_file" in src else None)
+        if pg:
+            return _pg_pipeline(data, name, base, path, source)
         sink = SinkConfig(_resolve(_typed(snk, "uri", str, None, "sink", path), base),
                           _typed(snk, "format", str, "native", "sink", path),
                           _typed(snk, "segment_bytes", int, 64 << 20, "sink", path),
@@ -250,6 +272,67 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
         if sink.sequence not in ("segment", "line"):
             raise PipelineError(f"sequence must be segment or line, not {sink.sequence!r}", path=path,
                                 setting="sink.sequence")
+        if "mapping" in data:
+            raise PipelineError("[mapping] rules apply to a postgresql:// sink only", path=path, setting="mapping")
+        return _common(data, name, base, path, source, sink, default_store)
+    except ConfigError as e:
+        if isinstance(e, PipelineError):
+            raise
+        raise PipelineError(str(e), path=path) from None
+
+
+def _pg_pipeline(data: dict, name: str, base: Path, path, source: SourceConfig) -> PipelineConfig:
+    """A pipeline whose sink is PostgreSQL: its [sink] keys (PgOptions), its [mapping], and no
+    [checkpoint] uri (the checkpoint is in the target)."""
+    snk, ckp = data["sink"], data.get("checkpoint", {})
+    keys = {f.name for f in dataclasses.fields(PgOptions)}
+    for k in snk:
+        if k in ("commit_every", "commit_ms"):
+            raise PipelineError(f"under a pipeline the batches are [checkpoint] every_transactions / every_ms (one "
+                                f"target transaction each), not {k}", path=path, setting=f"sink.{k}")
+        if k == "pipeline":
+            raise PipelineError(f"the checkpoint row's key is the pipeline's name (name = \"{name}\" at the top "
+                                "of the file), not sink.pipeline", path=path, setting="sink.pipeline")
+        if k != "uri" and k not in keys:
+            known = sorted({"uri"} | keys - {"commit_every", "commit_ms", "pipeline"})
+            raise PipelineError(f"unknown key {k} of a postgresql sink (known: {', '.join(known)})", path=path,
+                                setting=f"sink.{k}")
+    if "uri" in ckp:
+        raise PipelineError("a postgresql sink keeps the checkpoint in its target, in the transaction of the data: "
+                            "remove [checkpoint] uri", path=path, setting="checkpoint.uri")
+    strategy = data.get("errors", {}).get("strategy", "exit")
+    opts = {k: v for k, v in snk.items() if k != "uri"}
+    opts.setdefault("on_ddl_error", "skip" if strategy == "skip" else "error")
+    try:
+        pg = PgOptions(pipeline=name, **opts)
+    except TypeError as e:                  # (a value of the wrong kind)
+        raise PipelineError(str(e), path=path, setting="sink") from None
+    except ConfigError as e:
+        key = str(e).split(" ", 1)[0] if str(e).startswith("sink.") else "sink"
+        raise PipelineError(str(e), path=path, setting=key) from None
+    try:
+        mapping = Mapping.from_config(data.get("mapping"))
+    except MappingError as e:
+        where = ".".join(p for p in (e.rule, e.setting) if p) or "mapping"
+        raise PipelineError(e.message, path=path, setting=where) from None
+    # (the segment sinks' state path is the default home of the stats and dead-letter files)
+    default_store = f"sqlite://{(base / (name + '.state.db')).as_posix()}"
+    sink = SinkConfig(_typed(snk, "uri", str, None, "sink", path), pg=pg)
+    cfg = _common(data, name, base, path, source, sink, default_store)
+    if not cfg.write_schema_changes:
+        raise PipelineError("a postgresql sink applies the schema changes: schema_changes = false would leave its "
+                            "tables behind the rows", path=path, setting="changes.schema_changes")
+    # JSON values as documents (json_as="object"), not the changes' text form: the sink writes each
+    # value as a jsonb document (sinks/pg/values.py), so a document's text would land as a JSON string
+    changes = cfg.changes.replace(decode=cfg.changes.decode.replace(json_as="object"))
+    return dataclasses.replace(cfg, mapping=mapping, changes=changes)
+
+
+def _common(data: dict, name: str, base: Path, path, source: SourceConfig, sink: SinkConfig,
+            default_store: str) -> PipelineConfig:
+    """The tables every sink shares: [checkpoint], [errors], [stats], [changes]."""
+    ckp = data.get("checkpoint", {})
+    try:
         checkpoint = CheckpointConfig(_resolve(_typed(ckp, "uri", str, default_store, "checkpoint", path), base),
                                       _typed(ckp, "every_transactions", int, 1000, "checkpoint", path),
                                       _typed(ckp, "every_ms", int, 1000, "checkpoint", path))

@@ -64,11 +64,12 @@ from ..options import ErrorPolicy
 from ..positions import BinlogPosition
 from ..sinks.base import Sink
 from ..sinks.segments import SegmentSink, StreamSink
-from .checkpoint import Checkpoint, SqliteCheckpointStore
+from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, load_config, uri_path
 from .gtid import GtidTracker
 from .source import make_source
 from .stats import Stats, write_stats_file
+from .target_store import TargetCheckpointStore
 
 
 @dataclasses.dataclass
@@ -82,8 +83,19 @@ class RunResult:
     retries: int = 0
 
 
+def _postgres_sink(cfg: PipelineConfig) -> Sink:
+    # lazy: psycopg is the [postgresql] extra; a pipeline with another sink must run without it
+    from ..sinks.postgresql import PostgresSink
+
+    # (cfg.sink.pg: validated by the config, its pipeline key the pipeline's name)
+    return PostgresSink(cfg.sink.uri, cfg.sink.pg, cfg.mapping, batched=False)
+
+
 #: sink URI scheme -> factory(config) (a database sink adds its scheme here)
 SINKS = {
+    "postgresql": _postgres_sink,
+    "postgres": _postgres_sink,         # (libpq takes both schemes: PostgreSQL manual 34.1.1)
+
     "jsonl": lambda cfg: SegmentSink(uri_path(cfg.sink.uri, "jsonl", "sink.uri"), format=cfg.sink.format,
                                      name=cfg.changes.name, include_query=cfg.changes.queries,
                                      properties=cfg.sink.properties,
@@ -151,7 +163,7 @@ class Pipeline:
     def _run(self, once: bool) -> RunResult:
         cfg = self.config
         sink = self._given_sink if self._given_sink is not None else make_sink(cfg)
-        own = sink.checkpoint_store()
+        own = _own_store(sink, cfg.name)
         self.store = store = own if own is not None else SqliteCheckpointStore(cfg.store_path, cfg.name)
         self.sink_keeps_checkpoint = own is not None
         try:
@@ -220,6 +232,9 @@ class Pipeline:
         sink.open()
         try:
             sink.recover(ckpt.sink_state if ckpt is not None else None)
+            if ckpt is None:
+                # the first run: a database sink creates the baseline's tables (none without one)
+                sink.seed(reader.history.catalog_at(BinlogPosition(-1, 0)))
             self._loop(reader)
             if not self._in_txn:
                 sink.rotate()
@@ -401,6 +416,7 @@ class Pipeline:
             ckpt = checkpoint(None)
             self.store.save(ckpt, history)     # staged in the sink's transaction
             self.sink.commit(pos)
+            fault("after-sink-commit")          # (data and checkpoint committed together)
         else:
             state = self.sink.commit(pos)
             if idle_end and state == self.checkpoint.sink_state:
@@ -446,6 +462,15 @@ class Pipeline:
             self.progress.flush()
 
 
+def _own_store(sink: Sink, name: str, readonly: bool = False):
+    """The sink's own checkpoint store: a pipeline store as it is, or a view of a checkpoint row in
+    the sink's target adapted (:mod:`.target_store`); None when the sink keeps none."""
+    own = sink.checkpoint_store()
+    if own is None or isinstance(own, CheckpointStore):
+        return own
+    return TargetCheckpointStore(own, pipeline=name, readonly=readonly)
+
+
 def run_pipeline(config, *, once: bool = False, sink: Sink | None = None) -> RunResult:
     """Run a pipeline (a PipelineConfig or a pipeline file's path): the Python API of ``mysqlddl run``."""
     return Pipeline(config, sink=sink).run(once=once)
@@ -455,17 +480,19 @@ def pipeline_status(config) -> dict:
     """The stored checkpoint, the schema history version and the stats of a pipeline, read without
     running anything (``mysqlddl status``)."""
     cfg = config if isinstance(config, PipelineConfig) else load_config(config)
-    store = SqliteCheckpointStore(cfg.store_path, cfg.name, readonly=True)
+    own = _own_store(make_sink(cfg), cfg.name, readonly=True)
+    store = own if own is not None else SqliteCheckpointStore(cfg.store_path, cfg.name, readonly=True)
     try:
         ck = store.load()
     finally:
         store.close()
+    where = store.where if own is not None else str(cfg.store_path)
     stats_file = None
     try:
         stats_file = json.loads(cfg.stats_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    return {"pipeline": cfg.name, "store": str(cfg.store_path),
+    return {"pipeline": cfg.name, "store": where,
             "checkpoint": ck.as_dict() if ck is not None else None,
             "history_version": ck.history_version if ck is not None else None,
             "stats": Stats(ck.stats).report() if ck is not None else None,

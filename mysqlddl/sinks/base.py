@@ -55,6 +55,12 @@ class Sink:
         """The run is ending: a sink that writes files closes the open one at the next commit (so
         a consumer sees it complete), where it would otherwise wait for its size or age."""
 
+    def seed(self, catalog) -> None:
+        """Called by a pipeline's first run (no checkpoint yet), after :meth:`recover`, with the
+        baseline's :class:`~mysqlddl.model.catalog.Catalog` (the tables that existed before the
+        first record; empty without a baseline): a database sink creates their tables in its
+        target. Must be idempotent: a crash before the first checkpoint seeds again."""
+
     def checkpoint_store(self):
         """A :class:`mysqlddl.pipeline.CheckpointStore` when the sink keeps the checkpoint itself
         (a database sink: in the same transaction as the data it covers), else None (the pipeline

@@ -30,6 +30,9 @@ State tables, in ``options.state_schema`` (default ``mysqlddl``):
     mysqlddl_tables       per pipeline and source table: the source table version the target
                           holds (model codec JSON): what the next ALTER is diffed against
 
+(Over 600 lines: the sink's buffering, set-based writes, DDL application and the commit share
+its state; the driver-free parts are already in :mod:`mysqlddl.sinks.pg`.)
+
 Stats (:attr:`stats`): rows applied per table and operation, statements and batch sizes, DDL
 applied and what it left out, value-policy counts, and source-to-target lag of the last commit.
 """
@@ -49,6 +52,7 @@ from ..commands.alter_table import AlterTable, ChangeColumn, RenameColumn, Renam
 from ..commands.databases import CreateDatabase, DropDatabase
 from ..commands.table_ddl import RenameTable, TruncateTable
 from ..errors import ConfigError, SinkError, UnconvertibleDdlError
+from ..faults import fault
 from ..mapping.rules import Mapping
 from ..model import codec
 from ..model.ids import TableId, column_key
@@ -58,7 +62,7 @@ from .base import Sink
 from .pg import ddl as D
 from .pg import dml as M
 from .pg.rows import RowConverter
-from .pg.state import Checkpoint, position_fields
+from .pg.state import Checkpoint, TargetCheckpointView, masked_uri, position_fields
 from .pg.types import PgOptions
 from .pg.values import PolicyCounts
 
@@ -84,8 +88,12 @@ class PostgresSink(Sink):
     keeps_checkpoint = True
 
     def __init__(self, uri: str, options: PgOptions | None = None, mapping: Mapping | None = None, *,
-                 history=None):
+                 history=None, batched: bool = True):
         self.uri = uri
+        #: False (a pipeline decides the cadence): each commit() is one target transaction, and
+        #: close() rolls back what no commit covered (a restart reads it again)
+        self.batched = batched
+        self._staged: tuple[str, str | None] | None = None     # (state, history) for the next checkpoint row
         self.options = options or PgOptions()
         self.mapping = (mapping or Mapping()).validate()
         self.history = history
@@ -118,19 +126,34 @@ class PostgresSink(Sink):
         return cls(sink["uri"], PgOptions.from_config(sink), Mapping.from_config(mapping), history=history)
 
     # ------------------------------------------------------------------------------ lifecycle
-    def open(self) -> None:
-        self.conn = psycopg.connect(self.uri, autocommit=False)
+    def open(self, *, create: bool = True) -> None:
+        """Connects (once: a second call does nothing) and creates the state tables when missing.
+        ``create`` False (``mysqlddl status``): connects only, changes nothing."""
+        if self.conn is not None and not self.conn.closed:
+            return
+        try:
+            self.conn = psycopg.connect(self.uri, autocommit=False)
+        except psycopg.OperationalError as e:
+            # (transient: the retry strategy waits for a server that is restarting)
+            raise SinkError(f"cannot connect: {str(e).strip()}", transient=True, path=masked_uri(self.uri)) from None
         s = D.qi(self.options.state_schema)
         with self.conn.cursor() as cur:
             cur.execute("SET TimeZone = 'UTC'")
+            if not create:
+                self.conn.commit()
+                return
             cur.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
             cur.execute(f"CREATE TABLE IF NOT EXISTS {s}.mysqlddl_checkpoint (pipeline text PRIMARY KEY, "
                         "source_id text, file text, pos bigint, resume text, gtid text, history_version bigint, "
-                        "history text, transactions bigint, updated_at timestamptz)")
+                        "history text, transactions bigint, updated_at timestamptz, state text)")
+            # (a table from before the state column; PostgreSQL 9.6+ has ADD COLUMN IF NOT EXISTS)
+            cur.execute(f"ALTER TABLE {s}.mysqlddl_checkpoint ADD COLUMN IF NOT EXISTS state text")
             cur.execute(f"CREATE TABLE IF NOT EXISTS {s}.mysqlddl_tables (pipeline text, source_db text, "
                         "source_table text, definition jsonb, PRIMARY KEY (pipeline, source_db, source_table))")
             cur.execute(f"SELECT source_db, source_table, definition FROM {s}.mysqlddl_tables WHERE pipeline = %s",
                         (self.options.pipeline,))
+            self._versions.clear()      # (a sink opened again after an abort: only what was committed)
+            self._history_saved = -1
             for db, name, definition in cur.fetchall():
                 self._versions[(db, name)] = codec.from_data(definition, Table)
             cur.execute(f"SELECT history_version FROM {s}.mysqlddl_checkpoint WHERE pipeline = %s",
@@ -147,7 +170,9 @@ class PostgresSink(Sink):
         """Creates the target tables of a baseline (tables that existed before the first record:
         a ``--schema`` DDL file, an OLR baseline) that the target does not hold yet, and commits.
         ``tables``: Tables, or a Catalog."""
-        tables = tables.tables.values() if hasattr(tables, "tables") else tables
+        if hasattr(tables, "tables"):
+            self.mapping.validate(tables)       # (the rules against the schema in force: positioned errors)
+            tables = tables.tables.values()
         notes: list[str] = []
         with self.conn.cursor() as cur:
             for t in tables:
@@ -163,17 +188,27 @@ class PostgresSink(Sink):
 
     def load_checkpoint(self) -> Checkpoint | None:
         """The stored checkpoint of ``options.pipeline``, None when there is none (a first run)."""
-        with self.conn.cursor() as cur:
-            cur.execute(f"SELECT pipeline, source_id, file, pos, resume, gtid, history_version, history, "
-                        f"transactions, updated_at FROM {D.qi(self.options.state_schema)}.mysqlddl_checkpoint "
-                        "WHERE pipeline = %s", (self.options.pipeline,))
-            row = cur.fetchone()
+        try:
+            with self.conn.cursor() as cur:
+                cur.execute(f"SELECT pipeline, source_id, file, pos, resume, gtid, history_version, history, "
+                            f"transactions, updated_at, state FROM {D.qi(self.options.state_schema)}."
+                            "mysqlddl_checkpoint WHERE pipeline = %s", (self.options.pipeline,))
+                row = cur.fetchone()
+        except psycopg.errors.UndefinedTable:
+            row = None          # (opened with create=False on a target never written)
         self.conn.commit()
         return Checkpoint(*row) if row else None
 
     def checkpoint_store(self):
-        """The checkpoint store view of this sink (``load()`` -> Checkpoint | None)."""
-        return _SinkCheckpointStore(self)
+        """The view of this sink's checkpoint row (:class:`~.pg.state.TargetCheckpointView`): what a
+        pipeline adapts into its checkpoint store (sinks do not know the pipeline's Checkpoint)."""
+        return TargetCheckpointView(self)
+
+    def stage_checkpoint(self, state: str, history: str | None = None) -> None:
+        """Text the next checkpoint row carries, written in the same transaction as the data it
+        covers: ``state`` (a pipeline's own checkpoint, JSON) and, when given, ``history`` (the
+        serialized schema history, replacing the stored one)."""
+        self._staged = (state, history)
 
     def close(self) -> None:
         if self.conn is None:
@@ -182,6 +217,8 @@ class PostgresSink(Sink):
             if not self.conn.closed:
                 if self._pending is not None:
                     self._commit_now()
+                elif not self.batched:
+                    self.conn.rollback()        # (what no commit covered: a restart reads it again)
                 else:
                     self._flush()
                     self.conn.commit()
@@ -191,6 +228,7 @@ class PostgresSink(Sink):
 
     def abort(self) -> None:
         self._run = None
+        self._staged = None
         self._pending = None
         self._txns = 0
         self._stages.clear()
@@ -240,7 +278,8 @@ class PostgresSink(Sink):
         now = time.monotonic()
         if self._batch_t0 is None:
             self._batch_t0 = now
-        if self._txns >= self.options.commit_every or (now - self._batch_t0) * 1000 >= self.options.commit_ms:
+        if (not self.batched or self._txns >= self.options.commit_every
+                or (now - self._batch_t0) * 1000 >= self.options.commit_ms):
             self._commit_now()
 
     def flush(self) -> None:
@@ -515,6 +554,12 @@ class PostgresSink(Sink):
 
     # ------------------------------------------------------------------------------ commit
     def _commit_now(self) -> None:
+        try:
+            self._commit_batch()
+        except psycopg.OperationalError as e:       # (a lost connection: the retry strategy starts again)
+            raise SinkError(f"the commit failed: {str(e).strip()}", transient=True, path=masked_uri(self.uri)) from None
+
+    def _commit_batch(self) -> None:
         self._flush()
         pos = self._pending
         s = D.qi(self.options.state_schema)
@@ -533,18 +578,26 @@ class PostgresSink(Sink):
                 if source_id is None and self._source is not None:
                     source_id, ts = self._source
                 history = None
-                if self.history is not None and len(self.history.records) != self._history_saved:
+                state, staged_history = self._staged or (None, None)
+                if staged_history is not None:
+                    history = staged_history
+                elif self.history is not None and len(self.history.records) != self._history_saved:
                     history = "\n".join(self.history.lines())
+                # (state is replaced, never kept: a row moved by a commit without a staged state
+                # must not keep a state that points before it)
                 cur.execute(
-                    f"INSERT INTO {s}.mysqlddl_checkpoint AS c VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, now()) "
-                    "ON CONFLICT (pipeline) DO UPDATE SET source_id = coalesce(EXCLUDED.source_id, c.source_id), "
+                    f"INSERT INTO {s}.mysqlddl_checkpoint AS c VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, now(), "
+                    "%s) ON CONFLICT (pipeline) DO UPDATE SET source_id = coalesce(EXCLUDED.source_id, c.source_id), "
                     "file = EXCLUDED.file, pos = EXCLUDED.pos, resume = EXCLUDED.resume, gtid = EXCLUDED.gtid, "
                     "history_version = EXCLUDED.history_version, history = coalesce(EXCLUDED.history, c.history), "
-                    "transactions = c.transactions + %s, updated_at = now()",
-                    (pipe, source_id, file, p, resume, gtid, self._ddl_version, history, self._txns, self._txns))
+                    "transactions = c.transactions + %s, updated_at = now(), state = EXCLUDED.state",
+                    (pipe, source_id, file, p, resume, gtid, self._ddl_version, history, self._txns, state,
+                     self._txns))
                 if ts:
                     self.stats["lag_s"] = round(time.time() - ts, 3)
+                fault("in-checkpoint-commit")       # (the crash tests: data and checkpoint staged, not committed)
         self.conn.commit()
+        self._staged = None
         if self.history is not None:
             self._history_saved = len(self.history.records)
         self._changed_tables.clear()
@@ -565,19 +618,6 @@ class PostgresSink(Sink):
         st["avg_batch_rows"] = round(st["batch_rows"] / st["batches"], 1) if st["batches"] else 0
         st["value_policy"] = [list(r) for r in self.policy_counts.table()]
         return st
-
-
-class _SinkCheckpointStore:
-    """A checkpoint store whose checkpoint lives in the sink's target (written by the sink's own
-    commits, so it only reads)."""
-
-    keeps_checkpoint = True
-
-    def __init__(self, sink: PostgresSink):
-        self.sink = sink
-
-    def load(self) -> Checkpoint | None:
-        return self.sink.load_checkpoint()
 
 
 __all__ = ["Checkpoint", "PostgresSink"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from ...positions import BinlogPosition, OlrPosition
 
@@ -13,7 +14,9 @@ from ...positions import BinlogPosition, OlrPosition
 class Checkpoint:
     """A stored checkpoint. ``resume``: ``FILE:POS`` of the first event not applied (give it to
     :class:`~mysqlddl.changes.filters.Filters` as ``start_position``). ``history``: the serialized
-    schema history (JSON Lines) when one was attached, else None; ``history_version``: DDL applied."""
+    schema history (JSON Lines) when one was attached, else None; ``history_version``: DDL applied.
+    ``state``: the text a caller staged with :meth:`~mysqlddl.sinks.postgresql.PostgresSink.stage_checkpoint`
+    (a pipeline's own checkpoint, JSON), written in the same transaction; None when none was."""
 
     pipeline: str
     source_id: str | None
@@ -25,6 +28,7 @@ class Checkpoint:
     history: str | None
     transactions: int
     updated_at: datetime.datetime | None
+    state: str | None = None
 
 
 def position_fields(pos):
@@ -43,4 +47,56 @@ def position_fields(pos):
     return str(pos), None, None, None, None, None
 
 
-__all__ = ["Checkpoint", "position_fields"]
+def masked_uri(uri: str) -> str:
+    """A libpq URI for messages: its password replaced by ``***`` (a key=value string: only its
+    host, port and dbname)."""
+    if "://" not in uri:
+        keep = [kv for kv in uri.split() if kv.split("=", 1)[0] in ("host", "port", "dbname", "user")]
+        return " ".join(keep) or "(connection string)"
+    parts = urlsplit(uri)
+    netloc = parts.netloc.rsplit("@", 1)
+    if len(netloc) == 2 and ":" in netloc[0]:
+        netloc[0] = netloc[0].split(":", 1)[0] + ":***"
+    query = "&".join(q for q in parts.query.split("&") if q and not q.startswith("password="))
+    return urlunsplit(parts._replace(netloc="@".join(netloc), query=query))
+
+
+class TargetCheckpointView:
+    """What :meth:`PostgresSink.checkpoint_store` gives a caller that keeps its own checkpoint in
+    the target with the data (a pipeline: :mod:`mysqlddl.pipeline.target_store` adapts this into
+    its checkpoint store; sinks do not import the pipeline, so the pipeline's checkpoint travels
+    as text). ``keeps_checkpoint``: the row is written by the sink's own commits."""
+
+    keeps_checkpoint = True
+
+    def __init__(self, sink):
+        self.sink = sink
+
+    def load(self, *, readonly: bool = False) -> Checkpoint | None:
+        """The stored row (connecting first when the sink is not open; ``readonly``: without
+        creating the state tables)."""
+        self.sink.open(create=not readonly)
+        return self.sink.load_checkpoint()
+
+    def drive(self) -> None:
+        """The caller decides the cadence: each ``commit(position)`` is one target transaction,
+        and ``close()`` rolls back what no commit covered."""
+        self.sink.batched = False
+
+    def stage(self, state: str, history: str | None = None) -> None:
+        """``state`` (and ``history``, when it changed) go into the next commit's checkpoint row."""
+        self.sink.stage_checkpoint(state, history)
+
+    def where(self) -> str:
+        """The target and the row, for messages (the URI without its password)."""
+        return f"{masked_uri(self.sink.uri)} ({self.sink.options.state_schema}.mysqlddl_checkpoint, " \
+               f"{self.sink.options.pipeline!r})"
+
+    def close(self) -> None:
+        """Release a connection :meth:`load` opened and the run did not take over (the run closes
+        the sink itself before this)."""
+        if self.sink.conn is not None:
+            self.sink.abort()
+
+
+__all__ = ["Checkpoint", "TargetCheckpointView", "masked_uri", "position_fields"]
