@@ -103,7 +103,7 @@ class PostgresSink(Sink):
                       "ddl_skipped": 0, "notes": Counter(), "commits": 0, "lag_s": None, "transactions": 0}
         self._versions: dict[tuple[str, str], Table] = {}
         self._targets: dict[tuple[str, str], D.TargetTable | None] = {}
-        self.converter = RowConverter(self.options.value_policy, self.policy_counts)
+        self.converter = RowConverter(self.options.value_policy, self.policy_counts, self.options.json_text)
         self._run: _Run | None = None
         self._stages: dict[tuple, str] = {}
         self._stage_seq = 0

@@ -81,3 +81,18 @@ def test_value_policy():
     strict = ValueConverter(tt.columns[2].natural, ValuePolicy.ERROR, counts, ("d.t", "s"))
     with pytest.raises(ValuePolicyError, match="nul-in-text"):
         strict("a\x00b", "f:4")
+
+
+def test_json_text_is_stored_as_it_is_not_encoded_again():
+    # change records decoded with json_as="text" (as `mysqlddl changes` decodes them) carry the
+    # document's text: PgOptions(json_text=True) stores it as that text; a document (json_as the
+    # default) is encoded once. Either way a JSON string scalar stays one string.
+    from mysqlddl.sinks.pg.types import PgType
+
+    jsonb = PgType("jsonb", "jsonb")
+    counts = PolicyCounts()
+    as_text = ValueConverter(jsonb, ValuePolicy.NULL, counts, ("d.t", "j"), json_text=True)
+    as_doc = ValueConverter(jsonb, ValuePolicy.NULL, counts, ("d.t", "j"))
+    assert as_text('{"a": [1, 2]}') == '{"a": [1, 2]}' and as_text('"abc"') == '"abc"'
+    assert as_doc({"a": [1, 2]}) == '{"a": [1, 2]}' and as_doc("abc") == '"abc"'
+    assert as_text('{"a": "x\\u0000y"}') is None and counts[("d.t", "j", "nul-in-text", "null")] == 1

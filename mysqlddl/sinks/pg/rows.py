@@ -21,8 +21,8 @@ class RowConverter:
     """Converts row images of target tables (see the module docstring). Its caches are keyed by
     object ids of TargetTables and plans: :meth:`clear` whenever a table version changes."""
 
-    def __init__(self, policy: ValuePolicy, counts: PolicyCounts):
-        self.policy, self.counts = policy, counts
+    def __init__(self, policy: ValuePolicy, counts: PolicyCounts, json_text: bool = False):
+        self.policy, self.counts, self.json_text = policy, counts, json_text
         self._convs: dict[int, dict] = {}
         self._plans: dict[tuple, tuple] = {}
         self._keypos: dict[int, tuple] = {}          # id(plan cols) -> key positions
@@ -40,7 +40,7 @@ class RowConverter:
             convs = {c.name: None for c in tt.source.columns}      # excluded by the mapping: left out
             for c in tt.columns:
                 conv = ValueConverter(c.natural, self.policy, self.counts,
-                                      (tt.source_name, c.source.name), c.nullable)
+                                      (tt.source_name, c.source.name), c.nullable, self.json_text)
                 convs[c.source.name] = (c, conv, c.target.function)
             self._convs[id(tt)] = convs
         return convs

@@ -102,6 +102,9 @@ class PgOptions:
     commit_every: int = 1000
     commit_ms: int = 2000
     on_ddl_error: str = "error"
+    #: JSON values arrive as their document's text (the change reader decoding with
+    #: ``json_as="text"``, as ``mysqlddl changes`` does): stored as that text, not encoded again
+    json_text: bool = False
 
     def __post_init__(self) -> None:
         for f, cls in (("value_policy", ValuePolicy), ("enum_mode", EnumMode)):

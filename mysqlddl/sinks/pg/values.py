@@ -138,6 +138,16 @@ def _jsonb(v):
     return text
 
 
+def _jsonb_text(v):
+    """A JSON value that arrives as its document's text (``json_as="text"``): stored as it is (a
+    text that is not JSON is left to PostgreSQL's jsonb input to refuse)."""
+    if not isinstance(v, str):
+        return _jsonb(v)
+    if "\\u0000" in v or "\x00" in v:
+        raise ValueProblem("nul-in-text", v.replace("\\u0000", "").replace("\x00", ""))
+    return v
+
+
 def _set(v):
     if isinstance(v, int):
         return [str(v)]
@@ -216,9 +226,11 @@ class ValueConverter:
     __slots__ = ("fn", "policy", "counts", "where", "nullable", "t")
 
     def __init__(self, t: PgType, policy: ValuePolicy, counts: PolicyCounts, where: tuple[str, str],
-                 nullable: bool = True):
+                 nullable: bool = True, json_text: bool = False):
         self.t, self.policy, self.counts, self.where, self.nullable = t, policy, counts, where, nullable
-        if t.kind == "int":
+        if t.kind == "jsonb" and json_text:
+            self.fn = _jsonb_text
+        elif t.kind == "int":
             self.fn = lambda v, _t=t: _int(v, _t)
         elif t.kind == "bit":
             self.fn = lambda v, _t=t: _bit(v, _t)
