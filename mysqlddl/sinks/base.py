@@ -95,6 +95,16 @@ def open_output(out) -> tuple[object, bool, bool]:
     return (out if text or binary else buffer), False, text
 
 
+def close_output(stream, owned: bool) -> None:
+    """The other half of :func:`open_output`: close a stream the sink opened, flush one it was given."""
+    if stream is None:
+        return
+    if owned:
+        stream.close()
+    else:
+        stream.flush()
+
+
 def boundary(record: Record):
     """The position to commit at after ``record``, or None when it does not end a transaction."""
     if type(record) is TransactionMark:
@@ -117,4 +127,4 @@ def write_records(records: Iterable[Record], sink: Sink) -> None:
             commit(rec.position)
 
 
-__all__ = ["Sink", "boundary", "open_output", "write_records"]
+__all__ = ["Sink", "boundary", "close_output", "open_output", "write_records"]

@@ -44,7 +44,7 @@ from ..changes.values import mariadb_uuid_text, typed_value
 from ..model import render
 from ..model.table import IndexKind, Table
 from ..model.types import TypeFamily
-from .base import Sink, open_output
+from .base import Sink, close_output, open_output
 
 if TYPE_CHECKING:               # (names in annotations only)
     from ..changes.records import Change, Record, Source, TableMapping
@@ -431,12 +431,7 @@ class JsonLinesSink(Sink):
 
     def close(self) -> None:
         stream, self._stream, self._write = self._stream, None, None
-        if stream is None:
-            return
-        if self._owned:
-            stream.close()
-        else:
-            stream.flush()
+        close_output(stream, self._owned)
 
 
 __all__ = ["JsonLinesSink", "LineRenderer", "debezium_table", "dumps", "envelope", "json_image", "json_value",

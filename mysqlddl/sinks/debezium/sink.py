@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterable, Iterator
 
 from ...errors import ConfigError
-from ..base import Sink, open_output
+from ..base import Sink, close_output, open_output
 from ..jsonl import JsonLinesSink, dumps
 from .messages import Message, MessageBuilder
 from .options import DebeziumOptions
@@ -98,12 +98,7 @@ class DebeziumSink(Sink):
             values.close()
             keys.close()
         stream, self._stream = self._stream, None
-        if stream is None:
-            return
-        if self._owned:
-            stream.close()
-        else:
-            stream.flush()
+        close_output(stream, self._owned)
 
 
 class DebeziumLines:
