@@ -55,19 +55,18 @@ decompressed payload), never whole.
 
 (Over ~600 lines on purpose: framing, checksums, payloads and the relay-log rules all read and set
 the one loop's state -- the FDE in force, the offset, the file's kind -- and split apart they would
-pass that state around on every event. The file sources, the only separable part, are ~70 lines.)
+pass that state around on every event. Which files a source names is :mod:`.files`.)
 """
 
 from __future__ import annotations
 
 import dataclasses
-import glob as _glob
 import gzip
 import os
 import struct
 import warnings
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import (
@@ -79,7 +78,7 @@ from ..errors import (
     TruncatedError,
 )
 from ..options import DEFAULT, ErrorPolicy, Options
-from ..positions import NO_FILE_SEQ, BinlogPosition, split_file_name
+from ..positions import BinlogPosition
 from . import speedups
 from .events._cursor import Cursor
 from .events.context import DecodeContext
@@ -104,6 +103,7 @@ from .events.types import (
     RelayOrigin,
     type_name,
 )
+from .files import resolve_sources
 
 
 class BinlogDecodeWarning(UserWarning):
@@ -139,70 +139,6 @@ class TruncatedTail:
     pos: int
     needed: int
     available: int
-
-
-# ------------------------------------------------------------------------------------------ sources
-
-def _seq_key(p: Path):
-    parts = split_file_name(p.name)
-    return (parts[0], parts[1], p.name) if parts else (p.name, NO_FILE_SEQ, p.name)
-
-
-def _read_index(index: Path) -> list[Path]:
-    """A server .index file: one binlog path per line, in order (relative to the index's
-    directory; MySQL writes ``./binlog.000001``)."""
-    out = []
-    try:
-        text = index.read_text("utf-8", "surrogateescape")
-    except OSError as e:
-        raise BinlogError(f"cannot read index file: {e.strerror or e}", file=str(index)) from None
-    for line in text.splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        p = Path(line)
-        if not p.is_absolute():
-            p = index.parent / p
-        if not p.exists() and (index.parent / p.name).exists():
-            p = index.parent / p.name     # an index copied away from the server's datadir
-        out.append(p)
-    return out
-
-
-def resolve_sources(source) -> list[Path]:
-    """Expand a source into the ordered list of files to read.
-
-    ``source`` is a path (file, directory, ``*.index`` file), a glob pattern, or an iterable of
-    those. A directory is read through its single ``.index`` file when it has one, else every
-    ``name.NNNNNN`` file in it, ordered by base name then sequence number; a glob is ordered the
-    same way.
-    """
-    if isinstance(source, (str, os.PathLike)):
-        s = os.fspath(source)
-        p = Path(s)
-        if p.is_dir():
-            idx = sorted(p.glob("*.index"))
-            if len(idx) == 1:
-                return _read_index(idx[0])
-            files = [f for f in p.iterdir() if f.is_file() and split_file_name(f.name)]
-            if not files:
-                raise BinlogError("directory holds no binlog files (name.NNNNNN) and no .index file",
-                                  file=s)
-            return sorted(files, key=_seq_key)
-        if p.is_file():
-            return _read_index(p) if p.suffix == ".index" else [p]
-        if any(ch in s for ch in "*?["):
-            files = [Path(f) for f in _glob.glob(s) if Path(f).is_file()]
-            if not files:
-                raise BinlogError("glob matches no files", file=s)
-            return sorted(files, key=_seq_key)
-        raise BinlogError("no such file or directory", file=s)
-    if isinstance(source, Iterable):
-        out: list[Path] = []
-        for item in source:
-            out.extend(resolve_sources(item))
-        return out
-    raise TypeError(f"binlog source must be a path, a glob or a list of them, not {type(source).__name__}")
 
 
 # --------------------------------------------------------------------------------------- the reader
@@ -256,7 +192,7 @@ def _parse_header(raw: bytes, header_len: int) -> EventHeader:
 class BinlogReader:
     """Iterate typed events over one or more binlog files.
 
-    ``source``: see :func:`resolve_sources`. ``start``: a byte offset in the first file, or a
+    ``source``: see :func:`~mysqlddl.binlog.files.resolve_sources`. ``start``: a byte offset in the first file, or a
     :class:`~mysqlddl.positions.BinlogPosition` / ``(file, pos)`` naming the file to start in
     (files before it are skipped).
     ``stop``: a byte offset (in the last file) or a position; events starting at or after it are
@@ -689,4 +625,4 @@ def read_events(source, **kw) -> Iterator[Event]:
 
 
 __all__ = ["BinlogDecodeWarning", "BinlogReader", "TruncatedTail", "UndecodableEvent", "read_events",
-           "resolve_sources", "type_name"]
+           "type_name"]

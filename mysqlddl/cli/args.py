@@ -372,7 +372,7 @@ def distinct_binlogs(sources) -> None:
     """The binlog inputs name each file once. The same file twice would be read twice: its DDL
     again after itself, which the schema history rejects as going back in time, and its rows
     twice; say which file instead."""
-    from ..binlog.reader import resolve_sources  # heavy: see the imports above
+    from ..binlog.files import resolve_sources  # heavy: see the imports above
 
     seen: dict[str, str] = {}
     for f in resolve_sources(list(sources)):

@@ -2,7 +2,7 @@
 
 ``DirectorySource(path)`` reads a binlog file, a list of them, a ``.index`` file or a directory
 (its single ``.index`` file when it has one, else every ``name.NNNNNN`` file; the rule of
-:func:`mysqlddl.binlog.reader.resolve_sources`), from a position or from the start, and yields the
+:func:`mysqlddl.binlog.files.resolve_sources`), from a position or from the start, and yields the
 same :class:`~mysqlddl.binlog.events.Event` objects as :class:`~mysqlddl.binlog.reader.BinlogReader`.
 
 With ``follow=True`` it does not stop at the end of what exists: it reads the last file again as
@@ -32,7 +32,8 @@ from pathlib import Path
 
 from ..binlog.events import FormatDescriptionEvent
 from ..binlog.events.types import EventType
-from ..binlog.reader import BinlogReader, resolve_sources
+from ..binlog.files import resolve_sources
+from ..binlog.reader import BinlogReader
 from ..errors import BinlogError
 from ..options import DEFAULT, Options
 from ..positions import BinlogPosition

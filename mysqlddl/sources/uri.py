@@ -62,7 +62,7 @@ class ServerUri:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class FileUri:
-    """Binlog files: ``path`` is what :func:`mysqlddl.binlog.reader.resolve_sources` accepts."""
+    """Binlog files: ``path`` is what :func:`mysqlddl.binlog.files.resolve_sources` accepts."""
 
     path: str
 

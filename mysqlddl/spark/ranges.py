@@ -36,7 +36,8 @@ from ..binlog.events import (
     XaPrepareEvent,
     XidEvent,
 )
-from ..binlog.reader import BinlogReader, resolve_sources
+from ..binlog.files import resolve_sources
+from ..binlog.reader import BinlogReader
 from ..changes import ChangeOptions, ChangeReader, ChangeStats, QueryKind, classify_query, parse_xid
 from ..changes.reader import options_for
 from ..errors import ConfigError, CorruptEventError
@@ -159,7 +160,7 @@ def cut_gap(range_size: int) -> int:
 
 def input_files(inputs: Iterable[str]) -> list[str]:
     """The binlog files named by directories, globs, .index files and file paths, in log order
-    (:func:`~mysqlddl.binlog.reader.resolve_sources`). Two files with the same sequence number
+    (:func:`~mysqlddl.binlog.files.resolve_sources`). Two files with the same sequence number
     would make positions ambiguous: refused."""
     files = [str(p) for p in resolve_sources(list(inputs))]
     seen: dict[int, str] = {}

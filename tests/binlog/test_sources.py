@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl.binlog.reader import BinlogReader, resolve_sources
+from mysqlddl.binlog.files import resolve_sources
+from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.errors import BinlogError, ChecksumError, TruncatedError
 from mysqlddl.positions import BinlogPosition
 
