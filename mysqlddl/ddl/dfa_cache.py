@@ -146,6 +146,12 @@ def dump(parser_class, path: str | Path, stamp: str, warmup_digest: str = "") ->
     """Write the cache file; returns the number of DFA states written (a precedence DFA's start
     state, kept outside its states, not counted)."""
     Path(path).write_bytes(dumps(parser_class, stamp, warmup_digest))
+    return states_held(parser_class)
+
+
+def states_held(parser_class) -> int:
+    """The DFA states ``parser_class`` holds now (a decision the cache has not filled yet counts as
+    empty: this never fills one)."""
     dfas = parser_class.decisionsToDFA
     return sum(len(list.__getitem__(dfas, i)._states) for i in range(len(dfas)))
 
@@ -282,9 +288,9 @@ def load(parser_class, path: str | Path, stamp: str) -> bool:
         return False
     if fmt != FORMAT or file_stamp != stamp or digest != atn_digest(parser_class):
         return False
-    dfas = parser_class.decisionsToDFA
-    if any(list.__getitem__(dfas, i)._states for i in range(len(dfas))):
+    if states_held(parser_class):
         return False
+    dfas = parser_class.decisionsToDFA
     pending = {decision: blob for decision, _n, blob in decisions}
     # Installed on the generated class itself, so every subclass and every parser made from it
     # sees the one list.
@@ -321,8 +327,7 @@ def ensure_loaded(parser_class) -> str:
         status = "disabled"
     elif not path.is_file() or stamp is None:
         status = "missing"
-    elif any(list.__getitem__(parser_class.decisionsToDFA, i)._states
-             for i in range(len(parser_class.decisionsToDFA))):
+    elif states_held(parser_class):
         status = "skipped"
     else:
         status = "loaded" if load(parser_class, path, stamp) else "stale"
@@ -330,4 +335,5 @@ def ensure_loaded(parser_class) -> str:
     return status
 
 
-__all__ = ["CACHE_NAME", "STATUS", "atn_digest", "dump", "dumps", "ensure_loaded", "installed_stamp", "load"]
+__all__ = ["CACHE_NAME", "STATUS", "atn_digest", "dump", "dumps", "ensure_loaded", "installed_stamp", "load",
+           "states_held"]

@@ -111,12 +111,10 @@ if mode == "dump":
 else:
     assert dfa_cache.load(MySqlParser, path, dfa_cache.installed_stamp(MySqlParser))
     eng = Engine()
-    count = lambda: sum(len(list.__getitem__(MySqlParser.decisionsToDFA, i)._states)
-                        for i in range(len(MySqlParser.decisionsToDFA)))
     for s in stmts: eng.parse(s)
-    before = count()
+    before = dfa_cache.states_held(MySqlParser)
     for s in stmts: eng.parse(s)
-    print(before, count())
+    print(before, dfa_cache.states_held(MySqlParser))
 """
     env = dict(os.environ, MYSQLDDL_DFA_CACHE="0")
     args = [str(out), json.dumps(PROBES[:5])]

@@ -343,18 +343,24 @@ def _without_processing_time(line: str) -> dict:
     return msg
 
 
-def test_the_debezium_format_through_the_pipeline(tmp_path, run_cli, read_segments):
-    # issue 22: "the pipeline's sinks take the same format option": [sink] format = "debezium"
-    # gives the messages `mysqlddl changes --format debezium` writes (processing time aside), a
-    # delete's tombstone included, with the per-line sequence counting messages
+def _debezium_pipeline(tmp_path, sink_extra: str):
+    """A pipeline file over a copy of the shop binlog, segments in ``out`` in the Debezium format;
+    ``sink_extra``: more of the [sink] table (or its [sink.debezium] subtable)."""
     src = tmp_path / "binlogs"
     src.mkdir()
     shutil.copyfile(SHOP, src / SHOP.name)
     p = tmp_path / "p.toml"
     p.write_text(f'[source]\nuri = "file://{src}"\n[sink]\nuri = "jsonl://{tmp_path}/out"\nformat = "debezium"\n'
-                 f'sequence = "line"\n[checkpoint]\nuri = "sqlite://{tmp_path}/state.db"\n'
+                 f'{sink_extra}[checkpoint]\nuri = "sqlite://{tmp_path}/state.db"\n'
                  f'[changes]\nschema = "{BASELINE}"\n', encoding="utf-8")
-    result = run_pipeline(p, once=True)
+    return p
+
+
+def test_the_debezium_format_through_the_pipeline(tmp_path, run_cli, read_segments):
+    # issue 22: "the pipeline's sinks take the same format option": [sink] format = "debezium"
+    # gives the messages `mysqlddl changes --format debezium` writes (processing time aside), a
+    # delete's tombstone included, with the per-line sequence counting messages
+    result = run_pipeline(_debezium_pipeline(tmp_path, 'sequence = "line"\n'), once=True)
     out = read_segments(tmp_path / "out").splitlines()
     plain = run_cli("changes", SHOP, "--schema", BASELINE, "--format", "debezium", "--summary", "none").stdout
     expected = [_without_processing_time(x) for x in plain.splitlines()]
@@ -367,14 +373,8 @@ def test_the_debezium_format_through_the_pipeline(tmp_path, run_cli, read_segmen
 
 def test_debezium_properties_in_the_pipeline_file(tmp_path, run_cli, read_segments):
     # [sink.debezium] takes Debezium's properties by their names, as `changes` takes the options
-    src = tmp_path / "binlogs"
-    src.mkdir()
-    shutil.copyfile(SHOP, src / SHOP.name)
-    p = tmp_path / "p.toml"
-    p.write_text(f'[source]\nuri = "file://{src}"\n[sink]\nuri = "jsonl://{tmp_path}/out"\nformat = "debezium"\n'
-                 f'[sink.debezium]\n"decimal.handling.mode" = "string"\n"tombstones.on.delete" = false\n'
-                 f'"topic.prefix" = "shopdb"\n[checkpoint]\nuri = "sqlite://{tmp_path}/state.db"\n'
-                 f'[changes]\nschema = "{BASELINE}"\n', encoding="utf-8")
+    p = _debezium_pipeline(tmp_path, '[sink.debezium]\n"decimal.handling.mode" = "string"\n'
+                                     '"tombstones.on.delete" = false\n"topic.prefix" = "shopdb"\n')
     run_pipeline(p, once=True)
     got = [_without_processing_time(x) for x in read_segments(tmp_path / "out").splitlines()]
     plain = run_cli("changes", SHOP, "--schema", BASELINE, "--format", "debezium", "--name", "shopdb",

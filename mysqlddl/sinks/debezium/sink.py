@@ -33,6 +33,11 @@ def _line(msg: Message) -> str:
     return dumps(out)
 
 
+def _lines(msgs) -> str:
+    """Messages as JSON Lines, one ``{topic, key, value[, headers]}`` line each."""
+    return "".join(_line(m) + "\n" for m in msgs)
+
+
 class DebeziumSink(Sink):
     """Records in the Debezium format (:mod:`.messages`). ``out``: a path or an open stream (binary
     or text) for the JSON Lines of messages; or None with ``topics_dir``, a directory (created if
@@ -85,7 +90,7 @@ class DebeziumSink(Sink):
                 values.write(b"\n" if m.value is None else dumps(m.value).encode("ascii") + b"\n")
                 keys.write(dumps(m.key).encode("ascii") + b"\n")
             return
-        text = "".join(_line(m) + "\n" for m in msgs)
+        text = _lines(msgs)
         self._stream.write(text if self._text else text.encode("ascii"))
 
     def commit(self, position) -> None:
@@ -115,7 +120,7 @@ class DebeziumLines:
         self.builder = MessageBuilder(options, clock=clock)
 
     def lines(self, record) -> str:
-        return "".join(_line(m) + "\n" for m in self.builder.messages(record))
+        return _lines(self.builder.messages(record))
 
 
 def make_sink(format: str, out=None, options: DebeziumOptions | None = None, *, topics_dir=None,

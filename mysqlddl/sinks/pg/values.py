@@ -98,20 +98,23 @@ def _date(v):
     return v
 
 
+def _clamped_datetime(text: str):
+    """A zero or invalid DATETIME/TIMESTAMP text clamped (:func:`_clamp_date_text`), as a datetime."""
+    c = _clamp_date_text(text)
+    if isinstance(c, datetime.date) and not isinstance(c, datetime.datetime):
+        c = datetime.datetime(c.year, c.month, c.day)
+    return c
+
+
 def _timestamp(v):
     if isinstance(v, str):
-        c = _clamp_date_text(v)
-        if isinstance(c, datetime.date) and not isinstance(c, datetime.datetime):
-            c = datetime.datetime(c.year, c.month, c.day)
-        raise ValueProblem("zero-date", c)
+        raise ValueProblem("zero-date", _clamped_datetime(v))
     return v
 
 
 def _timestamptz(v):
     if isinstance(v, str):
-        c = _clamp_date_text(v)
-        if isinstance(c, datetime.date) and not isinstance(c, datetime.datetime):
-            c = datetime.datetime(c.year, c.month, c.day)
+        c = _clamped_datetime(v)
         raise ValueProblem("zero-date", c.replace(tzinfo=UTC) if c is not None else None)
     if isinstance(v, datetime.datetime) and v.tzinfo is None:
         return v.replace(tzinfo=UTC)        # the binlog's TIMESTAMP is UTC epoch seconds
