@@ -249,7 +249,7 @@ class _Snapshot:
     def then(self, records):
         """The snapshot's rows (``initial``), then ``records``."""
         if self.mode == "initial" and self.capture is not None:
-            from ..sources.server.snapshot import snapshot_rows  # lazy: as in hook()
+            from ..changes.snapshot import snapshot_rows  # lazy: as in hook()
 
             # the rows decoded as the stream's (the server's dialect and version on the reader's options)
             yield from snapshot_rows(self.conn, self.capture, options=self.capture.options(self.decode))

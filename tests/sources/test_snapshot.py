@@ -22,11 +22,12 @@ import pytest
 from mysqlddl.changes import ChangeReader, RowChange, SchemaChange
 from mysqlddl.changes.filters import Filters
 from mysqlddl.changes.options import ChangeOptions
+from mysqlddl.changes.snapshot import snapshot_rows
 from mysqlddl.errors import SnapshotError
 from mysqlddl.model.ids import TableId
 from mysqlddl.options import Options, change_event_options
 from mysqlddl.sources.server import snapshot
-from mysqlddl.sources.server.snapshot import capture_schema, snapshot_rows
+from mysqlddl.sources.server.snapshot import capture_schema
 
 DB = "snap"
 
