@@ -79,6 +79,10 @@ def connect(uri: ServerUri, user: str | None, password: str, *, read_timeout: fl
     required, so a server without TLS is retried in plain text (CR_SSL_CONNECTION_ERROR, 2026);
     ``tls_offered`` (what an earlier connection found) skips that try."""
     kw = {}
+    # The password as UTF-8 bytes: PyMySQL encodes a str password as latin-1 (Connection.__init__),
+    # which sends other bytes than the server stored for a non-ASCII password set over a utf8mb4
+    # connection (and raises UnicodeEncodeError past U+00FF); the mysql client sends the bytes typed.
+    secret = (password or "").encode("utf-8")
     ctx = _ssl_context(uri)
     if ctx is not None and not (uri.ssl_mode == "preferred" and tls_offered is False):
         kw["ssl"] = ctx
@@ -86,14 +90,14 @@ def connect(uri: ServerUri, user: str | None, password: str, *, read_timeout: fl
         kw["ssl_disabled"] = True
     try:
         try:
-            conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=password or "",
+            conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=secret,
                                    charset="utf8mb4", autocommit=True, connect_timeout=uri.connect_timeout,
                                    read_timeout=read_timeout, program_name="mysqlddl", **kw)
         except pymysql.err.OperationalError as e:
             if uri.ssl_mode != "preferred" or "ssl" not in kw or not e.args or e.args[0] != 2026:
                 raise
             kw.pop("ssl")
-            conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=password or "",
+            conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=secret,
                                    charset="utf8mb4", autocommit=True, connect_timeout=uri.connect_timeout,
                                    read_timeout=read_timeout, program_name="mysqlddl", ssl_disabled=True)
     except pymysql.err.MySQLError as e:
