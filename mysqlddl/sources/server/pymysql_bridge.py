@@ -35,6 +35,10 @@ _LOGIN_ERRORS = {1045: "the user name or password is wrong (or the user may not 
                  "this client does not have", 1698: "the account needs a password"}
 
 
+#: OpenSSL X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH (include/openssl/x509_vfy.h):
+#: the certificate is trusted but made out to another name (ssl-mode=verify-identity).
+_NAME_MISMATCH = (62, 64)
+
 _UNVERIFIED: ssl.SSLContext | None = None
 
 
@@ -102,10 +106,30 @@ def connect(uri: ServerUri, user: str | None, password: str, *, read_timeout: fl
                                    read_timeout=read_timeout, program_name="mysqlddl", ssl_disabled=True)
     except pymysql.err.MySQLError as e:
         code = e.args[0] if e.args and isinstance(e.args[0], int) else None
+        # PyMySQL reports a failed TLS handshake as "can't connect" (CR_CONN_HOST_ERROR, the
+        # ssl.SSLError kept as ``original_exception``): say it is the certificate, not the host
+        tls_error = getattr(e, "original_exception", None)
+        if isinstance(tls_error, ssl.SSLError):
+            why = getattr(tls_error, "verify_message", None) or tls_error.reason or str(tls_error)
+            if getattr(tls_error, "verify_code", None) in _NAME_MISMATCH:
+                fix = ("connect by a name the certificate holds (its CN or subjectAltName), or use "
+                       "ssl-mode=verify-ca, which checks the CA only")
+            elif isinstance(tls_error, ssl.SSLCertVerificationError):
+                fix = "give the CA that signed the server's certificate as ssl-ca"
+            else:
+                fix = "check the TLS settings (ssl-mode, ssl-ca, ssl-cert, ssl-key) and the server's"
+            raise ServerConnectError(f"TLS handshake failed (ssl-mode={uri.ssl_mode}): {why}", server=uri.address,
+                                     code=code, setting="ssl-mode", fix=fix) from None
         why = _LOGIN_ERRORS.get(code, str(e.args[1] if len(e.args) > 1 else e))
         fix = None
         if code == 1045:
             fix = "check the user and the password (MYSQL_PWD, --defaults-file [client] password, or the prompt)"
+            if "ssl" not in kw:
+                # the server answers 1045 alike to an account created REQUIRE SSL (X509, ISSUER...)
+                # that logs in without TLS: nothing in the reply tells the two apart
+                why += "; or the account requires TLS (REQUIRE SSL) and this connection is not encrypted"
+                fix += ", or use ssl-mode=required (or verify-ca/verify-identity with ssl-ca) for an account " \
+                       "that requires TLS"
         elif code in _CONNECTION_ERRORS:
             fix = "check that the server runs and listens on this host and port"
         raise ServerConnectError(f"cannot log in as {user!r}: {why}", server=uri.address, code=code,
