@@ -54,6 +54,7 @@ def _load_certs():
 
 PASSWORD = "s3cret-pässwörd-€"       # non-ASCII (and past latin-1) on purpose: the bytes are its UTF-8
 NONCE = bytes(range(0x21, 0x21 + 20))  # 20 bytes (SCRAMBLE_LENGTH), printable, no NUL
+NATIVE_NONCE = bytes(range(0x41, 0x41 + 20))
 
 # include/mysql_com.h capability flags
 CLIENT_LONG_PASSWORD, CLIENT_PROTOCOL_41, CLIENT_SSL = 0x1, 0x200, 0x800
@@ -65,6 +66,14 @@ SERVER_STATUS_AUTOCOMMIT = 0x0002
 
 def sha256(b: bytes) -> bytes:
     return hashlib.sha256(b).digest()
+
+
+def native_scramble(password: bytes, nonce: bytes) -> bytes:
+    # mysql_native_password (internals manual "Secure Password Authentication"; sql/auth/password.cc
+    # scramble): SHA1(password) XOR SHA1(nonce || SHA1(SHA1(password)))
+    s1 = hashlib.sha1(password).digest()
+    z = hashlib.sha1(nonce + hashlib.sha1(s1).digest()).digest()
+    return bytes(a ^ b for a, b in zip(s1, z, strict=True))
 
 
 def expected_scramble(password: bytes, nonce: bytes) -> bytes:
@@ -79,10 +88,12 @@ class FakeServer:
     """One connection's authentication phase, then OK to every COM_QUERY until COM_QUIT.
 
     ``mode``: "fast" (0x01 0x03), "full" (0x01 0x04 then the password, clear over TLS or RSA), or
-    "deny" (an ERR 1045 after the scramble). ``tls``: a server SSLContext (offers CLIENT_SSL)."""
+    "deny" (an ERR 1045 after the scramble). ``tls``: a server SSLContext (offers CLIENT_SSL).
+    ``switch``: the handshake names mysql_native_password (with NATIVE_NONCE), and the account's
+    caching_sha2_password is asked for by an AuthSwitchRequest carrying NONCE."""
 
-    def __init__(self, mode: str, tls: ssl.SSLContext | None = None):
-        self.mode, self.tls = mode, tls
+    def __init__(self, mode: str, tls: ssl.SSLContext | None = None, switch: bool = False):
+        self.mode, self.tls, self.switch = mode, tls, switch
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048) if mode == "full" else None
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
@@ -125,14 +136,15 @@ class FakeServer:
         caps = (CLIENT_LONG_PASSWORD | CLIENT_CONNECT_WITH_DB | CLIENT_PROTOCOL_41 | CLIENT_TRANSACTIONS
                 | CLIENT_SECURE_CONNECTION | CLIENT_MULTI_RESULTS | CLIENT_PLUGIN_AUTH | CLIENT_CONNECT_ATTRS
                 | CLIENT_PLUGIN_AUTH_LENENC | (CLIENT_SSL if self.tls else 0))
+        nonce, plugin = (NATIVE_NONCE, b"mysql_native_password") if self.switch else (NONCE, b"caching_sha2_password")
         # Protocol::HandshakeV10
         return (b"\x0a" + b"8.4.0-documented-bytes\x00" + struct.pack("<I", 7)
-                + NONCE[:8] + b"\x00"                                   # auth-plugin-data-part-1, filler
+                + nonce[:8] + b"\x00"                                   # auth-plugin-data-part-1, filler
                 + struct.pack("<H", caps & 0xFFFF) + bytes([255])       # utf8mb4_0900_ai_ci
                 + struct.pack("<H", SERVER_STATUS_AUTOCOMMIT) + struct.pack("<H", caps >> 16)
                 + bytes([21]) + b"\x00" * 10                             # auth_plugin_data_len, reserved
-                + NONCE[8:] + b"\x00"                                   # part-2: 13 bytes
-                + b"caching_sha2_password\x00")
+                + nonce[8:] + b"\x00"                                   # part-2: 13 bytes
+                + plugin + b"\x00")
 
     def _serve(self) -> None:
         try:
@@ -181,6 +193,11 @@ class FakeServer:
             pos = resp.index(b"\x00", pos) + 1
         plugin_end = resp.index(b"\x00", pos)
         self.seen["plugin"] = resp[pos:plugin_end].decode()
+        if self.switch:
+            # Protocol::AuthSwitchRequest: 0xfe | plugin name NUL | auth data (the plugin's nonce + NUL)
+            self.seen["native_scramble"] = self.seen["scramble"]
+            self._send(conn, b"\xfe" + b"caching_sha2_password\x00" + NONCE + b"\x00")
+            self.seen["scramble"] = self._read(conn)        # Protocol::AuthSwitchResponse
         if self.mode == "deny":
             # ERR_Packet: 0xff | code 2 | '#' sqlstate 5 | message
             self._send(conn, b"\xff" + struct.pack("<H", 1045) + b"#28000"
@@ -215,7 +232,13 @@ class FakeServer:
 
 def login(server: FakeServer, ssl_mode: str = "disabled", password: str = PASSWORD):
     uri = parse_uri(f"mysql://app@127.0.0.1:{server.port}/?server-id=9&ssl-mode={ssl_mode}&connect-timeout=5")
-    conn = bridge.connect(uri, uri.user, password)
+    try:
+        conn = bridge.connect(uri, uri.user, password)
+    except ServerConnectError:
+        server.thread.join(10)
+        if server.error is not None:        # the fake's own finding about the client's bytes first
+            raise server.error from None
+        raise
     tls = bridge.is_tls(conn)
     bridge.close(conn)
     return tls, server.done()
@@ -263,3 +286,14 @@ def test_wrong_password_is_a_typed_error():
     assert e.value.code == 1045 and "password" in str(e.value)
     seen = srv.done()
     assert seen["scramble"] == expected_scramble(b"wrong", NONCE)
+
+
+def test_auth_switch_from_native_to_caching_sha2():
+    """A server whose default plugin is mysql_native_password, for a caching_sha2_password account
+    (an upgraded MySQL 8 with default_authentication_plugin kept): AuthSwitchRequest, a new nonce."""
+    tls, seen = login(FakeServer("full", switch=True))
+    assert seen["plugin"] == "mysql_native_password"
+    assert seen["native_scramble"] == native_scramble(PASSWORD.encode(), NATIVE_NONCE)
+    assert seen["scramble"] == expected_scramble(PASSWORD.encode(), NONCE)
+    clear = PASSWORD.encode() + b"\x00"
+    assert seen["decrypted"] == bytes(c ^ NONCE[i % 20] for i, c in enumerate(clear))
