@@ -85,8 +85,9 @@ def test_largest_gno():
     # GNO_END = INT64_MAX (rpl_gtid.h): the last GNO is INT64_MAX - 1, its exclusive end INT64_MAX
     data = encode(f"{A}:{(1 << 63) - 2}")
     assert data[-16:] == struct.pack("<qq", (1 << 63) - 2, (1 << 63) - 1)
-    with pytest.raises(SourceUriError):
-        encode(f"{A}:{1 << 63}")
+    for too_big in ((1 << 63) - 1, 1 << 63):
+        with pytest.raises(SourceUriError):
+            encode(f"{A}:{too_big}")
 
 
 def test_whole_command_with_two_uuids():

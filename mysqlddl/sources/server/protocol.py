@@ -115,6 +115,8 @@ _INTERVAL = re.compile(r"(\d+)(?:-(\d+))?")
 _TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
 _MARIADB_ITEM = re.compile(r"(\d+)-(\d+)-(\d+)")
 
+#: sql/rpl_gtid.h ``GNO_END`` = INT64_MAX: one past the largest GNO (the exclusive end on the wire).
+GNO_END = (1 << 63) - 1
 #: ``mysql::gtid::Gtid_format`` (libs/mysql/gtid/gtid_format.h), the top byte of the set's head.
 GTID_FORMAT_UNTAGGED = 0
 GTID_FORMAT_TAGGED = 1
@@ -129,7 +131,9 @@ def parse_mysql_gtid_set(text: str) -> dict[str, list[tuple[int, int]]]:
     """``uuid:1-5:7,uuid2:3`` -> {uuid (lower, dashed): [(1, 5), (7, 7)], ...}: intervals sorted and
     merged, inclusive. MySQL 8.3+ tags (``uuid:tag:1-5``, ``uuid:1-3:tag:1-5``; MySQL 8.4 manual
     "GTID Format and Storage"): a tag names the tsid of the intervals after it, the key is then
-    ``uuid:tag`` (tag lower-cased, as ``Tag::replace`` stores it)."""
+    ``uuid:tag`` (tag lower-cased, as ``Tag::replace`` stores it). Stricter than the server's
+    ``Gtid_set::add_gtid_text``, which takes a uuid or a tag without intervals, and an interval
+    ``5-1``, as adding nothing: in a start position those are typing mistakes."""
     out: dict[str, list[tuple[int, int]]] = {}
     for item in filter(None, (x.strip() for x in text.replace("\n", "").split(","))):
         head, *parts = (p.strip() for p in item.split(":"))
@@ -151,7 +155,7 @@ def parse_mysql_gtid_set(text: str) -> dict[str, list[tuple[int, int]]]:
                 key = _tsid_key(sid, pending_tag)
                 continue
             lo_n, hi_n = int(iv.group(1)), int(iv.group(2) or iv.group(1))
-            if lo_n < 1 or hi_n < lo_n or hi_n >= 1 << 63:
+            if lo_n < 1 or hi_n < lo_n or hi_n >= GNO_END:
                 raise SourceUriError(f"empty or invalid GTID interval {part!r} in {item!r}", setting="--start-gtid")
             out.setdefault(key, []).append((lo_n, hi_n))
             pending_tag = None
