@@ -402,8 +402,8 @@ def add_server_source(sp: argparse.ArgumentParser) -> None:
     ``--stop-position`` apply to it as to files, FILE:N)."""
     g = sp.add_argument_group("server input (mysql://USER@HOST:PORT/?server-id=N, mariadb://...)")
     g.add_argument("--from-now", action="store_true", help="start at the server's current end (SHOW MASTER STATUS)")
-    g.add_argument("--start-gtid", metavar="SET", help="start after this GTID set (MySQL uuid:1-5; MariaDB "
-                   "domain-server-seq per domain)")
+    g.add_argument("--start-gtid", metavar="SET", help="start after this GTID set (MySQL uuid:1-5, "
+                   "uuid:tag:1-5; MariaDB domain-server-seq per domain)")
     g.add_argument("--follow", action="store_true", help="never stop: stream changes as they are committed "
                    "(default: stop at the end the server reported at start)")
     g.add_argument("--allow-minimal", action="store_true", help="accept binlog_row_image=MINIMAL/NOBLOB")

@@ -62,7 +62,7 @@ def test_gtid_sets_sorted_and_merged():
 
 
 @pytest.mark.parametrize("bad", ["3E11FA47-71CA-11E1-9E33-C80AA9429562", "3E11FA47-71CA-11E1-9E33-C80AA9429562:5-1",
-                                 "3E11FA47-71CA-11E1-9E33-C80AA9429562:tag:1", "0-1-5"])
+                                 "3E11FA47-71CA-11E1-9E33-C80AA9429562:9tag:1", "0-1-5"])
 def test_bad_mysql_gtid_sets(bad):
     with pytest.raises(SourceUriError):
         protocol.parse_mysql_gtid_set(bad)

@@ -22,9 +22,18 @@ sql/rpl_source.cc ``com_binlog_dump_gtid``; MySQL only)::
          | [flags & BINLOG_THROUGH_GTID: data_len: 4 | gtid_set: data_len, Gtid_set::encode]
 
 ``Gtid_set::encode`` (sql/rpl_gtid_set.cc; the set the replica has, so the source sends what is
-missing)::
+missing; read back by ``Gtid_set::add_gtid_encoding``)::
 
-    n_sids: 8 | per sid, in order: uuid: 16 | n_intervals: 8 | per interval: start: 8 | end: 8 (exclusive)
+    head: 8 | per tsid, in order: uuid: 16 | [tagged: tag] | n_intervals: 8
+            | per interval: start: 8 | end: 8 (exclusive)
+
+``head`` (``encode_nsids_format``): untagged format (``mysql::gtid::Gtid_format::untagged`` = 0,
+every set before MySQL 8.3, and any set without a tag) is ``n_sids`` itself; tagged format (1, as
+soon as one tsid of the set has a tag) is ``1 << 56 | n_sids << 8 | 1``. In the tagged format every
+tsid carries its tag, empty for an untagged one (``Tsid::encode_tsid`` -> ``Tag::encode_tag``:
+``Primitive_type_codec<std::string>::write_bytes<tag_max_length>``, a mysql::serialization varlen
+length -- one byte ``len << 1`` for a tag's at most 32 bytes -- then the bytes). Tsids go in
+``Tsid::operator<`` order: uuid bytes, then tag text (the empty tag first).
 
 All integers little-endian.
 """
@@ -99,28 +108,59 @@ def binlog_dump_gtid(server_id: int, gtid_set: bytes | None, *, file: str = "", 
 
 # ------------------------------------------------------------------------------------------- GTID sets
 
-_MYSQL_ITEM = re.compile(r"([0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12})"
-                         r"((?::\d+(?:-\d+)?)+)")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}")
+_INTERVAL = re.compile(r"(\d+)(?:-(\d+))?")
+#: libs/mysql/gtid/tag.cpp ``Tag::is_character_valid``: a letter or '_' first, then letters, digits,
+#: '_'; at most ``tag_max_length`` (32, libs/mysql/gtid/tag.h) characters; stored lower-cased.
+_TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
 _MARIADB_ITEM = re.compile(r"(\d+)-(\d+)-(\d+)")
+
+#: sql/rpl_gtid.h ``GNO_END`` = INT64_MAX: one past the largest GNO (the exclusive end on the wire).
+GNO_END = (1 << 63) - 1
+#: ``mysql::gtid::Gtid_format`` (libs/mysql/gtid/gtid_format.h), the top byte of the set's head.
+GTID_FORMAT_UNTAGGED = 0
+GTID_FORMAT_TAGGED = 1
+
+
+def _tsid_key(sid: str, tag: str) -> str:
+    """The dict key of a tsid: ``uuid`` untagged, ``uuid:tag`` tagged (the GTID text's own form)."""
+    return f"{sid}:{tag}" if tag else sid
 
 
 def parse_mysql_gtid_set(text: str) -> dict[str, list[tuple[int, int]]]:
     """``uuid:1-5:7,uuid2:3`` -> {uuid (lower, dashed): [(1, 5), (7, 7)], ...}: intervals sorted and
-    merged, inclusive. Tagged GTIDs (MySQL 8.4 ``uuid:tag:1-5``) are refused: their set encoding is
-    not this one."""
+    merged, inclusive. MySQL 8.3+ tags (``uuid:tag:1-5``, ``uuid:1-3:tag:1-5``; MySQL 8.4 manual
+    "GTID Format and Storage"): a tag names the tsid of the intervals after it, the key is then
+    ``uuid:tag`` (tag lower-cased, as ``Tag::replace`` stores it). Stricter than the server's
+    ``Gtid_set::add_gtid_text``, which takes a uuid or a tag without intervals, and an interval
+    ``5-1``, as adding nothing: in a start position those are typing mistakes."""
     out: dict[str, list[tuple[int, int]]] = {}
     for item in filter(None, (x.strip() for x in text.replace("\n", "").split(","))):
-        m = _MYSQL_ITEM.fullmatch(item)
-        if not m:
-            raise SourceUriError(f"not a MySQL GTID set item (uuid:N[-M][:...], no tags): {item!r}",
+        head, *parts = (p.strip() for p in item.split(":"))
+        if not _UUID.fullmatch(head) or not parts:
+            raise SourceUriError(f"not a MySQL GTID set item (uuid[:tag]:N[-M][:...]): {item!r}",
                                  setting="--start-gtid")
-        sid = str(_uuid.UUID(m.group(1)))
-        for iv in m.group(2)[1:].split(":"):
-            lo, _, hi = iv.partition("-")
-            lo_n, hi_n = int(lo), int(hi or lo)
-            if lo_n < 1 or hi_n < lo_n:
-                raise SourceUriError(f"empty or invalid GTID interval {iv!r} in {item!r}", setting="--start-gtid")
-            out.setdefault(sid, []).append((lo_n, hi_n))
+        sid = str(_uuid.UUID(head))
+        key, pending_tag = sid, None
+        for part in parts:
+            iv = _INTERVAL.fullmatch(part)
+            if iv is None:
+                if not _TAG.fullmatch(part):
+                    raise SourceUriError(f"not a GTID interval nor a tag (a letter or '_', then letters, digits, "
+                                         f"'_', at most 32): {part!r} in {item!r}", setting="--start-gtid")
+                if pending_tag is not None:
+                    raise SourceUriError(f"tag {pending_tag!r} without an interval in {item!r}",
+                                         setting="--start-gtid")
+                pending_tag = part.lower()
+                key = _tsid_key(sid, pending_tag)
+                continue
+            lo_n, hi_n = int(iv.group(1)), int(iv.group(2) or iv.group(1))
+            if lo_n < 1 or hi_n < lo_n or hi_n >= GNO_END:
+                raise SourceUriError(f"empty or invalid GTID interval {part!r} in {item!r}", setting="--start-gtid")
+            out.setdefault(key, []).append((lo_n, hi_n))
+            pending_tag = None
+        if pending_tag is not None:
+            raise SourceUriError(f"tag {pending_tag!r} without an interval in {item!r}", setting="--start-gtid")
     for sid, ivs in out.items():
         ivs.sort()
         merged = [ivs[0]]
@@ -134,12 +174,27 @@ def parse_mysql_gtid_set(text: str) -> dict[str, list[tuple[int, int]]]:
 
 
 def encode_gtid_set(gtids: dict[str, list[tuple[int, int]]]) -> bytes:
-    """``Gtid_set::encode`` (sql/rpl_gtid_set.cc): sids in ascending order of their 16 bytes, end
-    exclusive (``Gtid_set::Interval::end`` is one past the last GNO)."""
-    parts = [struct.pack("<Q", len(gtids))]
-    for sid in sorted(gtids, key=lambda s: _uuid.UUID(s).bytes):
-        ivs = gtids[sid]
-        parts.append(_uuid.UUID(sid).bytes + struct.pack("<Q", len(ivs)))
+    """``Gtid_set::encode`` (sql/rpl_gtid_set.cc, see the module docstring): the untagged format
+    unless a key has a tag (``Gtid_set::analyze_encoding_format``), tsids in ``Tsid::operator<``
+    order, end exclusive (``Gtid_set::Interval::end`` is one past the last GNO)."""
+    tsids = []
+    for key, ivs in gtids.items():
+        sid, _, tag = key.partition(":")
+        tsids.append((_uuid.UUID(sid).bytes, tag.encode("ascii"), ivs))
+    tsids.sort(key=lambda t: (t[0], t[1]))
+    tagged = any(tag for _, tag, _ in tsids)
+    n = len(tsids)
+    if tagged:
+        head = GTID_FORMAT_TAGGED << 56 | n << 8 | GTID_FORMAT_TAGGED
+    else:
+        head = n
+    parts = [struct.pack("<Q", head)]
+    for sid, tag, ivs in tsids:
+        parts.append(sid)
+        if tagged:
+            # varlen length (one byte, len << 1: a tag has at most 32 bytes), then the bytes
+            parts.append(bytes([len(tag) << 1]) + tag)
+        parts.append(struct.pack("<Q", len(ivs)))
         for lo, hi in ivs:
             parts.append(struct.pack("<QQ", lo, hi + 1))
     return b"".join(parts)
@@ -178,6 +233,7 @@ def mysql_gtid_contains(outer: dict[str, list[tuple[int, int]]], inner: dict[str
 
 __all__ = ["BINLOG_DUMP_NON_BLOCK", "BINLOG_SEND_ANNOTATE_ROWS_EVENT", "BINLOG_THROUGH_GTID",
            "BINLOG_THROUGH_POSITION", "COM_BINLOG_DUMP", "COM_BINLOG_DUMP_GTID", "COM_REGISTER_SLAVE",
-           "HEARTBEAT_TYPES", "LOG_EVENT_ARTIFICIAL_F", "MARIA_SLAVE_CAPABILITY_GTID", "ROTATE_EVENT",
+           "GTID_FORMAT_TAGGED", "GTID_FORMAT_UNTAGGED", "HEARTBEAT_TYPES", "LOG_EVENT_ARTIFICIAL_F",
+           "MARIA_SLAVE_CAPABILITY_GTID", "ROTATE_EVENT",
            "binlog_dump", "binlog_dump_gtid", "encode_gtid_set", "format_mariadb_gtid_state",
            "mysql_gtid_contains", "parse_mariadb_gtid_state", "parse_mysql_gtid_set", "register_slave"]

@@ -35,6 +35,10 @@ _LOGIN_ERRORS = {1045: "the user name or password is wrong (or the user may not 
                  "this client does not have", 1698: "the account needs a password"}
 
 
+#: OpenSSL X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH (include/openssl/x509_vfy.h):
+#: the certificate is trusted but made out to another name (ssl-mode=verify-identity).
+_NAME_MISMATCH = (62, 64)
+
 _UNVERIFIED: ssl.SSLContext | None = None
 
 
@@ -79,6 +83,10 @@ def connect(uri: ServerUri, user: str | None, password: str, *, read_timeout: fl
     required, so a server without TLS is retried in plain text (CR_SSL_CONNECTION_ERROR, 2026);
     ``tls_offered`` (what an earlier connection found) skips that try."""
     kw = {}
+    # The password as UTF-8 bytes: PyMySQL encodes a str password as latin-1 (Connection.__init__),
+    # which sends other bytes than the server stored for a non-ASCII password set over a utf8mb4
+    # connection (and raises UnicodeEncodeError past U+00FF); the mysql client sends the bytes typed.
+    secret = (password or "").encode("utf-8")
     ctx = _ssl_context(uri)
     if ctx is not None and not (uri.ssl_mode == "preferred" and tls_offered is False):
         kw["ssl"] = ctx
@@ -86,22 +94,42 @@ def connect(uri: ServerUri, user: str | None, password: str, *, read_timeout: fl
         kw["ssl_disabled"] = True
     try:
         try:
-            conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=password or "",
+            conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=secret,
                                    charset="utf8mb4", autocommit=True, connect_timeout=uri.connect_timeout,
                                    read_timeout=read_timeout, program_name="mysqlddl", **kw)
         except pymysql.err.OperationalError as e:
             if uri.ssl_mode != "preferred" or "ssl" not in kw or not e.args or e.args[0] != 2026:
                 raise
             kw.pop("ssl")
-            conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=password or "",
+            conn = pymysql.connect(host=uri.host, port=uri.port, user=user or "", password=secret,
                                    charset="utf8mb4", autocommit=True, connect_timeout=uri.connect_timeout,
                                    read_timeout=read_timeout, program_name="mysqlddl", ssl_disabled=True)
     except pymysql.err.MySQLError as e:
         code = e.args[0] if e.args and isinstance(e.args[0], int) else None
+        # PyMySQL reports a failed TLS handshake as "can't connect" (CR_CONN_HOST_ERROR, the
+        # ssl.SSLError kept as ``original_exception``): say it is the certificate, not the host
+        tls_error = getattr(e, "original_exception", None)
+        if isinstance(tls_error, ssl.SSLError):
+            why = getattr(tls_error, "verify_message", None) or tls_error.reason or str(tls_error)
+            if getattr(tls_error, "verify_code", None) in _NAME_MISMATCH:
+                fix = ("connect by a name the certificate holds (its CN or subjectAltName), or use "
+                       "ssl-mode=verify-ca, which checks the CA only")
+            elif isinstance(tls_error, ssl.SSLCertVerificationError):
+                fix = "give the CA that signed the server's certificate as ssl-ca"
+            else:
+                fix = "check the TLS settings (ssl-mode, ssl-ca, ssl-cert, ssl-key) and the server's"
+            raise ServerConnectError(f"TLS handshake failed (ssl-mode={uri.ssl_mode}): {why}", server=uri.address,
+                                     code=code, setting="ssl-mode", fix=fix) from None
         why = _LOGIN_ERRORS.get(code, str(e.args[1] if len(e.args) > 1 else e))
         fix = None
         if code == 1045:
             fix = "check the user and the password (MYSQL_PWD, --defaults-file [client] password, or the prompt)"
+            if "ssl" not in kw:
+                # the server answers 1045 alike to an account created REQUIRE SSL (X509, ISSUER...)
+                # that logs in without TLS: nothing in the reply tells the two apart
+                why += "; or the account requires TLS (REQUIRE SSL) and this connection is not encrypted"
+                fix += ", or use ssl-mode=required (or verify-ca/verify-identity with ssl-ca) for an account " \
+                       "that requires TLS"
         elif code in _CONNECTION_ERRORS:
             fix = "check that the server runs and listens on this host and port"
         raise ServerConnectError(f"cannot log in as {user!r}: {why}", server=uri.address, code=code,
