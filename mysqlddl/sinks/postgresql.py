@@ -442,11 +442,14 @@ class PostgresSink(Sink):
                 for sql in self._ddl_statements(sc, notes):
                     cur.execute(sql)
                     self.stats["statements"] += 1
-        except psycopg.Error as e:
-            err = UnconvertibleDdlError(f"the DDL {sc.ddl[:200]!r} did not apply in PostgreSQL: {e}",
-                                        position=where, what=str(e).splitlines()[0] if str(e) else None)
+        except (psycopg.Error, UnconvertibleDdlError) as e:
+            if isinstance(e, UnconvertibleDdlError):      # (the converter's own: a generated column)
+                err = e.with_context(position=where)
+            else:
+                err = UnconvertibleDdlError(f"the DDL {sc.ddl[:200]!r} did not apply in PostgreSQL: {e}",
+                                            position=where, what=str(e).splitlines()[0] if str(e) else None)
             if not skip:
-                raise err from e
+                raise err from (None if err is e else e)
             with self.conn.cursor() as cur:
                 cur.execute("ROLLBACK TO SAVEPOINT mysqlddl_ddl")
             self._versions, self._changed_tables = saved        # the target did not change

@@ -48,8 +48,15 @@ Oracle (through OpenLogReplicator; SQL Reference 2.1 "Data Types")::
     VECTOR                            real[]
 
 A mapping rule may override any column's type (the value is then cast to it in the target).
-AUTO_INCREMENT, generated columns and ON UPDATE CURRENT_TIMESTAMP become plain columns: their
-values come in every row image, so the target stores what the source computed.
+AUTO_INCREMENT and ON UPDATE CURRENT_TIMESTAMP become plain columns: their values come in every row
+image, so the target stores what the source computed.
+
+Generated columns (``AS (expr) VIRTUAL | STORED | PERSISTENT``) become ``GENERATED ALWAYS AS
+(expr) STORED`` with the expression translated (:mod:`.generated` lists what is): VIRTUAL ones too,
+as PostgreSQL 15 has only STORED generated columns; the target computes them, rows never write them.
+An expression without a same-meaning PostgreSQL form follows ``generated_fallback``: ``error``
+(default: the DDL is not converted, under the pipeline's error strategy) or ``plain`` (a plain
+column of the type above, filled with the values the row images carry).
 """
 
 from __future__ import annotations
@@ -105,6 +112,10 @@ class PgOptions:
     #: JSON values arrive as their document's text (the change reader decoding with
     #: ``json_as="text"``, as ``mysqlddl changes`` does): stored as that text, not encoded again
     json_text: bool = False
+    #: a generated column whose expression :mod:`.generated` cannot translate: ``error`` (an
+    #: UnconvertibleDdlError naming the column and expression, under the pipeline's error strategy)
+    #: or ``plain`` (a plain column the row images fill with the source's computed values)
+    generated_fallback: str = "error"
 
     def __post_init__(self) -> None:
         for f, cls in (("value_policy", ValuePolicy), ("enum_mode", EnumMode)):
@@ -113,6 +124,8 @@ class PgOptions:
             except ValueError:
                 allowed = " or ".join(repr(m.value) for m in cls)
                 raise ConfigError(f"sink.{f} must be {allowed}, not {getattr(self, f)!r}") from None
+        if self.generated_fallback not in ("error", "plain"):
+            raise ConfigError(f"sink.generated_fallback must be 'error' or 'plain', not {self.generated_fallback!r}")
         if self.on_ddl_error not in ("error", "skip"):
             raise ConfigError(f"sink.on_ddl_error must be 'error' or 'skip', not {self.on_ddl_error!r}")
         for f in ("commit_every", "commit_ms"):
