@@ -210,7 +210,7 @@ class Pipeline:
         if history is not None:
             options = options.replace(schema_position=None)      # (the baseline is in the history)
         self.gtids = GtidTracker(ckpt.gtid_set if ckpt is not None else "")
-        self.stats = Stats(ckpt.stats if ckpt is not None else None)
+        self.stats = Stats(ckpt.stats if ckpt is not None else None, getattr(sink, "policy_counts", None))
         # (this process's retries not yet in a checkpoint: counted once)
         self.stats.retries += self.retries - self._retries_stored
         self.identity = identity

@@ -348,3 +348,33 @@ def test_pipeline_file_postgresql_options():
     assert cfg.sink.pg.pipeline == "p1" and cfg.sink.pg.value_policy.value == "clamp"
     assert cfg.sink.pg.on_ddl_error == "skip"          # (the skip strategy's default)
     assert config_from_dict(_pg({})).sink.pg.on_ddl_error == "error"
+
+
+# ------------------------------------------------------------------------------ the sink's value-policy counts
+def test_value_policy_counts_in_stats_and_status(lab_binlogs, pg_server, tmp_path):
+    # the lab's zero dates under value_policy = "clamp": the direct application's counts (the sink's
+    # own report) are what `status` shows, counted once although a run was killed after a commit
+    # it was not told of and inside the big transaction, and restarted
+    want_uri = pg_server.create_database("pipe_policy_direct")
+    sink = PostgresSink(want_uri, PgOptions(commit_every=25, value_policy="clamp"))
+    with sink:
+        write_records(ChangeReader(lab_files(lab_binlogs), ChangeOptions()), sink)
+    want = sink.report()["value_policy"]
+    assert any(r[2] == "zero-date" and r[3] == "clamp" and r[4] > 0 for r in want)
+    uri = pg_server.create_database("pipe_policy")
+    # (the extra text follows [sink] uri: value_policy is a [sink] key)
+    p = write_file(tmp_path / "lab.toml", lab_binlogs, uri, 'value_policy = "clamp"\n'
+                   "[checkpoint]\nevery_transactions = 1\n[stats]\nprogress = \"never\"\ninterval_s = 0\n")
+    for point in ["after-sink-commit@20", "huge-transaction@2"]:
+        proc = cli("run", p, "--once", "--summary", "none", env={**ENV, "MYSQLDDL_FAULT": point})
+        assert proc.returncode == -signal.SIGKILL, f"{point} not reached: {proc.returncode} {proc.stderr[-2000:]}"
+    proc = cli("run", p, "--once", "--summary", "json", env=ENV)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stderr.strip().splitlines()[-1])["stats"]["value_policy"] == want
+    st = json.loads(cli("status", p, "--json").stdout)
+    assert st["stats"]["value_policy"] == want          # (from the checkpoint, in the target)
+    assert st["stats_file"]["stats"]["value_policy"] == want
+    assert st["stats"]["dml"]                            # (alongside the per-table applied counts)
+    text = cli("status", p).stdout
+    table, column, reason, action, n = want[0]
+    assert f"value policy: {table}.{column}: {reason} -> {action} x{n}" in text
