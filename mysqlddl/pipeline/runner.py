@@ -235,6 +235,8 @@ class Pipeline:
             if ckpt is None:
                 # the first run: a database sink creates the baseline's tables (none without one)
                 sink.seed(reader.history.catalog_at(BinlogPosition(-1, 0)))
+            else:
+                sink.validate_schema(reader.history)     # (a restart: the schema restored from the checkpoint)
             self._loop(reader)
             if not self._in_txn:
                 sink.rotate()

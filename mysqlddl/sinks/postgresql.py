@@ -186,6 +186,13 @@ class PostgresSink(Sink):
                 self._set_version(key, t)
         self._commit_now()      # (the table versions; the checkpoint moves only if a commit was pending)
 
+    def validate_schema(self, history) -> None:
+        """The mapping rules against the schema in force in ``history`` (restored from the
+        checkpoint): positioned MappingErrors, also for a table the history saw dropped or renamed."""
+        cat = history.catalog
+        gone = {(tid.database, tid.name) for rec in history.records for tid, _t in rec.tables}
+        self.mapping.validate(cat, gone)
+
     def load_checkpoint(self) -> Checkpoint | None:
         """The stored checkpoint of ``options.pipeline``, None when there is none (a first run)."""
         try:

@@ -306,7 +306,8 @@ def test_mapping_rules_are_checked_against_the_baseline(pg_server, tmp_path):
                    f'[changes]\nschema = "{DATA / "shop-baseline.sql"}"\n{mapping}', name="shop")
     proc = cli("run", p, "--once", "--summary", "none")
     assert proc.returncode == 1
-    assert "mapping.columns[0] (column): shop.orders has no column 'totl'" in proc.stderr
+    line = p.read_text().splitlines().index("[[mapping.columns]]") + 1       # (the rule's place in the file)
+    assert f"mapping.columns[0] (shop.toml line {line}) (column): shop.orders has no column 'totl'" in proc.stderr
 
 
 def test_status_changes_nothing_in_the_target(pg_server, tmp_path):
@@ -378,3 +379,33 @@ def test_value_policy_counts_in_stats_and_status(lab_binlogs, pg_server, tmp_pat
     text = cli("status", p).stdout
     table, column, reason, action, n = want[0]
     assert f"value policy: {table}.{column}: {reason} -> {action} x{n}" in text
+
+
+def test_mapping_rules_are_checked_against_the_restored_schema_on_every_start(lab_binlogs, pg_server, tmp_path):
+    # the rules fit when the first run starts (no baseline: the tables come later); at the end of
+    # the binlogs pipelab.evo was renamed (evo2, then evo3) and its column a dropped: a restart
+    # checks the rules against the schema restored from the checkpoint and names the rule's line
+    uri = pg_server.create_database("pipe_restart_rules")
+    rules = ('[[mapping.tables]]\ndatabase = "pipelab"\ntable = "evo"\nname = "evolution"\n'
+             '[[mapping.columns]]\ndatabase = "pipelab"\ntable = "evo3"\ncolumn = "a"\nname = "a_old"\n')
+    p = write_file(tmp_path / "lab.toml", lab_binlogs, uri, f"[stats]\nprogress = \"never\"\n{rules}")
+    lines = p.read_text().splitlines()
+    table_line = lines.index("[[mapping.tables]]") + 1
+    column_line = lines.index("[[mapping.columns]]") + 1
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    before = state_row(uri, "lab")
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 1
+    assert f"mapping.tables[0] (lab.toml line {table_line}) (table): pipelab.evo no longer exists" in proc.stderr
+    p.write_text(p.read_text().replace('[[mapping.tables]]\ndatabase = "pipelab"\ntable = "evo"\n'
+                                       'name = "evolution"\n', ""))
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 1
+    assert (f"mapping.columns[0] (lab.toml line {column_line - 4}) (column): pipelab.evo3 has no column 'a'"
+            in proc.stderr)
+    assert state_row(uri, "lab") == before          # (refused at start-up: the target is untouched)
+    p.write_text(p.read_text().replace('[[mapping.columns]]\ndatabase = "pipelab"\ntable = "evo3"\n'
+                                       'column = "a"\nname = "a_old"\n', ""))
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 0, proc.stderr[-3000:]
