@@ -63,7 +63,7 @@ from .pg import ddl as D
 from .pg import dml as M
 from .pg.rows import RowConverter
 from .pg.state import Checkpoint, TargetCheckpointView, masked_uri, position_fields
-from .pg.types import PgOptions
+from .pg.types import PgOptions, postgis_options
 from .pg.values import PolicyCounts
 
 log = logging.getLogger("mysqlddl.sinks.postgresql")
@@ -139,6 +139,8 @@ class PostgresSink(Sink):
         s = D.qi(self.options.state_schema)
         with self.conn.cursor() as cur:
             cur.execute("SET TimeZone = 'UTC'")
+            if self.options.geometry == "auto":
+                self.options = postgis_options(cur, self.options)
             if not create:
                 self.conn.commit()
                 return
