@@ -330,6 +330,8 @@ def _pg(extra: dict, **top) -> dict:
     (_pg({"pipeline": "x"}), "sink.pipeline", "pipeline's name"),
     (_pg({"segment_bytes": 5}), "sink.segment_bytes", "unknown key segment_bytes of a postgresql sink"),
     (_pg({"value_policy": "drop"}), "sink.value_policy", "must be"),
+    (_pg({"generated_fallback": "compute"}), "sink.generated_fallback", "'error' or 'plain'"),
+    (_pg({"geometry": "wkt"}), "sink.geometry", "'auto', 'wkb' or 'postgis'"),
     (_pg({}, checkpoint={"uri": "sqlite:///x.db"}), "checkpoint.uri", "in its target"),
     (_pg({}, changes={"schema_changes": False}), "changes.schema_changes", "schema changes"),
     (_pg({}, mapping={"columns": [{"database": "d", "table": "t", "column": "c", "transform": "upper(x)"}]}),
@@ -344,6 +346,7 @@ def test_pipeline_file_errors_are_positioned(data, setting, text):
 
 
 def test_pipeline_file_postgresql_options():
+    assert config_from_dict(_pg({"generated_fallback": "plain"})).sink.pg.generated_fallback == "plain"
     cfg = config_from_dict(_pg({"value_policy": "clamp", "enum_mode": "type"}, name="p1",
                                errors={"strategy": "skip"}))
     assert cfg.sink.pg.pipeline == "p1" and cfg.sink.pg.value_policy.value == "clamp"
