@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A private PostgreSQL cluster for tests and benchmarks (the target of the PostgreSQL sink).
 
-    python tools/pg_lab.py install          apt-get install postgresql if initdb/pg_ctl are missing
+    python tools/pg_lab.py install          apt-get install postgresql if initdb/pg_ctl are missing, and
+                                            postgresql-<major>-postgis-3 if PostGIS is
     python tools/pg_lab.py start [DIR]      initdb + start a cluster in DIR; prints its URI
     python tools/pg_lab.py stop DIR         fast shutdown by the PID file
 
@@ -46,17 +47,30 @@ def bindir() -> Path | None:
     return max(found)[1] if found else None
 
 
+def postgis_installed() -> bool:
+    """Whether the PostGIS extension's files are there for the newest server (CREATE EXTENSION postgis)."""
+    b = bindir()
+    return b is not None and Path(f"/usr/share/postgresql/{b.parent.name}/extension/postgis.control").exists()
+
+
 def install() -> None:
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     if bindir():
         print(f"postgres present: {bindir()}")
-        return
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "postgresql"], check=True, env=env, stdout=subprocess.DEVNULL)
-    # (the package starts the system cluster on 5432; it is left alone: tests never use it)
-    if not bindir():
-        sys.exit("apt-get finished but initdb/postgres are still missing")
-    print(f"installed: {bindir()}")
+    else:
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "postgresql"], check=True, env=env,
+                       stdout=subprocess.DEVNULL)
+        # (the package starts the system cluster on 5432; it is left alone: tests never use it)
+        if not bindir():
+            sys.exit("apt-get finished but initdb/postgres are still missing")
+        print(f"installed: {bindir()}")
+    if not postgis_installed():
+        # PostGIS for the sink's geometry columns (Debian's postgresql-<major>-postgis-3)
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", f"postgresql-{bindir().parent.name}-postgis-3"], check=True,
+                       env=env, stdout=subprocess.DEVNULL)
+        print(f"installed: PostGIS for PostgreSQL {bindir().parent.name}")
 
 
 def spare_port() -> int:

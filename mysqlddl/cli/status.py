@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
           f"batches {s['batches']} (avg {s['avg_batch_size']} transactions), retries {s['retries']}")
     for table, ops in s["dml"].items():
         print(f"  {table}: " + ", ".join(f"{op}={n}" for op, n in ops.items()))
+    for table, column, reason, action, n in s.get("value_policy", ()):
+        print(f"  value policy: {table}.{column}: {reason} -> {action} x{n}")
     if s["recent"]:
         b = s["recent"][-1]
         print(f"last batch: source committed {_ts(b['source_committed'])}, read {_ts(b['read'])}, sink committed "

@@ -24,6 +24,7 @@ Rules are frozen; :meth:`Mapping.validate` checks them against the schema in for
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from collections.abc import Mapping as MappingABC
 from fnmatch import fnmatchcase
@@ -32,6 +33,7 @@ from ..errors import MappingError
 from ..model.catalog import Catalog
 from ..model.ids import column_key
 
+_HEADER = re.compile(r"^\s*\[\[\s*mapping\.(include|exclude|tables|columns)\s*\]\]\s*(#.*)?$")
 VALUE_MARK = "%d"     # the converted value inside a transform expression (the reference design's mark)
 
 
@@ -155,11 +157,13 @@ class Mapping:
         return not (self.include or self.exclude or self.tables or self.columns)
 
     # -- validation ---------------------------------------------------------------------------------
-    def validate(self, catalog: Catalog | None = None) -> Mapping:
+    def validate(self, catalog: Catalog | None = None, gone=()) -> Mapping:
         """Checks every rule on its own, then against ``catalog`` (the schema in force): a column
         rule on a table that exists must name one of its columns; two source tables (or columns)
         must not land on one target name. Tables not in the catalog yet are allowed (a later
-        CREATE brings them). Returns self."""
+        CREATE brings them), except those in ``gone``: (database, table) names the history saw
+        dropped or renamed away (a restart: the rule names a table that no longer exists).
+        Returns self."""
         for r in self.columns:
             if not r.column or any(ch in r.column for ch in "*?["):
                 raise MappingError("a column rule names one column (no glob)", rule=r.where, setting="column")
@@ -203,6 +207,12 @@ class Mapping:
                     raise MappingError(f"{t.database}.{t.name}: columns {names[k]} and {c.name} both map to "
                                        f"{ct.name}", rule=rule, setting="name")
                 names[k] = c.name
+        present = {(t.database, t.name) for t in catalog.tables.values()}
+        for r in (*self.columns, *self.tables):
+            if r.table is not None and not any(ch in r.table + r.database for ch in "*?[") \
+                    and (r.database, r.table) in set(gone) - present:
+                raise MappingError(f"{r.database}.{r.table} no longer exists (dropped or renamed in the schema "
+                                   "history)", rule=r.where, setting="table")
         for r in self.columns:
             for t in catalog.tables.values():
                 if not (fnmatchcase(t.database, r.database) and fnmatchcase(t.name, r.table)):
@@ -211,6 +221,26 @@ class Mapping:
                     raise MappingError(f"{t.database}.{t.name} has no column {r.column!r} (columns: "
                                        f"{', '.join(t.column_names)})", rule=r.where, setting="column")
         return self
+
+    def with_lines(self, text: str, source: str) -> Mapping:
+        """The rules with their place in the pipeline file ``source`` (its ``text``) added to
+        ``where`` (``mapping.columns[2] (p.toml line 14)``): the line of each ``[[mapping.KEY]]``
+        header, in order. Rules written as inline tables (no headers to count) are left as they are."""
+        heads: dict[str, list[int]] = {}
+        for n, line in enumerate(text.splitlines(), 1):
+            m = _HEADER.match(line)
+            if m:
+                heads.setdefault(m.group(1), []).append(n)
+
+        def placed(key: str, rules: tuple) -> tuple:
+            lines = heads.get(key, [])
+            if len(lines) != len(rules):
+                return rules
+            return tuple(dataclasses.replace(r, where=f"{r.where} ({source} line {n})")
+                         for r, n in zip(rules, lines, strict=True))
+
+        return Mapping(placed("include", self.include), placed("exclude", self.exclude),
+                       placed("tables", self.tables), placed("columns", self.columns))
 
     # -- configuration --------------------------------------------------------------------------------
     @classmethod

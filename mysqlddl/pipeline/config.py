@@ -312,6 +312,9 @@ def _pg_pipeline(data: dict, name: str, base: Path, path, source: SourceConfig) 
         raise PipelineError(str(e), path=path, setting=key) from None
     try:
         mapping = Mapping.from_config(data.get("mapping"))
+        if path is not None and Path(path).is_file():
+            # (the rules' lines in the file: the start-up checks against the schema name them)
+            mapping = mapping.with_lines(Path(path).read_text(encoding="utf-8"), Path(path).name)
     except MappingError as e:
         where = ".".join(p for p in (e.rule, e.setting) if p) or "mapping"
         raise PipelineError(e.message, path=path, setting=where) from None

@@ -210,7 +210,7 @@ class Pipeline:
         if history is not None:
             options = options.replace(schema_position=None)      # (the baseline is in the history)
         self.gtids = GtidTracker(ckpt.gtid_set if ckpt is not None else "")
-        self.stats = Stats(ckpt.stats if ckpt is not None else None)
+        self.stats = Stats(ckpt.stats if ckpt is not None else None, getattr(sink, "policy_counts", None))
         # (this process's retries not yet in a checkpoint: counted once)
         self.stats.retries += self.retries - self._retries_stored
         self.identity = identity
@@ -235,6 +235,8 @@ class Pipeline:
             if ckpt is None:
                 # the first run: a database sink creates the baseline's tables (none without one)
                 sink.seed(reader.history.catalog_at(BinlogPosition(-1, 0)))
+            else:
+                sink.validate_schema(reader.history)     # (a restart: the schema restored from the checkpoint)
             self._loop(reader)
             if not self._in_txn:
                 sink.rotate()

@@ -6,6 +6,11 @@ counted twice, and the counts survive restarts. Per batch, three timestamps (Uni
 source committed its last transaction (the commit event's header timestamp), when the pipeline read
 that event, and when the sink's commit and the checkpoint were done; their differences are the lag.
 
+A sink's own value-policy counts (the PostgreSQL sink's ``policy_counts``: values nulled or clamped,
+per table, column, reason and action) are added the same way: what the sink counted by the time a
+batch is committed, less what it had counted before, joins the totals (``value_policy``: rows
+[table, column, reason, action, count]), so a batch re-read after a crash is counted once.
+
 The stats file (JSON, replaced atomically) is written every ``interval_s`` and at the end; ``mysqlddl
 status`` shows it with the checkpoint.
 """
@@ -25,8 +30,13 @@ RECENT_BATCHES = 20
 class Stats:
     """Counters (see the module docstring). ``totals`` is JSON data (what the checkpoint stores)."""
 
-    def __init__(self, totals: dict | None = None):
+    def __init__(self, totals: dict | None = None, sink_counts: collections.Counter | None = None):
+        """``sink_counts``: the sink's live value-policy Counter ((table, column, reason, action) ->
+        values), read at each commit; None for a sink without one."""
         t = totals or {}
+        self.value_policy = collections.Counter({tuple(r[:4]): int(r[4]) for r in t.get("value_policy", ())})
+        self._sink_counts = sink_counts
+        self._sink_seen = collections.Counter(sink_counts or {})     # (counted before this run: not ours)
         self.ddl = int(t.get("ddl", 0))
         self.transactions = int(t.get("transactions", 0))
         self.batches = int(t.get("batches", 0))
@@ -72,6 +82,10 @@ class Stats:
         self.skipped += self.b_skipped
         for (table, op), n in self.b_dml.items():
             self.dml.setdefault(table, collections.Counter())[op] += n
+        if self._sink_counts is not None:
+            now_counts = collections.Counter(self._sink_counts)
+            self.value_policy.update(now_counts - self._sink_seen)
+            self._sink_seen = now_counts
         if self.b_txns or self.b_ddl:
             self.batches += 1
             self.recent.append({"transactions": self.b_txns + self.b_ddl, "source_committed": self.b_source_ts,
@@ -85,7 +99,8 @@ class Stats:
         return {"ddl": self.ddl, "transactions": self.transactions, "batches": self.batches,
                 "skipped": self.skipped, "retries": self.retries,
                 "dml": {t: dict(sorted(c.items())) for t, c in sorted(self.dml.items())},
-                "recent": list(self.recent)}
+                "recent": list(self.recent),
+                "value_policy": [[*k, n] for k, n in sorted(self.value_policy.items()) if n]}
 
     def report(self) -> dict:
         """The totals with the derived figures (DML by operation, average batch size, lag)."""

@@ -61,6 +61,11 @@ class Sink:
         first record; empty without a baseline): a database sink creates their tables in its
         target. Must be idempotent: a crash before the first checkpoint seeds again."""
 
+    def validate_schema(self, history) -> None:
+        """Called by a pipeline's later runs (a checkpoint exists), after :meth:`recover`, with the
+        :class:`~mysqlddl.history.SchemaHistory` restored from the checkpoint: a sink with rules
+        about the source's objects checks them against the schema in force there."""
+
     def checkpoint_store(self):
         """A :class:`mysqlddl.pipeline.CheckpointStore` when the sink keeps the checkpoint itself
         (a database sink: in the same transaction as the data it covers), else None (the pipeline

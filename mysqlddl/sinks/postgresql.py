@@ -63,7 +63,7 @@ from .pg import ddl as D
 from .pg import dml as M
 from .pg.rows import RowConverter
 from .pg.state import Checkpoint, TargetCheckpointView, masked_uri, position_fields
-from .pg.types import PgOptions
+from .pg.types import PgOptions, postgis_options
 from .pg.values import PolicyCounts
 
 log = logging.getLogger("mysqlddl.sinks.postgresql")
@@ -139,6 +139,8 @@ class PostgresSink(Sink):
         s = D.qi(self.options.state_schema)
         with self.conn.cursor() as cur:
             cur.execute("SET TimeZone = 'UTC'")
+            if self.options.geometry == "auto":
+                self.options = postgis_options(cur, self.options)
             if not create:
                 self.conn.commit()
                 return
@@ -185,6 +187,13 @@ class PostgresSink(Sink):
                         cur.execute(sql)
                 self._set_version(key, t)
         self._commit_now()      # (the table versions; the checkpoint moves only if a commit was pending)
+
+    def validate_schema(self, history) -> None:
+        """The mapping rules against the schema in force in ``history`` (restored from the
+        checkpoint): positioned MappingErrors, also for a table the history saw dropped or renamed."""
+        cat = history.catalog
+        gone = {(tid.database, tid.name) for rec in history.records for tid, _t in rec.tables}
+        self.mapping.validate(cat, gone)
 
     def load_checkpoint(self) -> Checkpoint | None:
         """The stored checkpoint of ``options.pipeline``, None when there is none (a first run)."""
@@ -442,11 +451,14 @@ class PostgresSink(Sink):
                 for sql in self._ddl_statements(sc, notes):
                     cur.execute(sql)
                     self.stats["statements"] += 1
-        except psycopg.Error as e:
-            err = UnconvertibleDdlError(f"the DDL {sc.ddl[:200]!r} did not apply in PostgreSQL: {e}",
-                                        position=where, what=str(e).splitlines()[0] if str(e) else None)
+        except (psycopg.Error, UnconvertibleDdlError) as e:
+            if isinstance(e, UnconvertibleDdlError):      # (the converter's own: a generated column)
+                err = e.with_context(position=where)
+            else:
+                err = UnconvertibleDdlError(f"the DDL {sc.ddl[:200]!r} did not apply in PostgreSQL: {e}",
+                                            position=where, what=str(e).splitlines()[0] if str(e) else None)
             if not skip:
-                raise err from e
+                raise err from (None if err is e else e)
             with self.conn.cursor() as cur:
                 cur.execute("ROLLBACK TO SAVEPOINT mysqlddl_ddl")
             self._versions, self._changed_tables = saved        # the target did not change

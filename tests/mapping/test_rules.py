@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import tomllib
 
 from mysqlddl.ddl import run_script
 from mysqlddl.errors import MappingError
@@ -72,3 +73,32 @@ def test_validation_against_the_schema_in_force():
         cols.validate(cat)
     # a table not created yet is fine: a later CREATE brings it
     Mapping.from_config({"columns": [{"database": "d", "table": "later", "column": "c", "name": "x"}]}).validate(cat)
+
+
+def test_a_table_the_history_saw_go_is_an_error_but_one_to_come_is_not():
+    cat = catalog(CAT)
+    m = Mapping.from_config({"tables": [{"database": "d", "table": "old", "name": "x"}],
+                             "columns": [{"database": "d", "table": "later", "column": "c", "name": "y"}]})
+    m.validate(cat, gone={("d", "gone_too")})
+    with pytest.raises(MappingError, match="d.old no longer exists") as e:
+        m.validate(cat, gone={("d", "old")})
+    assert e.value.rule == "mapping.tables[0]" and e.value.setting == "table"
+    # (a glob names no one table: it is not checked)
+    Mapping.from_config({"tables": [{"database": "d", "table": "ol*", "name": "x"}]}).validate(cat, gone={("d", "old")})
+
+
+def test_rules_carry_their_line_in_the_pipeline_file():
+    text = ('name = "p"\n[source]\nuri = "file:///x/"\n'
+            '[[mapping.columns]]\ndatabase = "d"\ntable = "t"\ncolumn = "nope"\nname = "x"\n'
+            '[[mapping.tables]]  # a rename\ndatabase = "d"\ntable = "u"\nname = "v"\n'
+            '[[ mapping.columns ]]\ndatabase = "d"\ntable = "u"\ncolumn = "a"\nname = "b"\n')
+    m = Mapping.from_config(tomllib.loads(text)["mapping"]).with_lines(text, "p.toml")
+    assert [r.where for r in m.columns] == ["mapping.columns[0] (p.toml line 4)", "mapping.columns[1] (p.toml line 13)"]
+    assert m.tables[0].where == "mapping.tables[0] (p.toml line 9)"
+    with pytest.raises(MappingError) as e:
+        m.validate(catalog(CAT))
+    assert str(e.value).startswith("mapping.columns[0] (p.toml line 4) (column): d.t has no column 'nope'")
+    # inline tables have no header lines: left as they are
+    inline = 'mapping.columns = [{database = "d", table = "t", column = "c", name = "x"}]\n'
+    m2 = Mapping.from_config(tomllib.loads(inline)["mapping"]).with_lines(inline, "p.toml")
+    assert m2.columns[0].where == "mapping.columns[0]"

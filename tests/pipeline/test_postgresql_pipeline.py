@@ -306,7 +306,8 @@ def test_mapping_rules_are_checked_against_the_baseline(pg_server, tmp_path):
                    f'[changes]\nschema = "{DATA / "shop-baseline.sql"}"\n{mapping}', name="shop")
     proc = cli("run", p, "--once", "--summary", "none")
     assert proc.returncode == 1
-    assert "mapping.columns[0] (column): shop.orders has no column 'totl'" in proc.stderr
+    line = p.read_text().splitlines().index("[[mapping.columns]]") + 1       # (the rule's place in the file)
+    assert f"mapping.columns[0] (shop.toml line {line}) (column): shop.orders has no column 'totl'" in proc.stderr
 
 
 def test_status_changes_nothing_in_the_target(pg_server, tmp_path):
@@ -329,6 +330,8 @@ def _pg(extra: dict, **top) -> dict:
     (_pg({"pipeline": "x"}), "sink.pipeline", "pipeline's name"),
     (_pg({"segment_bytes": 5}), "sink.segment_bytes", "unknown key segment_bytes of a postgresql sink"),
     (_pg({"value_policy": "drop"}), "sink.value_policy", "must be"),
+    (_pg({"generated_fallback": "compute"}), "sink.generated_fallback", "'error' or 'plain'"),
+    (_pg({"geometry": "wkt"}), "sink.geometry", "'auto', 'wkb' or 'postgis'"),
     (_pg({}, checkpoint={"uri": "sqlite:///x.db"}), "checkpoint.uri", "in its target"),
     (_pg({}, changes={"schema_changes": False}), "changes.schema_changes", "schema changes"),
     (_pg({}, mapping={"columns": [{"database": "d", "table": "t", "column": "c", "transform": "upper(x)"}]}),
@@ -343,8 +346,69 @@ def test_pipeline_file_errors_are_positioned(data, setting, text):
 
 
 def test_pipeline_file_postgresql_options():
+    assert config_from_dict(_pg({"generated_fallback": "plain"})).sink.pg.generated_fallback == "plain"
     cfg = config_from_dict(_pg({"value_policy": "clamp", "enum_mode": "type"}, name="p1",
                                errors={"strategy": "skip"}))
     assert cfg.sink.pg.pipeline == "p1" and cfg.sink.pg.value_policy.value == "clamp"
     assert cfg.sink.pg.on_ddl_error == "skip"          # (the skip strategy's default)
     assert config_from_dict(_pg({})).sink.pg.on_ddl_error == "error"
+
+
+# ------------------------------------------------------------------------------ the sink's value-policy counts
+def test_value_policy_counts_in_stats_and_status(lab_binlogs, pg_server, tmp_path):
+    # the lab's zero dates under value_policy = "clamp": the direct application's counts (the sink's
+    # own report) are what `status` shows, counted once although a run was killed after a commit
+    # it was not told of and inside the big transaction, and restarted
+    want_uri = pg_server.create_database("pipe_policy_direct")
+    sink = PostgresSink(want_uri, PgOptions(commit_every=25, value_policy="clamp"))
+    with sink:
+        write_records(ChangeReader(lab_files(lab_binlogs), ChangeOptions()), sink)
+    want = sink.report()["value_policy"]
+    assert any(r[2] == "zero-date" and r[3] == "clamp" and r[4] > 0 for r in want)
+    uri = pg_server.create_database("pipe_policy")
+    # (the extra text follows [sink] uri: value_policy is a [sink] key)
+    p = write_file(tmp_path / "lab.toml", lab_binlogs, uri, 'value_policy = "clamp"\n'
+                   "[checkpoint]\nevery_transactions = 1\n[stats]\nprogress = \"never\"\ninterval_s = 0\n")
+    for point in ["after-sink-commit@20", "huge-transaction@2"]:
+        proc = cli("run", p, "--once", "--summary", "none", env={**ENV, "MYSQLDDL_FAULT": point})
+        assert proc.returncode == -signal.SIGKILL, f"{point} not reached: {proc.returncode} {proc.stderr[-2000:]}"
+    proc = cli("run", p, "--once", "--summary", "json", env=ENV)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stderr.strip().splitlines()[-1])["stats"]["value_policy"] == want
+    st = json.loads(cli("status", p, "--json").stdout)
+    assert st["stats"]["value_policy"] == want          # (from the checkpoint, in the target)
+    assert st["stats_file"]["stats"]["value_policy"] == want
+    assert st["stats"]["dml"]                            # (alongside the per-table applied counts)
+    text = cli("status", p).stdout
+    table, column, reason, action, n = want[0]
+    assert f"value policy: {table}.{column}: {reason} -> {action} x{n}" in text
+
+
+def test_mapping_rules_are_checked_against_the_restored_schema_on_every_start(lab_binlogs, pg_server, tmp_path):
+    # the rules fit when the first run starts (no baseline: the tables come later); at the end of
+    # the binlogs pipelab.evo was renamed (evo2, then evo3) and its column a dropped: a restart
+    # checks the rules against the schema restored from the checkpoint and names the rule's line
+    uri = pg_server.create_database("pipe_restart_rules")
+    rules = ('[[mapping.tables]]\ndatabase = "pipelab"\ntable = "evo"\nname = "evolution"\n'
+             '[[mapping.columns]]\ndatabase = "pipelab"\ntable = "evo3"\ncolumn = "a"\nname = "a_old"\n')
+    p = write_file(tmp_path / "lab.toml", lab_binlogs, uri, f"[stats]\nprogress = \"never\"\n{rules}")
+    lines = p.read_text().splitlines()
+    table_line = lines.index("[[mapping.tables]]") + 1
+    column_line = lines.index("[[mapping.columns]]") + 1
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    before = state_row(uri, "lab")
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 1
+    assert f"mapping.tables[0] (lab.toml line {table_line}) (table): pipelab.evo no longer exists" in proc.stderr
+    p.write_text(p.read_text().replace('[[mapping.tables]]\ndatabase = "pipelab"\ntable = "evo"\n'
+                                       'name = "evolution"\n', ""))
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 1
+    assert (f"mapping.columns[0] (lab.toml line {column_line - 4}) (column): pipelab.evo3 has no column 'a'"
+            in proc.stderr)
+    assert state_row(uri, "lab") == before          # (refused at start-up: the target is untouched)
+    p.write_text(p.read_text().replace('[[mapping.columns]]\ndatabase = "pipelab"\ntable = "evo3"\n'
+                                       'column = "a"\nname = "a_old"\n', ""))
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 0, proc.stderr[-3000:]

@@ -8,8 +8,10 @@ What PostgreSQL has no counterpart for is left out and said (``notes``, which th
 logs): FULLTEXT and SPATIAL keys, functional key parts, default expressions in MySQL syntax,
 foreign keys and CHECK constraints (the target receives rows the source already checked, in the
 source's order), partitioning, column order (FIRST/AFTER: PostgreSQL cannot reorder columns,
-manual "ALTER TABLE": new columns go last), generated-column expressions (the values come in the
-row images, so generated columns are plain columns). Prefix key parts become ``left(col, n)``
+manual "ALTER TABLE": new columns go last). Generated columns become ``GENERATED ALWAYS AS (expr)
+STORED`` where :mod:`.generated` translates the expression; one it cannot follows
+``generated_fallback`` (an UnconvertibleDdlError naming the column and expression, or a plain
+column the row images fill). Prefix key parts become ``left(col, n)``
 (``substring`` for bytea) expression keys: the same uniqueness as MySQL's prefix.
 
 Names: a PostgreSQL index name is unique in its schema (manual "CREATE INDEX"), MySQL's only in its
@@ -23,10 +25,12 @@ import dataclasses
 import hashlib
 import re
 
+from ...errors import UnconvertibleDdlError
 from ...mapping.rules import ColumnTarget, Mapping
 from ...model.column import Column, DefaultKind
 from ...model.ids import column_key
 from ...model.table import IndexKind, Table
+from .generated import Untranslatable, target_expression
 from .types import EnumMode, PgOptions, PgType, pg_type
 
 NAMEDATALEN = 63
@@ -56,12 +60,17 @@ def pg_name(*parts: str) -> str:
 class TargetColumn:
     """A source column in the target: ``source`` (its Column), ``target`` (the mapping's
     ColumnTarget), ``natural`` (the type map's PgType: how values are converted and staged),
-    ``sql_type`` (the column's type in the target: an override, or ``natural.sql``)."""
+    ``sql_type`` (the column's type in the target: an override, or ``natural.sql``).
+    ``generated``: the PostgreSQL generation expression of a generated source column (the target
+    computes it: rows never write it), None otherwise; ``plain_reason``: why a generated source
+    column is a plain column instead (generated_fallback="plain"), else None."""
 
     source: Column
     target: ColumnTarget
     natural: PgType
     sql_type: str
+    generated: str | None = None
+    plain_reason: str | None = None
 
     @property
     def name(self) -> str:
@@ -132,6 +141,9 @@ def resolve(table: Table, mapping: Mapping, options: PgOptions) -> TargetTable |
         nat = pg_type(c, table, options, et)
         cols.append(TargetColumn(c, ct, nat, ct.type or nat.sql))
     by = {column_key(c.source.name): c for c in cols}
+    if any(c.source.generated is not None for c in cols):
+        cols = [_generated(table, c, by, options) if c.source.generated is not None else c for c in cols]
+        by = {column_key(c.source.name): c for c in cols}
     key: tuple[TargetColumn, ...] = ()
     candidates = ([table.primary_key] if table.primary_key else []) + [
         u for u in table.unique_keys if all(
@@ -139,10 +151,28 @@ def resolve(table: Table, mapping: Mapping, options: PgOptions) -> TargetTable |
             and not table.column(p.column).nullable for p in u.parts)]
     for ix in candidates:
         parts = [by.get(column_key(p.column)) if p.column else None for p in ix.parts]
-        if parts and all(p is not None for p in parts) and all(p.length is None for p in ix.parts):
+        # (a key with a column the target generates is not one: rows do not carry its value)
+        if parts and all(p is not None and p.generated is None for p in parts) \
+                and all(p.length is None for p in ix.parts):
             key = tuple(parts)
             break
     return TargetTable(table, schema, tname, tuple(cols), key)
+
+
+def _generated(table: Table, tc: TargetColumn, by: dict, options: PgOptions) -> TargetColumn:
+    """A generated source column in the target: its translated expression, or the fallback."""
+    expr = tc.source.generated.expression
+    try:
+        if tc.source.type_name[:1].isupper():
+            raise Untranslatable("an Oracle virtual column (only MySQL/MariaDB expressions are translated)")
+        return dataclasses.replace(tc, generated=target_expression(table, tc, by))
+    except Untranslatable as e:
+        if options.generated_fallback == "plain":
+            return dataclasses.replace(tc, plain_reason=str(e))
+        raise UnconvertibleDdlError(
+            f"cannot convert the generated column {table.database}.{table.name}.{tc.source.name} AS ({expr}): {e} "
+            "(sink.generated_fallback = \"plain\" keeps it as a plain column filled with the source's values)",
+            table=f"{table.database}.{table.name}", what=f"generated column {tc.source.name} AS ({expr})") from None
 
 
 # ------------------------------------------------------------------------------------ defaults
@@ -235,7 +265,11 @@ def implicit_sql(tc: TargetColumn) -> str | None:
 # ------------------------------------------------------------------------------------ columns
 def column_sql(tc: TargetColumn, notes: list[str], *, with_default: bool = True) -> str:
     parts = [qi(tc.name), tc.sql_type]
-    if with_default:
+    if tc.generated is not None:
+        parts.append(f"GENERATED ALWAYS AS ({tc.generated}) STORED")
+    elif tc.plain_reason is not None:
+        notes.append(f"{tc.name}: generated column kept as a plain column ({tc.plain_reason})")
+    if with_default and tc.generated is None:
         d = default_sql(tc, notes)
         if d is not None:
             parts.append(f"DEFAULT {d}")
@@ -412,9 +446,24 @@ def alter_table(old: TargetTable, new: TargetTable, renames: dict[str, str], opt
         else:
             pairs.append((oc, c))
             matched_old.add(column_key(oc.source.name))
+    # generated columns PostgreSQL 15 cannot alter in place (no SET EXPRESSION before 17, and no
+    # type change of a column a generation expression uses): dropped first, added again at the end
+    # (the target recomputes them); a generated column that becomes plain keeps its values
+    # (ALTER COLUMN DROP EXPRESSION, manual "ALTER TABLE")
+    retyped = any(o.sql_type != n.sql_type for o, n in pairs)
+    moved = bool(renames)
+    regen = [(o, n) for o, n in pairs if n.generated is not None and (
+        o.generated != n.generated or o.sql_type != n.sql_type or retyped or moved)]
+    unexpressed = [o for o, n in pairs if o.generated is not None and n.generated is None]
+    if regen:
+        gone = {id(o) for o, _n in regen}
+        pairs = [(o, n) for o, n in pairs if id(o) not in gone]
+        matched_old -= {column_key(o.source.name) for o, _n in regen}
+        added = [n for _o, n in regen] + added
     old_ix = {ix.name: ix for ix in target_indexes(old, [])}
     new_ix = {ix.name: ix for ix in target_indexes(new, notes)}
     renamed_cols = {qi(o.name): qi(n.name) for o, n in pairs if o.name != n.name}
+    regen_refs = [qi(o.name) for o, _n in regen]
 
     def same(a: TargetIndex, b: TargetIndex) -> bool:
         parts = tuple(_rename_refs(p, renamed_cols) for p in a.parts)
@@ -422,16 +471,19 @@ def alter_table(old: TargetTable, new: TargetTable, renames: dict[str, str], opt
     changed_type = {column_key(n.source.name) for o, n in pairs if o.sql_type != n.sql_type}
     for name, ix in old_ix.items():
         if name not in new_ix or not same(ix, new_ix[name]) or any(
-                column_key(n.source.name) in changed_type for o, n in pairs if qi(o.name) in " ".join(ix.parts)):
+                column_key(n.source.name) in changed_type for o, n in pairs if qi(o.name) in " ".join(ix.parts)) \
+                or any(r in " ".join(ix.parts) for r in regen_refs):
             out.append(ix.drop_sql(old))
             old_ix[name] = None
     if options.enum_mode is EnumMode.CHECK:
         for o, n in pairs:
             if enum_check(o) and (o.source.values != n.source.values or not enum_check(n) or o.sql_type != n.sql_type):
                 out.append(f"ALTER TABLE {q} DROP CONSTRAINT IF EXISTS {qi(pg_name(o.name, 'enum'))}")
-    for oc in old.columns:
+    for oc in sorted(old.columns, key=lambda c: c.generated is None):      # (generated first: their inputs after)
         if column_key(oc.source.name) not in matched_old:
             out.append(f"ALTER TABLE {q} DROP COLUMN IF EXISTS {qi(oc.name)}")
+    for oc in unexpressed:
+        out.append(f"ALTER TABLE {q} ALTER COLUMN {qi(oc.name)} DROP EXPRESSION")
     # renames: through temporary names when a new name is an old one still in use (a swap)
     ren = [(o, n) for o, n in pairs if o.name != n.name]
     taken = {c.name for c in old.columns if column_key(c.source.name) in matched_old}
@@ -468,12 +520,16 @@ def alter_table(old: TargetTable, new: TargetTable, renames: dict[str, str], opt
             out.append(f"ALTER TABLE {q} ALTER COLUMN {ref} " + (f"SET DEFAULT {nd}" if nd else "DROP DEFAULT"))
     for c in added:
         ref = qi(c.name)
+        if c.generated is not None:
+            out.append(f"ALTER TABLE {q} ADD COLUMN {column_sql(c, notes)}")
+            continue
         declared = default_sql(c, notes)
         fill = default_sql(c, [], fill_ts) if fill_ts is not None else declared
         if fill is None and not c.nullable:
             fill = implicit_sql(c)
         if c.source.generated is not None:
-            notes.append(f"{c.name}: generated column added: rows that existed keep NULL until they change")
+            notes.append(f"{c.name}: generated column added as a plain column ({c.plain_reason}): rows that "
+                         "existed keep NULL until they change")
         out.append(f"ALTER TABLE {q} ADD COLUMN {ref} {c.sql_type}" + (f" DEFAULT {fill}" if fill else ""))
         if fill != declared:
             out.append(f"ALTER TABLE {q} ALTER COLUMN {ref} " + (f"SET DEFAULT {declared}" if declared

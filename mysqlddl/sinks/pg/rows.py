@@ -39,6 +39,8 @@ class RowConverter:
         if convs is None:
             convs = {c.name: None for c in tt.source.columns}      # excluded by the mapping: left out
             for c in tt.columns:
+                if c.generated is not None:
+                    continue        # (the target computes it: PostgreSQL refuses a value for it)
                 conv = ValueConverter(c.natural, self.policy, self.counts,
                                       (tt.source_name, c.source.name), c.nullable, self.json_text)
                 convs[c.source.name] = (c, conv, c.target.function)

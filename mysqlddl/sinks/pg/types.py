@@ -25,6 +25,10 @@ MySQL / MariaDB (PostgreSQL manual chapter 8 "Data Types" for the targets)::
     SET(...)                          text[]                     members in definition order
     JSON (and MariaDB's JSON LONGTEXT) jsonb                     \\u0000 in a document: value policy
     GEOMETRY and its subtypes         bytea                      the WKB (the SRID is the column's)
+                                      or PostGIS geometry(T[,S]) when the target database has the
+                                      postgis extension (geometry="auto"): T the subtype (Point...),
+                                      S the column's SRID attribute (SRID n / REF_SYSTEM_ID=n); each
+                                      value keeps its own SRID (sent as hex EWKB)
     VECTOR (MySQL 9)                  real[]
     INET4 / INET6 (MariaDB)           inet
     UUID (MariaDB)                    uuid
@@ -48,8 +52,15 @@ Oracle (through OpenLogReplicator; SQL Reference 2.1 "Data Types")::
     VECTOR                            real[]
 
 A mapping rule may override any column's type (the value is then cast to it in the target).
-AUTO_INCREMENT, generated columns and ON UPDATE CURRENT_TIMESTAMP become plain columns: their
-values come in every row image, so the target stores what the source computed.
+AUTO_INCREMENT and ON UPDATE CURRENT_TIMESTAMP become plain columns: their values come in every row
+image, so the target stores what the source computed.
+
+Generated columns (``AS (expr) VIRTUAL | STORED | PERSISTENT``) become ``GENERATED ALWAYS AS
+(expr) STORED`` with the expression translated (:mod:`.generated` lists what is): VIRTUAL ones too,
+as PostgreSQL 15 has only STORED generated columns; the target computes them, rows never write them.
+An expression without a same-meaning PostgreSQL form follows ``generated_fallback``: ``error``
+(default: the DDL is not converted, under the pipeline's error strategy) or ``plain`` (a plain
+column of the type above, filled with the values the row images carry).
 """
 
 from __future__ import annotations
@@ -105,6 +116,16 @@ class PgOptions:
     #: JSON values arrive as their document's text (the change reader decoding with
     #: ``json_as="text"``, as ``mysqlddl changes`` does): stored as that text, not encoded again
     json_text: bool = False
+    #: a generated column whose expression :mod:`.generated` cannot translate: ``error`` (an
+    #: UnconvertibleDdlError naming the column and expression, under the pipeline's error strategy)
+    #: or ``plain`` (a plain column the row images fill with the source's computed values)
+    generated_fallback: str = "error"
+    #: GEOMETRY columns: ``auto`` (PostGIS geometry when the target database has the postgis
+    #: extension, checked in pg_extension when the sink connects, else bytea WKB), ``wkb`` or
+    #: ``postgis``; decided per target table at its CREATE: install the extension before the first run
+    geometry: str = "auto"
+    #: the schema of the PostGIS types (the sink reads it from pg_extension under ``auto``)
+    postgis_schema: str = "public"
 
     def __post_init__(self) -> None:
         for f, cls in (("value_policy", ValuePolicy), ("enum_mode", EnumMode)):
@@ -113,6 +134,10 @@ class PgOptions:
             except ValueError:
                 allowed = " or ".join(repr(m.value) for m in cls)
                 raise ConfigError(f"sink.{f} must be {allowed}, not {getattr(self, f)!r}") from None
+        if self.geometry not in ("auto", "wkb", "postgis"):
+            raise ConfigError(f"sink.geometry must be 'auto', 'wkb' or 'postgis', not {self.geometry!r}")
+        if self.generated_fallback not in ("error", "plain"):
+            raise ConfigError(f"sink.generated_fallback must be 'error' or 'plain', not {self.generated_fallback!r}")
         if self.on_ddl_error not in ("error", "skip"):
             raise ConfigError(f"sink.on_ddl_error must be 'error' or 'skip', not {self.on_ddl_error!r}")
         for f in ("commit_every", "commit_ms"):
@@ -202,6 +227,12 @@ def oracle_type(col: Column) -> PgType | None:
     return None
 
 
+# MySQL spatial type -> PostGIS geometry subtype (PostGIS manual 4.1.1 "Geometry Data Type")
+_POSTGIS = {"point": "Point", "linestring": "LineString", "polygon": "Polygon", "multipoint": "MultiPoint",
+            "multilinestring": "MultiLineString", "multipolygon": "MultiPolygon",
+            "geometrycollection": "GeometryCollection", "geomcollection": "GeometryCollection"}
+
+
 def pg_type(col: Column, table: Table, options: PgOptions, enum_type: str | None = None) -> PgType:
     """The target type of ``col`` (see the module docstring). ``enum_type``: the name of the
     column's enum type under EnumMode.TYPE."""
@@ -252,6 +283,10 @@ def pg_type(col: Column, table: Table, options: PgOptions, enum_type: str | None
     if fam is F.JSON:
         return PgType("jsonb", "jsonb")
     if fam is F.GEOMETRY:
+        if options.geometry == "postgis":
+            sub = _POSTGIS.get(t, "Geometry")
+            mod = f"({sub},{col.srid})" if col.srid is not None else (f"({sub})" if sub != "Geometry" else "")
+            return PgType(f'"{options.postgis_schema}".geometry{mod}', "postgis")
         return PgType("bytea", "geometry")
     if fam is F.VECTOR:
         return PgType("real[]", "vector")
@@ -264,9 +299,21 @@ def pg_type(col: Column, table: Table, options: PgOptions, enum_type: str | None
     return PgType("text", "text")
 
 
+def postgis_options(cur, options: PgOptions) -> PgOptions:
+    """``options`` with ``geometry="auto"`` decided by the target database (a cursor on it): PostGIS
+    when the postgis extension is installed there (pg_extension), in the schema it was installed in."""
+    cur.execute("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+                "WHERE e.extname = 'postgis'")
+    row = cur.fetchone()
+    if row is None:
+        return dataclasses.replace(options, geometry="wkb")
+    return dataclasses.replace(options, geometry="postgis", postgis_schema=row[0])
+
+
 def override(sql: str) -> PgType:
     """A mapping rule's type: values go as text and the target casts them."""
     return PgType(sql, "override")
 
 
-__all__ = ["INT_LIMITS", "EnumMode", "PgOptions", "PgType", "ValuePolicy", "oracle_type", "override", "pg_type"]
+__all__ = ["INT_LIMITS", "EnumMode", "PgOptions", "PgType", "ValuePolicy", "oracle_type", "override", "pg_type",
+           "postgis_options"]

@@ -171,6 +171,21 @@ def _geometry(v):
     return bytes(wkb) if wkb is not None else _bytea(v)
 
 
+def _ewkb(v):
+    """A Geometry(srid, wkb) as hex EWKB, the text form PostGIS's geometry input takes: the WKB with
+    the SRID flag (0x20000000) in its type word and the SRID after it, in the WKB's byte order
+    (PostGIS doc/ZMSgeoms.txt "EWKB"); SRID 0 stays plain WKB."""
+    wkb, srid = getattr(v, "wkb", None), getattr(v, "srid", 0)
+    if wkb is None:
+        return _bytea(v).hex()
+    wkb = bytes(wkb)
+    if not srid or len(wkb) < 5:
+        return wkb.hex()
+    order = "little" if wkb[0] == 1 else "big"
+    kind = int.from_bytes(wkb[1:5], order) | 0x20000000
+    return (wkb[:1] + kind.to_bytes(4, order) + srid.to_bytes(4, order) + wkb[5:]).hex()
+
+
 def _interval(v):
     return v if isinstance(v, datetime.timedelta) else _text(v)
 
@@ -194,7 +209,7 @@ def _str(v):
 CONVERTERS = {
     "numeric": _plain, "float": _float, "date": _date, "timestamp": _timestamp, "timestamptz": _timestamptz,
     "interval": _interval, "text": _text, "enum": _text, "bytea": _bytea, "jsonb": _jsonb, "set": _set,
-    "geometry": _geometry, "vector": _vector, "inet": _str, "uuid": _str, "override": _plain,
+    "geometry": _geometry, "postgis": _ewkb, "vector": _vector, "inet": _str, "uuid": _str, "override": _plain,
 }
 
 
