@@ -27,11 +27,15 @@ XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMM
 "Binlog facts"), so no checkpoint is written while a prepared XA transaction is open (a restart
 from a later one would never see its rows); checkpoints resume at its COMMIT or ROLLBACK.
 
-Known limits: a checkpoint moves only at a transaction end the reader emits, so transactions that
-deliver nothing (all their tables filtered out, an XA transaction rolled back) are read again
-after a restart and again deliver nothing; an XA transaction prepared and never resolved stops the
-checkpoints; a followed directory must hold a binlog file when the run starts (its identity is
-read from the first file).
+A transaction that delivers nothing (all its tables filtered out, an XA transaction rolled back, a
+DDL on a filtered table) ends too: the events pass the runner on their way to the reader
+(:meth:`Pipeline._tap`), and when the reader, between transactions again after an XID or a QUERY,
+asks for the next event without having emitted that end, the end is taken as a silent transaction
+end (:meth:`Pipeline._silent_end`), committed under the same batching, so a restart does not read
+a long filtered stretch again.
+
+Known limits: an XA transaction prepared and never resolved stops the checkpoints; a followed
+directory must hold a binlog file when the run starts (its identity is read from the first file).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from ..binlog.events import (
     PreviousGtidsEvent,
     QueryEvent,
     XaPrepareEvent,
+    XidEvent,
 )
 from ..changes import ChangeReader
 from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
@@ -61,7 +66,7 @@ from ..changes.transactions import parse_xid
 from ..errors import CheckpointError, MysqlddlError, PipelineError, SinkError
 from ..faults import fault
 from ..options import ErrorPolicy
-from ..positions import BinlogPosition
+from ..positions import BinlogPosition, file_seq
 from ..sinks.base import Sink
 from ..sinks.segments import SegmentSink, StreamSink
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
@@ -223,6 +228,7 @@ class Pipeline:
         self._pending = 0
         self._batch_t0 = time.monotonic()
         self._in_txn = False
+        self._ended = None
         self._last_stats = 0.0
         self._last_progress = 0.0
         reader = self.reader = ChangeReader(source.reader_source(start), options,
@@ -254,8 +260,13 @@ class Pipeline:
         """The source's events, with the GTIDs noted on the way (the set a checkpoint carries)."""
         gtids = self.gtids
         xa = self._xa_prepared
+        self._ended = None      # the last event that may have ended a transaction (checked at the next)
         for ev in events:
+            if self._ended is not None:
+                self._silent_end()
             t = type(ev)
+            if (t is XidEvent or t is QueryEvent or t is XaPrepareEvent) and ev.origin is None:
+                self._ended = ev
             if t is GtidEvent or t is MariadbGtidEvent:
                 gtids.add(ev.gtid)
             elif t is PreviousGtidsEvent:
@@ -272,6 +283,32 @@ class Pipeline:
                 if xid is not None and ev.query.split(None, 2)[1].upper() in ("COMMIT", "ROLLBACK"):
                     xa.discard(xid)
             yield ev
+        if self._ended is not None:
+            self._silent_end()
+
+    def _silent_end(self) -> None:
+        """``_ended`` (an XID, a QUERY, an XA PREPARE) was read and the reader asks for the next
+        event (or the source ends, or waits: :meth:`_idle`):
+        when it ended a transaction (the reader is between transactions) that delivered nothing (all
+        its tables filtered out, an XA ROLLBACK, a DDL on a filtered table: no END mark or
+        SchemaChange at its end), its end is a transaction end too, so the checkpoint can move past
+        it (else a restart reads a long filtered stretch again). Every record of the events before
+        is written by now (the reader emits an event's records before it reads the next event), so
+        a commit here covers exactly what precedes it; it follows the batching as an emitted
+        transaction end does (counted in the batch, not in the stats' transactions)."""
+        ev, self._ended = self._ended, None
+        if self.reader._txn is not None:
+            return                      # inside a transaction (a BEGIN, XA START, a statement in it)
+        name = ev.file or ""
+        key = (file_seq(name), ev.next_pos)
+        b = self._boundary
+        if b is not None and b[0].key == key:
+            return                      # the reader emitted its end (the loop took it)
+        self._boundary = (BinlogPosition(key[0], key[1], name), self.gtids.text, len(self.reader.history.records))
+        self._pending += 1
+        cfg = self.config.checkpoint
+        if self._pending >= cfg.every_transactions or time.monotonic() - self._batch_t0 >= cfg.every_ms / 1000:
+            self._commit()
 
     def _loop(self, reader) -> None:
         """Every record into the sink. The commit decision at a transaction end is taken when the
@@ -329,6 +366,8 @@ class Pipeline:
 
     def _idle(self) -> None:
         """The source waits for data: commit what ended (not inside a transaction)."""
+        if self._ended is not None:
+            self._silent_end()
         if not self._in_txn and self._pending:
             self._commit()
         elif time.monotonic() - self._last_stats >= self.config.stats.interval_s:
