@@ -40,6 +40,7 @@ from .. import __version__
 from ..history import HistoryRecord
 from ..model.table import Table
 from ..sinks.jsonl import json_image, table_changes, transaction_dict
+from .documents import file_number
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -62,6 +63,17 @@ class OracleSource:
     owner: str | None = None
     table: str | None = None
     rid: str | None = None
+
+    # a binlog Source's place names, for what orders records by them (a pipeline's segment names)
+    @property
+    def pos(self) -> int:
+        """The message's byte offset in its file."""
+        return self.offset
+
+    @property
+    def file_seq(self) -> int:
+        """The number in the file's name (:func:`~mysqlddl.olr.documents.file_number`)."""
+        return file_number(self.file)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -128,8 +128,9 @@ class OlrReader:
     def __init__(self, files: str | Path | Iterable[str | Path], options: Options = DEFAULT, *,
                  history: SchemaHistory | None = None, baseline: str | None = None,
                  baseline_owner: str | None = None, name: str = "mysqlddl", transactions: bool = True,
-                 schema_changes: bool = True, ddl_parser: DdlParser | None = None):
+                 schema_changes: bool = True, ddl_parser: DdlParser | None = None, start: int = 0):
         self.files = [files] if isinstance(files, (str, Path)) else list(files)
+        self.start = start          # byte offset in the first file to begin at (a pipeline's resume)
         self.options = options
         self.ddl_options = options if options.dialect is Dialect.ORACLE else options.replace(dialect=Dialect.ORACLE)
         self.strict = options.error_policy is ErrorPolicy.RAISE
@@ -163,9 +164,10 @@ class OlrReader:
 
     # ------------------------------------------------------------------------------ driving
     def __iter__(self) -> Iterator[OracleChange]:
-        for path in self.files:
+        for n, path in enumerate(self.files):
             json_errors: list[OlrError] = []
-            for doc in iter_documents(path, lenient=not self.strict, errors=json_errors):
+            for doc in iter_documents(path, lenient=not self.strict, errors=json_errors,
+                                      start=self.start if n == 0 else 0):
                 self._drain(json_errors)
                 self.stats.documents += 1
                 try:

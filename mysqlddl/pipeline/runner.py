@@ -65,13 +65,15 @@ from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.transactions import parse_xid
 from ..errors import CheckpointError, MysqlddlError, PipelineError, SinkError
 from ..faults import fault
-from ..options import ErrorPolicy
+from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionMark
+from ..options import ErrorPolicy, Options
 from ..positions import BinlogPosition, file_seq
 from ..sinks.base import Sink
 from ..sinks.segments import SegmentSink, StreamSink
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, load_config, uri_path
 from .gtid import GtidTracker
+from .olr_source import OlrResumePosition
 from .source import make_source
 from .stats import Stats, write_stats_file
 from .target_store import TargetCheckpointStore
@@ -111,7 +113,19 @@ SINKS = {
 }
 
 
+def _olr_format(cfg: PipelineConfig) -> PipelineConfig:
+    """An OLR source's lines are the `mysqlddl olr` envelope (format ``olr``, registered in
+    :data:`mysqlddl.sinks.segments.FORMATS` by :mod:`.olr_source`): what ``native`` means for it."""
+    if not cfg.source.uri.startswith("olr:") or cfg.sink.uri.split("://", 1)[0] in ("postgresql", "postgres"):
+        return cfg
+    if cfg.sink.format not in ("native", "olr"):
+        raise PipelineError(f"an olr:// source writes the OLR change envelope (format native), not "
+                            f"{cfg.sink.format!r}", path=cfg.path, setting="sink.format")
+    return dataclasses.replace(cfg, sink=dataclasses.replace(cfg.sink, format="olr"))
+
+
 def make_sink(cfg: PipelineConfig) -> Sink:
+    cfg = _olr_format(cfg)
     uri = cfg.sink.uri
     scheme = "stdout" if uri in ("-", "stdout:") else (uri.split("://", 1)[0] if "://" in uri else "jsonl")
     factory = SINKS.get(scheme)
@@ -195,7 +209,24 @@ class Pipeline:
         extra = {"defaults_file": cfg.source.defaults_file} if cfg.source.defaults_file else {}
         self.source = source = make_source(cfg.source.uri, decode, follow=not once, poll=cfg.source.poll_ms / 1000,
                                            stop=lambda: self._stop, idle=self._idle, registry=registry, **extra)
+        olr = self.olr = getattr(source, "kind", "binlog") == "olr"
         start = ckpt.position if ckpt is not None else None
+        if olr:
+            f = options.filters
+            if f.databases or f.exclude_databases or f.tables or f.exclude_tables or f.include_gtids or \
+                    f.exclude_gtids:
+                raise PipelineError("the [changes] database, table and GTID filters apply to binlog sources, not to "
+                                    "an olr:// source (operations does)", path=cfg.path, setting="changes")
+            if start is not None and not isinstance(start, OlrResumePosition):
+                raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}, a binlog "
+                                      f"position {start}); this source is OLR output {cfg.source.uri}: use a new "
+                                      "store (or pipeline name) for it", path=str(cfg.store_path))
+            decode = Options(dialect="oracle", olr_time_unit=cfg.source.time_unit, olr_tm_unit=cfg.source.tm_unit,
+                             error_policy=decode.error_policy)
+        elif start is not None and not isinstance(start, BinlogPosition):
+            raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}, at {start}); this "
+                                  f"source is {cfg.source.uri}: use a new store (or pipeline name) for it",
+                                  path=str(cfg.store_path))
         try:
             identity, stamp = source.identity(start)
         except CheckpointError as e:
@@ -203,6 +234,10 @@ class Pipeline:
             raise
         if ckpt is not None:
             other = ckpt.source_id != identity
+            if olr and not other and stamp != start.fingerprint:
+                # same database and names, but the message at the checkpoint's offset is another one
+                identity += f" (at byte {start.pos} of {start.file}: {stamp}, not the checkpoint's {start.fingerprint})"
+                other = True
             if not other and ckpt.file_created is not None and stamp is not None and stamp != ckpt.file_created:
                 # same server and names, but the file is not the one the checkpoint was taken in
                 identity += f" (its file {start.file} created at {stamp}, not {ckpt.file_created})"
@@ -231,17 +266,25 @@ class Pipeline:
         self._ended = None
         self._last_stats = 0.0
         self._last_progress = 0.0
-        reader = self.reader = ChangeReader(source.reader_source(start), options,
-                                            schema=cfg.schema if history is None else None, history=history,
-                                            events=self._tap(source.events(start)))
+        if olr:
+            reader = self.reader = source.reader(start, decode, history=history,
+                                                 baseline=cfg.schema if history is None else None,
+                                                 baseline_owner=options.schema_database, name=options.name)
+        else:
+            reader = self.reader = ChangeReader(source.reader_source(start), options,
+                                                schema=cfg.schema if history is None else None, history=history,
+                                                events=self._tap(source.events(start)))
         self._ddl_errors = len(reader.history.errors)
         sink.open()
         try:
             sink.recover(ckpt.sink_state if ckpt is not None else None)
             if ckpt is None:
                 # the first run: a database sink creates the baseline's tables (none without one)
-                sink.seed(reader.history.catalog_at(BinlogPosition(-1, 0)))
-            self._loop(reader)
+                sink.seed(reader.history.catalog if olr else reader.history.catalog_at(BinlogPosition(-1, 0)))
+            if olr:
+                self._loop_olr(reader)
+            else:
+                self._loop(reader)
             if not self._in_txn:
                 sink.rotate()
                 self._commit(final=True)
@@ -357,6 +400,51 @@ class Pipeline:
                 if (all_ops or rec.op in ops) and write(rec):
                     stats.rows(f"{rec.source.db}.{rec.source.table}", rec.op, 1)
 
+    def _loop_olr(self, reader) -> None:
+        """:meth:`_loop` for an OLR source's records (:mod:`.olr_source`). A transaction ends at
+        its ``commit`` message (or a DDL message); the checkpoint names that message and a restart
+        reads on after it, so the commit decision waits for a record of another message (a message
+        may carry several payloads)."""
+        cfg = self.config
+        ops = frozenset(cfg.operations)
+        marks, schema = cfg.write_transactions, cfg.write_schema_changes
+        every_n, every_s = cfg.checkpoint.every_transactions, cfg.checkpoint.every_ms / 1000
+        write = self._write
+        stats = self.stats
+        due = None              # (offset, file) of the message that ended the last transaction
+        for rec in reader:
+            t = type(rec)
+            src = rec.source
+            if due is not None and (src.offset, src.file) != due:
+                due = None
+                # (in a transaction again: payloads after the commit in its message; the next end commits)
+                if not self._in_txn:
+                    if self._stop:
+                        self._commit()
+                        return
+                    if self._pending >= every_n or time.monotonic() - self._batch_t0 >= every_s:
+                        self._commit()
+            if t is OracleRowChange:
+                if rec.op in ops and write(rec):
+                    stats.rows(f"{src.owner}.{src.table}" if src.owner else str(src.table), rec.op, 1)
+            elif t is OracleTransactionMark:
+                if rec.status == "BEGIN":
+                    self._in_txn = True
+                    if marks:
+                        write(rec)
+                    continue
+                if marks:
+                    write(rec)
+                self._in_txn = False
+                self._at_boundary(OlrResumePosition.at(src), (src.ts_ms or 0) // 1000, ddl=False)
+                due = (src.offset, src.file)
+            elif t is OracleSchemaChange:
+                if schema:
+                    write(rec)
+                if not self._in_txn:
+                    self._at_boundary(OlrResumePosition.at(src), (src.ts_ms or 0) // 1000, ddl=True)
+                    due = (src.offset, src.file)
+
     def _at_boundary(self, position, ts: int, *, ddl: bool) -> None:
         # what the checkpoint will say, taken now: by the time the commit is decided (at the next
         # record) the reader may have read on, and recorded the next DDL in the history already
@@ -398,7 +486,7 @@ class Pipeline:
     def _dead_letter(self, rec, error: MysqlddlError) -> None:
         src = rec.source
         entry = {"time": round(time.time(), 3), "pipeline": self.config.name, "record": type(rec).__name__,
-                 "file": src.file, "pos": src.pos, "gtid": src.gtid, "table": f"{src.db}.{src.table}",
+                 "file": src.file, "pos": src.pos, "gtid": getattr(src, "gtid", None), "table": f"{src.db}.{src.table}",
                  "error": str(error), "error_type": type(error).__name__}
         if type(rec) is RowBatch:
             ev = rec.event
@@ -436,7 +524,8 @@ class Pipeline:
             return
         position, gtid_text, history_version = b
         name = Path(position.file).name if position.file else ""
-        pos = BinlogPosition(position.file_seq, position.pos, name, position.gtid)
+        pos = position if type(position) is OlrResumePosition else \
+            BinlogPosition(position.file_seq, position.pos, name, position.gtid)
         errors = self.reader.history.errors
         if len(errors) != self._ddl_errors:
             self._dead_ddl(errors[self._ddl_errors:])
