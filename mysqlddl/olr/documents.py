@@ -34,13 +34,15 @@ _NEXT_DOC = re.compile(r"\n(?=\{)")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Document:
     """One JSON value of a file: ``line`` (1-based) and ``offset`` (bytes) of its first character,
-    ``index`` its 0-based rank in the file."""
+    ``index`` its 0-based rank in the file, ``end`` the byte offset just past it (where a reader
+    resuming after it begins)."""
 
     value: Any
     file: str
     line: int
     offset: int
     index: int
+    end: int = 0
 
 
 class _Positions:
@@ -116,7 +118,7 @@ def iter_documents(path: str | Path, *, lenient: bool = False,
                 return
             i = m.end()
             continue
-        yield Document(value, name, line, offset, index)
+        yield Document(value, name, line, offset, index, pos.at(end)[2])
         index += 1
         i = _WS.match(text, end).end()
 

@@ -48,7 +48,7 @@ class OracleSource:
     """Where a change came from. ``scn``: the transaction's SCN (carried from its first message
     when later ones leave it out); ``ts_ms``: its commit time in ms (None when OLR gave none);
     ``file``/``line``/``offset``: the message in the OLR output; ``payload``: index in its
-    ``payload`` array."""
+    ``payload`` array; ``end``: the byte offset just past the message."""
 
     file: str
     line: int
@@ -63,6 +63,7 @@ class OracleSource:
     owner: str | None = None
     table: str | None = None
     rid: str | None = None
+    end: int = 0
 
     # a binlog Source's place names, for what orders records by them (a pipeline's segment names)
     @property

@@ -237,7 +237,7 @@ class OlrReader:
         for i, pl in enumerate(msg.payload):
             self.stats.ops[pl.op] += 1
             src = OracleSource(doc.file, doc.line, doc.offset, i, scn, key[0], key[1], msg.xid, ts_ms, msg.db,
-                               pl.owner, pl.table, pl.rid)
+                               pl.owner, pl.table, pl.rid, doc.end)
             where = dict(file=doc.file, line=doc.line, offset=doc.offset, document=doc.index, payload=i)
             if pl.op == "begin":
                 if msg.xid is not None:

@@ -7,9 +7,10 @@ numbers the files it rotates to; :func:`~mysqlddl.olr.documents.file_number`), t
 A checkpoint's position is an :class:`OlrResumePosition`: the OLR position of the message that
 ended the last committed transaction (a ``commit``, or a ``ddl`` message), ``c_scn``/``c_idx``
 with its ``scn`` carried as :class:`~mysqlddl.positions.OlrPosition` has them, plus where that
-message is in the output (its file, the number in the file's name and its byte offset). A restart
-reads the message at that offset again, checks it is the checkpoint's (else the output is not the
-one the checkpoint was taken from: refused), and reads on from the document after it. The byte
+message is in the output (its file, the number in the file's name, its byte offset and the offset
+just past it). A restart reads the message at that offset again, checks it is the checkpoint's and
+ends where the checkpoint says (else the output is not the one the checkpoint was taken from:
+refused), and reads on from the offset past it. The byte
 offset, not ``(c_scn, c_idx)``, is what orders the output and says where to resume: OLR writes
 transactions in commit order, and ``c_scn`` is where a transaction's redo starts, so it does not
 order them (:class:`~mysqlddl.positions.OlrPosition`).
@@ -47,11 +48,14 @@ _DB_LOOKAHEAD = 100         # messages looked at for the output's database name
 class OlrResumePosition(OlrPosition):
     """A pipeline checkpoint in OLR output: the message that ended the last committed transaction,
     ``(c_scn, c_idx)`` and ``scn`` as OLR gave them, ``xid`` its transaction; ``file`` (base
-    name), ``file_seq`` (the number in it) and ``pos`` (its byte offset) where it is. Ordered by
-    ``(file_seq, pos)``: its place in the output (module docstring)."""
+    name), ``file_seq`` (the number in it), ``message`` (its byte offset) and ``pos`` (the byte
+    offset just past it, where the next message starts: a restart reads on from there) where it is.
+    Ordered by ``(file_seq, pos)``: its place in the output (module docstring), as a binlog
+    position is the end of its transaction."""
 
     file_seq: int = 0
     pos: int = 0
+    message: int = 0
     xid: str | None = None
 
     kind = "olr"
@@ -73,20 +77,21 @@ class OlrResumePosition(OlrPosition):
         return f"{self.file}@{self.pos} (c_scn {self.c_scn} c_idx {self.c_idx} scn {self.scn})"
 
     def as_dict(self) -> dict:
-        return {"kind": "olr", "c_scn": self.c_scn, "c_idx": self.c_idx, "scn": self.scn, "xid": self.xid}
+        return {"kind": "olr", "c_scn": self.c_scn, "c_idx": self.c_idx, "scn": self.scn, "xid": self.xid,
+                "message": self.message}
 
     @classmethod
     def from_dict(cls, file: str, file_seq: int, pos: int, d: dict) -> OlrResumePosition:
         scn = d.get("scn")
         return cls(int(d["c_scn"]), int(d["c_idx"]), file, None if scn is None else int(scn), int(file_seq),
-                   int(pos), d.get("xid"))
+                   int(pos), int(d["message"]), d.get("xid"))
 
     @classmethod
     def at(cls, src) -> OlrResumePosition:
         """The position of the message a record (its :class:`~mysqlddl.olr.events.OracleSource`)
         came from."""
         return cls(src.c_scn if src.c_scn is not None else 0, src.c_idx if src.c_idx is not None else 0,
-                   Path(src.file).name, src.scn, file_number(src.file), src.offset, src.xid)
+                   Path(src.file).name, src.scn, file_number(src.file), src.end, src.offset, src.xid)
 
 
 def _message_at(path: Path, offset: int):
@@ -124,7 +129,6 @@ class OlrSource:
     def __init__(self, path: Path, options: Options, **_kw):
         self.path = path
         self.options = options
-        self._resume_at = 0
 
     def files(self) -> list[Path]:
         p = self.path
@@ -161,10 +165,11 @@ class OlrSource:
         identity = f"olr:db={db or '?'};name={stem}"
         if start is None:
             return identity, None
-        doc, end = _message_at(files[0], start.pos)
+        doc, end = _message_at(files[0], start.message)
         if not isinstance(doc, dict):
-            return identity, f"no message at byte {start.pos}"
-        self._resume_at = end
+            return identity, f"no message at byte {start.message}"
+        if end != start.pos:
+            return identity, f"a message ending at byte {end}, not {start.pos}"
         return identity, _fingerprint_of(doc, start)
 
     def reader(self, start: OlrResumePosition | None, options: Options, *, history=None, baseline=None,
@@ -173,7 +178,7 @@ class OlrSource:
 
         files = self._from(start)
         return OlrReader(files, options, history=history, baseline=baseline, baseline_owner=baseline_owner,
-                         name=name, start=self._resume_at if start is not None else 0)
+                         name=name, start=start.pos if start is not None else 0)
 
 
 class OlrLines:
