@@ -128,7 +128,8 @@ class OlrReader:
     def __init__(self, files: str | Path | Iterable[str | Path], options: Options = DEFAULT, *,
                  history: SchemaHistory | None = None, baseline: str | None = None,
                  baseline_owner: str | None = None, name: str = "mysqlddl", transactions: bool = True,
-                 schema_changes: bool = True, ddl_parser: DdlParser | None = None, start: int = 0):
+                 schema_changes: bool = True, ddl_parser: DdlParser | None = None, start: int = 0,
+                 columns: list | None = None):
         self.files = [files] if isinstance(files, (str, Path)) else list(files)
         self.start = start          # byte offset in the first file to begin at (a pipeline's resume)
         self.options = options
@@ -147,6 +148,8 @@ class OlrReader:
         self.history = history
         self._txns: dict[str, _Txn] = {}
         self._columns: dict[tuple[str | None, str], dict[str, Kind]] = {}
+        if columns:
+            self.restore_columns(columns)
         self._version_kinds: dict[int, tuple[object, dict[str, Kind]]] = {}
         self._last = (0, 0)
 
@@ -161,6 +164,23 @@ class OlrReader:
         for cmd in commands:
             catalog = cmd.apply(catalog, opts)
         return dataclasses.replace(catalog, changed=())
+
+    # ------------------------------------------------------------------------- resuming
+    def columns_state(self) -> list:
+        """The column types OLR sent with ``schema.columns`` and that are still in force, as JSON
+        data: ``[[owner, table, {column: kind}], ...]``. OLR sends them once per table (and again
+        after a DDL on it), so a reader resuming in the middle of the output needs them
+        (``columns=``) to type rows as a reader that read from the start does."""
+        return [[owner, table, {c: k.value for c, k in kinds.items()}]
+                for (owner, table), kinds in self._columns.items()]
+
+    def restore_columns(self, state: list) -> None:
+        """Take :meth:`columns_state`'s data back (a ValueError when it is not that)."""
+        try:
+            for owner, table, kinds in state:
+                self._columns[(owner, str(table))] = {str(c): Kind(k) for c, k in kinds.items()}
+        except (TypeError, AttributeError) as e:
+            raise ValueError(f"not a column state: {e}") from None
 
     # ------------------------------------------------------------------------------ driving
     def __iter__(self) -> Iterator[OracleChange]:

@@ -65,6 +65,9 @@ class Checkpoint:
     stats: dict | None = None
     written_by: str = __version__
     file_created: int | None = None
+    #: what the source's reader needs to go on from the position as it would have (an OLR
+    #: source: the column types OLR sent once per table; None for binlog sources)
+    reader_state: dict | None = None
 
     def as_dict(self) -> dict:
         p = self.position
@@ -75,6 +78,8 @@ class Checkpoint:
         extra = position_extra(p)
         if extra is not None:
             d["position"] = extra
+        if self.reader_state is not None:
+            d["reader_state"] = self.reader_state
         return d
 
 
@@ -200,7 +205,7 @@ class SqliteCheckpointStore(CheckpointStore):
             position = make_position(row[1], row[2], row[3], data.get("position"))
             return Checkpoint(self.pipeline, row[0], position, row[4],
                               int(row[5]), float(row[6]), int(row[7]), data.get("sink_state"), data.get("stats"),
-                              row[8], data.get("file_created"))
+                              row[8], data.get("file_created"), data.get("reader_state"))
         except CheckpointError as e:
             e.path = e.path or str(self.path)
             raise
@@ -241,6 +246,8 @@ class SqliteCheckpointStore(CheckpointStore):
         extra = position_extra(checkpoint.position)
         if extra is not None:
             fields["position"] = extra      # (an OLR position: its c_scn, c_idx, scn, xid)
+        if checkpoint.reader_state is not None:
+            fields["reader_state"] = checkpoint.reader_state
         data = json.dumps(fields, sort_keys=True)
         p = checkpoint.position
         try:

@@ -173,12 +173,15 @@ class OlrSource:
         return identity, _fingerprint_of(doc, start)
 
     def reader(self, start: OlrResumePosition | None, options: Options, *, history=None, baseline=None,
-               baseline_owner=None, name="mysqlddl"):
+               baseline_owner=None, name="mysqlddl", columns=None):
         from ..olr.reader import OlrReader  # (lazy, as the `olr` subcommand loads it)
 
         files = self._from(start)
-        return OlrReader(files, options, history=history, baseline=baseline, baseline_owner=baseline_owner,
-                         name=name, start=start.pos if start is not None else 0)
+        try:
+            return OlrReader(files, options, history=history, baseline=baseline, baseline_owner=baseline_owner,
+                             name=name, start=start.pos if start is not None else 0, columns=columns)
+        except ValueError as e:
+            raise CheckpointError(f"the checkpoint's OLR column types cannot be read: {e}") from None
 
 
 class OlrLines:

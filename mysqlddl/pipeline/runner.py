@@ -267,7 +267,8 @@ class Pipeline:
         self._last_stats = 0.0
         self._last_progress = 0.0
         if olr:
-            reader = self.reader = source.reader(start, decode, history=history,
+            columns = (ckpt.reader_state or {}).get("olr_columns") if ckpt is not None else None
+            reader = self.reader = source.reader(start, decode, history=history, columns=columns,
                                                  baseline=cfg.schema if history is None else None,
                                                  baseline_owner=options.schema_database, name=options.name)
         else:
@@ -535,10 +536,14 @@ class Pipeline:
             os.fsync(self._dead.fileno())
         history = self.reader.history
         totals = self.stats.committed()
+        # (an OLR reader's column types: those of the records read up to the one that decided this
+        # commit, which a restart reads again and so sets again: the same state)
+        reader_state = {"olr_columns": self.reader.columns_state()} if self.olr else None
 
         def checkpoint(state):
             return Checkpoint(self.config.name, self.identity, pos, gtid_text, history_version, time.time(),
-                              int((state or {}).get("seq", 0)), state, totals, file_created=self._created.get(name))
+                              int((state or {}).get("seq", 0)), state, totals, file_created=self._created.get(name),
+                              reader_state=reader_state)
 
         if self.sink_keeps_checkpoint:
             ckpt = checkpoint(None)

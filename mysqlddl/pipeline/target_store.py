@@ -73,7 +73,8 @@ class TargetCheckpointStore(CheckpointStore):
             ckpt = Checkpoint(c["pipeline"], c["source_id"], make_position(c["file"], c["file_seq"], c["pos"],
                                                                            c.get("position")),
                               c["gtid_set"], int(c["history_version"]), float(c["time"]), int(c["sequence"]), None,
-                              data.get("stats"), c["written_by"], c.get("file_created"))
+                              data.get("stats"), c["written_by"], c.get("file_created"),
+                              c.get("reader_state"))
         except CheckpointError:
             raise
         except (ValueError, TypeError, KeyError, AttributeError) as e:

@@ -7,6 +7,7 @@ refused."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -50,8 +51,8 @@ def _pipeline(where: Path, source: Path, extra: str = "", name: str = "p", unit:
     return p
 
 
-def _plain(run_cli, *files) -> str:
-    proc = run_cli("olr", "--time-unit", "s", *files, "--summary", "none")
+def _plain(run_cli, *files, unit: str = "s") -> str:
+    proc = run_cli("olr", "--time-unit", unit, *files, "--summary", "none")
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout
 
@@ -222,3 +223,37 @@ def test_kill_at_a_fault_point(point, olr_dir, olr_reference, tmp_path, read_seg
     rc, err = _finish(p)
     assert rc == 0, err[-3000:]
     assert read_segments(p.parent / "out") == olr_reference[0]
+
+
+def test_column_types_olr_sent_before_the_checkpoint_type_the_rows_after_a_restart(shared_path, tmp_path,
+                                                                                      read_segments, run_cli):
+    # OLR with format.schema 0x0001 sends a table's schema.columns with its first row only: SynchDB's
+    # DML message (columns included) in a transaction, then a second transaction on the table whose
+    # message carries no columns (as OLR writes it), each with OLR's begin/commit messages
+    msg = json.loads((shared_path / SYNCHDB / "dml_payload.json").read_text())
+    head = {k: msg[k] for k in ("db",)}
+
+    def txn(xid, c_scn, scn, payload):
+        return [dict(head, scn=scn, tm=msg["tm"], c_scn=c_scn, c_idx=1, xid=xid, payload=[{"op": "begin"}]),
+                dict(head, c_scn=c_scn, c_idx=2, xid=xid, payload=[payload]),
+                dict(head, c_scn=c_scn, c_idx=3, xid=xid, payload=[{"op": "commit"}])]
+
+    first = msg["payload"][0]
+    second = dict(first, schema={k: v for k, v in first["schema"].items() if k != "columns"},
+                  after=dict(first["after"], ORDER_NUMBER=10014))
+    docs = txn("0x0007.01a.000004a1", 3531691, 3531590, first) + txn("0x0007.01b.000004a2", 3531700, 3531699,
+                                                                     second)
+    src = tmp_path / "src"
+    src.mkdir()
+    out_file = src / "olr-1.json"
+    out_file.write_text("".join(json.dumps(d) + "\n" for d in docs[:3]))
+    p = _pipeline(tmp_path, src, "every_transactions = 1\n", unit="ns")
+    r1 = run_pipeline(p, once=True)
+    assert r1.checkpoint.reader_state["olr_columns"][0][:2] == ["DBZUSER", "ORDERS"]
+    out_file.write_text("".join(json.dumps(d) + "\n" for d in docs))
+    run_pipeline(p, once=True)
+    got = read_segments(tmp_path / "out")
+    assert got == _plain(run_cli, out_file, unit="ns")
+    rows = [json.loads(x) for x in got.splitlines() if '"op":"c"' in x]
+    assert [r["mysqlddl"]["typing"] for r in rows] == ["columns", "columns"]
+    assert rows[1]["after"]["ORDER_DATE"] == "2024-01-01T00:00:00"
