@@ -236,7 +236,8 @@ class Pipeline:
             other = ckpt.source_id != identity
             if olr and not other and stamp != start.fingerprint:
                 # same database and names, but the message at the checkpoint's offset is another one
-                identity += f" (at byte {start.pos} of {start.file}: {stamp}, not the checkpoint's {start.fingerprint})"
+                identity += (f" (at byte {start.message} of {start.file}: {stamp}, not the checkpoint's "
+                             f"{start.fingerprint})")
                 other = True
             if not other and ckpt.file_created is not None and stamp is not None and stamp != ckpt.file_created:
                 # same server and names, but the file is not the one the checkpoint was taken in
@@ -246,7 +247,19 @@ class Pipeline:
                 raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}); this source "
                                       f"is {identity}: use a new store (or pipeline name) for it",
                                       path=str(cfg.store_path))
-        history = store.load_history(ckpt, decode) if ckpt is not None else None
+        # XA transactions prepared before the checkpoint and not resolved at it: read again from the
+        # first one's start (their rows are held by the reader until their outcome), delivering
+        # nothing before the checkpoint (:meth:`_tap`)
+        replay = (ckpt.reader_state or {}).get("xa_replay") if ckpt is not None and not olr else None
+        self._replay_until = None
+        read_from = start
+        if replay is not None:
+            read_from = BinlogPosition(int(replay["file_seq"]), int(replay["pos"]), replay["file"])
+            self._replay_until = start.key
+            history = store.load_history(dataclasses.replace(ckpt, history_version=int(replay["history_version"])),
+                                         decode)
+        else:
+            history = store.load_history(ckpt, decode) if ckpt is not None else None
         if history is not None:
             options = options.replace(schema_position=None)      # (the baseline is in the history)
         self.gtids = GtidTracker(ckpt.gtid_set if ckpt is not None else "")
@@ -255,7 +268,11 @@ class Pipeline:
         self.stats.retries += self.retries - self._retries_stored
         self.identity = identity
         self._created: dict[str, int] = {}      # binlog base name -> its FDE's timestamp (file creation)
-        self._xa_prepared: set = set()          # XIDs prepared and not yet committed or rolled back
+        # XIDs prepared and not yet committed or rolled back -> (start position, history version) of
+        # their transaction (None: unknown, a relay log's)
+        self._xa_prepared: dict = {}
+        self._xa_resolved = None                # an XID whose COMMIT/ROLLBACK the reader is taking
+        self._txn_start = None                  # (position, history version) of the transaction being read
         self.checkpoint = ckpt
         self.sink = sink
         self._dead = None
@@ -272,9 +289,9 @@ class Pipeline:
                                                  baseline=cfg.schema if history is None else None,
                                                  baseline_owner=options.schema_database, name=options.name)
         else:
-            reader = self.reader = ChangeReader(source.reader_source(start), options,
+            reader = self.reader = ChangeReader(source.reader_source(read_from), options,
                                                 schema=cfg.schema if history is None else None, history=history,
-                                                events=self._tap(source.events(start)))
+                                                events=self._tap(source.events(read_from)))
         self._ddl_errors = len(reader.history.errors)
         sink.open()
         try:
@@ -305,14 +322,23 @@ class Pipeline:
         gtids = self.gtids
         xa = self._xa_prepared
         self._ended = None      # the last event that may have ended a transaction (checked at the next)
+        replaying = self._replay_until is not None
         for ev in events:
+            if self._xa_resolved is not None:
+                # (dropped once the reader took the COMMIT/ROLLBACK: a commit decided while it
+                # releases the rows is at a transaction end before it, where they are still held)
+                xa.pop(self._xa_resolved, None)
+                self._xa_resolved = None
             if self._ended is not None:
                 self._silent_end()
             t = type(ev)
+            if replaying and (file_seq(ev.file or ""), ev.pos) >= self._replay_until:
+                replaying = self._replay_until = None       # (the checkpoint reached: deliver from here)
             if (t is XidEvent or t is QueryEvent or t is XaPrepareEvent) and ev.origin is None:
                 self._ended = ev
             if t is GtidEvent or t is MariadbGtidEvent:
                 gtids.add(ev.gtid)
+                self._txn_start = self._start_of(ev)
             elif t is PreviousGtidsEvent:
                 gtids.add_set(ev.gtid_set)
             elif t is GtidListEvent:
@@ -321,14 +347,30 @@ class Pipeline:
                 self._created[Path(ev.file or "").name] = ev.header.timestamp
             elif t is XaPrepareEvent:
                 if not ev.one_phase:
-                    xa.add((ev.format_id, bytes(ev.gtrid), bytes(ev.bqual)))
-            elif xa and t is QueryEvent and ev.query[:2].upper() == "XA":
-                xid = parse_xid(ev.query)
-                if xid is not None and ev.query.split(None, 2)[1].upper() in ("COMMIT", "ROLLBACK"):
-                    xa.discard(xid)
+                    xa[(ev.format_id, bytes(ev.gtrid), bytes(ev.bqual))] = self._txn_start
+                self._txn_start = None
+            elif t is QueryEvent and ev.query[:2].upper() == "XA":
+                verb = ev.query.split(None, 2)[1].upper() if len(ev.query.split(None, 2)) > 1 else ""
+                if verb == "START" and self._txn_start is None:
+                    self._txn_start = self._start_of(ev)       # (no GTID event before it)
+                elif xa and verb in ("COMMIT", "ROLLBACK"):
+                    self._xa_resolved = parse_xid(ev.query)
+            elif t is XidEvent:
+                self._txn_start = None
             yield ev
+        if self._xa_resolved is not None:
+            xa.pop(self._xa_resolved, None)
+            self._xa_resolved = None
         if self._ended is not None:
             self._silent_end()
+
+    def _start_of(self, ev):
+        """Where a transaction starting with ``ev`` (its GTID event, or its XA START) is read again
+        from, with the schema history version in force there; None in a relay log."""
+        if ev.origin is not None:
+            return None
+        return (BinlogPosition(file_seq(ev.file or ""), ev.pos, Path(ev.file or "").name),
+                len(self.reader.history.records))
 
     def _silent_end(self) -> None:
         """``_ended`` (an XID, a QUERY, an XA PREPARE) was read and the reader asks for the next
@@ -341,7 +383,7 @@ class Pipeline:
         a commit here covers exactly what precedes it; it follows the batching as an emitted
         transaction end does (counted in the batch, not in the stats' transactions)."""
         ev, self._ended = self._ended, None
-        if self.reader._txn is not None:
+        if self._replay_until is not None or self.reader._txn is not None:
             return                      # inside a transaction (a BEGIN, XA START, a statement in it)
         name = ev.file or ""
         key = (file_seq(name), ev.next_pos)
@@ -368,6 +410,8 @@ class Pipeline:
         faults = "MYSQLDDL_FAULT" in os.environ
         due = False
         for rec in reader:
+            if self._replay_until is not None:
+                continue                # (read again before the checkpoint: delivered already)
             t = type(rec)
             if due and not (t is RowChange and rec.op == "t"):
                 due = False
@@ -519,11 +563,20 @@ class Pipeline:
             b = (ck.position, ck.gtid_set, ck.history_version)
         elif b is None or not self._pending:
             return
-        if self._xa_prepared:
-            # (an XA transaction's rows are held by the reader from its PREPARE to its COMMIT: a
-            # checkpoint between the two would skip them on a restart, so it waits)
-            return
         position, gtid_text, history_version = b
+        replay = None
+        if self._xa_prepared:
+            # an XA transaction's rows are held by the reader from its PREPARE to its COMMIT: a
+            # restart from a checkpoint between the two reads again from the first such
+            # transaction's start (delivering nothing before the checkpoint); one whose start is
+            # unknown (a relay log) holds the checkpoint back as before
+            starts = [v for v in self._xa_prepared.values() if v is None or v[0].key < position.key]
+            if any(v is None for v in starts):
+                return
+            if starts:
+                first, version = min(starts, key=lambda v: v[0].key)
+                replay = {"xa_replay": {"file": first.file, "file_seq": first.file_seq, "pos": first.pos,
+                                        "history_version": version, "pending": len(starts)}}
         name = Path(position.file).name if position.file else ""
         pos = position if type(position) is OlrResumePosition else \
             BinlogPosition(position.file_seq, position.pos, name, position.gtid)
@@ -538,7 +591,7 @@ class Pipeline:
         totals = self.stats.committed()
         # (an OLR reader's column types: those of the records read up to the one that decided this
         # commit, which a restart reads again and so sets again: the same state)
-        reader_state = {"olr_columns": self.reader.columns_state()} if self.olr else None
+        reader_state = {"olr_columns": self.reader.columns_state()} if self.olr else replay
 
         def checkpoint(state):
             return Checkpoint(self.config.name, self.identity, pos, gtid_text, history_version, time.time(),
