@@ -1,5 +1,9 @@
 """The pipeline run: source -> ChangeReader -> sink, with checkpoints, stats and an error strategy.
 
+(Past 600 lines: one run's state, the batch, the boundary, the prepared XA transactions, the
+replay, is shared by the binlog and OLR loops, the event tap and the commit; split, it would be
+passed around as a second object with the same fields.)
+
 One run (:meth:`Pipeline.run`):
 
 1. load the checkpoint (the sink's own store when it keeps one, else the SQLite store); check the
@@ -24,8 +28,13 @@ exits. An error inside the reader (a corrupt binlog) ends the reading under ever
 events after it cannot be framed.
 
 XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMMIT (DESIGN
-"Binlog facts"), so no checkpoint is written while a prepared XA transaction is open (a restart
-from a later one would never see its rows); checkpoints resume at its COMMIT or ROLLBACK.
+"Binlog facts"). A checkpoint written while prepared transactions are open records where the first
+of them starts (its GTID event, or its XA START) and the schema history version there
+(``reader_state.xa_replay``); a restart reads again from there with that history, delivering
+nothing before the checkpoint position (:meth:`Pipeline._tap` notes when it is reached), so the
+reader holds their rows again and delivers them at their COMMIT. An XA transaction prepared and
+never resolved so no longer stops the checkpoints; it only makes restarts read again from its
+start. (In a relay log, where the start cannot be re-read by position, checkpoints still wait.)
 
 A transaction that delivers nothing (all its tables filtered out, an XA transaction rolled back, a
 DDL on a filtered table) ends too: the events pass the runner on their way to the reader
@@ -34,8 +43,8 @@ asks for the next event without having emitted that end, the end is taken as a s
 end (:meth:`Pipeline._silent_end`), committed under the same batching, so a restart does not read
 a long filtered stretch again.
 
-Known limits: an XA transaction prepared and never resolved stops the checkpoints; a followed
-directory must hold a binlog file when the run starts (its identity is read from the first file).
+Known limits: a followed directory must hold a binlog file when the run starts (its identity is
+read from the first file). An OLR source (:mod:`.olr_source`) is read to the end of what exists.
 """
 
 from __future__ import annotations
