@@ -48,6 +48,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"source: {ck['source_id']}")
     if not olr:
         print(f"GTID set: {ck['gtid_set'] or '-'}")
+    xa = (ck.get("reader_state") or {}).get("xa_replay")
+    if xa:
+        # (prepared XA transactions open at the checkpoint: a restart reads again from the first's start)
+        print(f"XA transactions prepared, not resolved: {xa['pending']} (a restart reads again from "
+              f"{xa['file']}:{xa['pos']})")
     print(f"schema history version: {st['history_version']}; next sequence: {ck['sequence']}")
     s = st["stats"]
     print(f"transactions {s['transactions']}, DDL {s['ddl']}, DML rows {s['dml_rows']} "

@@ -103,7 +103,7 @@ def _prepared_stretch(srv, others: int):
 
 
 def test_an_xa_transaction_left_prepared_does_not_stop_the_checkpoints(lab_server, tmp_path, pipeline_file,
-                                                                       read_segments):
+                                                                       read_segments, run_cli):
     srv = lab_server
     a, path = _prepared_stretch(srv, 30)
     try:
@@ -117,6 +117,10 @@ def test_an_xa_transaction_left_prepared_does_not_stop_the_checkpoints(lab_serve
         size = (src / path.name).stat().st_size
         assert ck.position.pos == size and first.stats["transactions"] == 30      # past every transaction
         assert ck.reader_state["xa_replay"]["pending"] == 1
+        status = run_cli("status", p)
+        assert status.returncode == 0, status.stderr
+        assert "XA transactions prepared, not resolved: 1 (a restart reads again from " \
+               f"{path.name}:{ck.reader_state['xa_replay']['pos']})" in status.stdout
         out1 = read_segments(tmp_path / "out")
         assert out1.count('"table":"o"') == 30 and '"table":"t"' not in out1
         # a restart reads x2 again from its start, and delivers nothing again
