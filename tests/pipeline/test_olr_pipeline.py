@@ -12,6 +12,7 @@ import os
 import random
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -19,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl.errors import CheckpointError
+from mysqlddl.errors import CheckpointError, PipelineError
 from mysqlddl.olr.documents import iter_documents
-from mysqlddl.pipeline import Pipeline, SqliteCheckpointStore, run_pipeline
+from mysqlddl.pipeline import Pipeline, SqliteCheckpointStore, load_config, run_pipeline
 
 PREBUILT = "corpora/olr-json/rophy-olr-fork-prebuilt"
 SYNCHDB = "corpora/olr-json/synchdb-docs"
@@ -257,3 +258,35 @@ def test_column_types_olr_sent_before_the_checkpoint_type_the_rows_after_a_resta
     rows = [json.loads(x) for x in got.splitlines() if '"op":"c"' in x]
     assert [r["mysqlddl"]["typing"] for r in rows] == ["columns", "columns"]
     assert rows[1]["after"]["ORDER_DATE"] == "2024-01-01T00:00:00"
+
+
+def test_settings_that_do_not_fit_an_olr_source_are_refused(olr_dir, tmp_path, pipeline_file):
+    p = _pipeline(tmp_path, olr_dir, '[changes]\ntables = ["OLR_TEST.T"]\n')
+    with pytest.raises(PipelineError, match="filters apply to binlog sources"):
+        run_pipeline(p, once=True)
+    p = _pipeline(tmp_path, olr_dir, "").read_text().replace("[sink]\n", '[sink]\nformat = "debezium"\n')
+    (tmp_path / "d.toml").write_text(p)
+    with pytest.raises(PipelineError, match="OLR change envelope"):
+        run_pipeline(tmp_path / "d.toml", once=True)
+    (tmp_path / "u.toml").write_text(_pipeline(tmp_path, olr_dir).read_text().replace('"s"', '"minutes"'))
+    with pytest.raises(PipelineError, match="time_unit must be one of s, ms, us, ns") as e:
+        load_config(tmp_path / "u.toml")
+    assert e.value.setting == "source.time_unit"
+    b = pipeline_file(tmp_path / "b.toml", source=tmp_path, sink=f"jsonl://{tmp_path}/o", store=tmp_path / "b.db")
+    b.write_text(b.read_text().replace("[sink]", 'time_unit = "s"\n[sink]'))
+    with pytest.raises(PipelineError, match="time_unit is an olr:// source's setting"):
+        load_config(b)
+
+
+def test_a_checkpoint_position_of_an_unknown_kind_is_refused(olr_dir, tmp_path):
+    p = _pipeline(tmp_path, olr_dir)
+    run_pipeline(p, once=True)
+    db = sqlite3.connect(tmp_path / "state.db")
+    data = json.loads(db.execute("SELECT data FROM checkpoint").fetchone()[0])
+    data["position"]["kind"] = "from-the-future"
+    db.execute("UPDATE checkpoint SET data = ?", (json.dumps(data),))
+    db.commit()
+    db.close()
+    with pytest.raises(CheckpointError, match="of kind 'from-the-future', which this mysqlddl") as e:
+        run_pipeline(p, once=True)
+    assert e.value.path == str(tmp_path / "state.db")
