@@ -194,12 +194,10 @@ def olr_reference(olr_dir, tmp_path, read_segments):
     return text, time.monotonic() - t0
 
 
-def test_sigkill_at_random_moments_gives_one_uninterrupted_runs_output(olr_dir, olr_reference, tmp_path,
-                                                                        read_segments):
+def _crash_loop(olr_dir, olr_reference, tmp_path, read_segments, kills: int, seed: int):
     text, secs = olr_reference
     p = _crash_pipeline(tmp_path / "crash", olr_dir)
-    rng = random.Random(7)
-    kills = 6
+    rng = random.Random(seed)
     killed = 0
     for _ in range(kills):
         proc = _popen(p)
@@ -213,6 +211,16 @@ def test_sigkill_at_random_moments_gives_one_uninterrupted_runs_output(olr_dir, 
     assert rc == 0, err[-3000:]
     assert killed >= kills // 2
     assert read_segments(p.parent / "out") == text
+
+
+def test_sigkill_at_random_moments_gives_one_uninterrupted_runs_output(olr_dir, olr_reference, tmp_path,
+                                                                        read_segments):
+    _crash_loop(olr_dir, olr_reference, tmp_path, read_segments, kills=6, seed=7)
+
+
+@pytest.mark.slow
+def test_sigkill_at_fifty_random_moments(olr_dir, olr_reference, tmp_path, read_segments):
+    _crash_loop(olr_dir, olr_reference, tmp_path, read_segments, kills=50, seed=8)
 
 
 @pytest.mark.parametrize("point", ["before-rename@2", "after-rename@2", "after-sink-commit@7",
