@@ -508,6 +508,9 @@ class Pipeline:
 
     def _idle(self) -> None:
         """The source waits for data: commit what ended (not inside a transaction)."""
+        if self._xa_resolved is not None:      # (the reader took the last event: as at the next one)
+            self._xa_prepared.pop(self._xa_resolved, None)
+            self._xa_resolved = None
         if self._ended is not None:
             self._silent_end()
         if not self._in_txn and self._pending:
