@@ -204,6 +204,13 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
     def _key(file: str, pos: int) -> tuple[int, int]:
         return (file_seq(file), pos)
 
+    @property
+    def in_transaction(self) -> bool:
+        """True while the events read so far leave a transaction open (a BEGIN, an XA START, a
+        statement of it): a position there is not a transaction boundary. The pipeline asks it
+        after each transaction-ending event, to tell a transaction that delivered nothing."""
+        return getattr(self, "_txn", None) is not None
+
     # -- iteration --------------------------------------------------------------------------------
     def changes(self) -> Iterator[Change]:
         """The records with every RowBatch replaced by its RowChanges (:func:`iter_changes`)."""

@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     elif args.summary == "text":
         ck = result.checkpoint
         st = result.stats
-        where = f"{ck.position} (GTID set {ck.gtid_set or '-'})" if ck else "no checkpoint yet"
+        where = "no checkpoint yet" if ck is None else str(ck.position) if getattr(ck.position, "kind", "") == "olr" \
+            else f"{ck.position} (GTID set {ck.gtid_set or '-'})"      # (OLR output has no GTIDs)
         print(f"mysqlddl run: {'stopped' if result.stopped else 'done'} at {where}; transactions "
               f"{st['transactions']}, DDL {st['ddl']}, rows {st['dml_rows']}, skipped {st['skipped']}",
               file=sys.stderr)

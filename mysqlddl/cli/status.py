@@ -38,9 +38,21 @@ def run(args: argparse.Namespace) -> int:
     if ck is None:
         print("no checkpoint yet")
         return 0
+    olr = (ck.get("position") or {}).get("kind") == "olr"
     print(f"checkpoint: {ck['file']}:{ck['pos']} written {_ts(ck['time'])} by mysqlddl {ck['written_by']}")
+    if olr:
+        # (an OLR source: the message that ended the last committed transaction, at that byte offset)
+        p = ck["position"]
+        print(f"OLR position: c_scn {p['c_scn']} c_idx {p['c_idx']} scn {p['scn'] if p['scn'] is not None else '-'}"
+              f" xid {p['xid'] or '-'}")
     print(f"source: {ck['source_id']}")
-    print(f"GTID set: {ck['gtid_set'] or '-'}")
+    if not olr:
+        print(f"GTID set: {ck['gtid_set'] or '-'}")
+    xa = (ck.get("reader_state") or {}).get("xa_replay")
+    if xa:
+        # (prepared XA transactions open at the checkpoint: a restart reads again from the first's start)
+        print(f"XA transactions prepared, not resolved: {xa['pending']} (a restart reads again from "
+              f"{xa['file']}:{xa['pos']})")
     print(f"schema history version: {st['history_version']}; next sequence: {ck['sequence']}")
     s = st["stats"]
     print(f"transactions {s['transactions']}, DDL {s['ddl']}, DML rows {s['dml_rows']} "

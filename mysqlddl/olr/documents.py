@@ -34,30 +34,33 @@ _NEXT_DOC = re.compile(r"\n(?=\{)")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Document:
     """One JSON value of a file: ``line`` (1-based) and ``offset`` (bytes) of its first character,
-    ``index`` its 0-based rank in the file."""
+    ``index`` its 0-based rank in the file, ``end`` the byte offset just past it (where a reader
+    resuming after it begins)."""
 
     value: Any
     file: str
     line: int
     offset: int
     index: int
+    end: int = 0
 
 
 class _Positions:
     """Line numbers and byte offsets of character indexes, computed incrementally (the file is
     walked forwards once)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, line0: int = 1, byte0: int = 0):
         self.text = text
         self.ascii = text.isascii()
+        self.line0, self.byte0 = line0, byte0     # where the text starts in its file
         self.char = 0
-        self.line = 1
-        self.byte = 0
+        self.line = line0
+        self.byte = byte0
 
     def at(self, i: int) -> tuple[int, int, int]:
         """(line, column, byte offset) of character ``i`` (``i`` never goes backwards)."""
         if i < self.char:   # only after a failed decode looked ahead: restart from the top
-            self.char, self.line, self.byte = 0, 1, 0
+            self.char, self.line, self.byte = 0, self.line0, self.byte0
         seg = self.text[self.char:i]
         self.line += seg.count("\n")
         self.byte += len(seg) if self.ascii else len(seg.encode("utf-8", "surrogatepass"))
@@ -67,28 +70,34 @@ class _Positions:
 
 
 def iter_documents(path: str | Path, *, lenient: bool = False,
-                   errors: list[OlrJsonError] | None = None) -> Iterator[Document]:
+                   errors: list[OlrJsonError] | None = None, start: int = 0) -> Iterator[Document]:
     """The JSON documents of ``path`` in order. Strict: the first bad one raises
     :class:`OlrJsonError` with its position. ``lenient``: bad ones are appended to ``errors`` (when
-    given) and skipped."""
+    given) and skipped. ``start``: the byte offset to begin at (where a document starts: a
+    pipeline resuming after its checkpoint's message); lines and offsets stay the file's, ``index``
+    counts from there."""
     name = str(path)
     try:
         raw = Path(path).read_bytes()
     except OSError as e:
         raise OlrJsonError(f"cannot read: {e.strerror or e}", file=name) from None
+    line0 = 1
+    if start:
+        line0 = raw.count(b"\n", 0, start) + 1
+        raw = raw[start:]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        err = OlrJsonError(f"not UTF-8: {e.reason}", file=name, offset=e.start,
-                           line=raw.count(b"\n", 0, e.start) + 1)
+        err = OlrJsonError(f"not UTF-8: {e.reason}", file=name, offset=start + e.start,
+                           line=line0 + raw.count(b"\n", 0, e.start))
         if not lenient:
             raise err from None
         if errors is not None:
             errors.append(err)
         text = raw.decode("utf-8", "replace")
-    if text.startswith("\ufeff"):
+    if text.startswith("\ufeff") and not start:
         text = text[1:]
-    pos = _Positions(text)
+    pos = _Positions(text, line0, start)
     i = _WS.match(text, 0).end()
     index = 0
     while i < len(text):
@@ -109,9 +118,18 @@ def iter_documents(path: str | Path, *, lenient: bool = False,
                 return
             i = m.end()
             continue
-        yield Document(value, name, line, offset, index)
+        yield Document(value, name, line, offset, index, pos.at(end)[2])
         index += 1
         i = _WS.match(text, end).end()
 
 
-__all__ = ["Document", "iter_documents"]
+def file_number(name: str) -> int:
+    """The number in an OLR output file's name (its last run of digits; 0 when none): the order of
+    the files OLR's file writer rotates to, and a pipeline's segment names (``file_seq``)."""
+    m = _NUMBER.search(Path(name).name)
+    return int(m.group(1)) if m else 0
+
+
+_NUMBER = re.compile(r"(\d+)\D*$")
+
+__all__ = ["Document", "file_number", "iter_documents"]

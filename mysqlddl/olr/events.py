@@ -40,6 +40,7 @@ from .. import __version__
 from ..history import HistoryRecord
 from ..model.table import Table
 from ..sinks.jsonl import json_image, table_changes, transaction_dict
+from .documents import file_number
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -47,7 +48,7 @@ class OracleSource:
     """Where a change came from. ``scn``: the transaction's SCN (carried from its first message
     when later ones leave it out); ``ts_ms``: its commit time in ms (None when OLR gave none);
     ``file``/``line``/``offset``: the message in the OLR output; ``payload``: index in its
-    ``payload`` array."""
+    ``payload`` array; ``end``: the byte offset just past the message."""
 
     file: str
     line: int
@@ -62,6 +63,18 @@ class OracleSource:
     owner: str | None = None
     table: str | None = None
     rid: str | None = None
+    end: int = 0
+
+    # a binlog Source's place names, for what orders records by them (a pipeline's segment names)
+    @property
+    def pos(self) -> int:
+        """The message's byte offset in its file."""
+        return self.offset
+
+    @property
+    def file_seq(self) -> int:
+        """The number in the file's name (:func:`~mysqlddl.olr.documents.file_number`)."""
+        return file_number(self.file)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

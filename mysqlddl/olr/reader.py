@@ -128,8 +128,10 @@ class OlrReader:
     def __init__(self, files: str | Path | Iterable[str | Path], options: Options = DEFAULT, *,
                  history: SchemaHistory | None = None, baseline: str | None = None,
                  baseline_owner: str | None = None, name: str = "mysqlddl", transactions: bool = True,
-                 schema_changes: bool = True, ddl_parser: DdlParser | None = None):
+                 schema_changes: bool = True, ddl_parser: DdlParser | None = None, start: int = 0,
+                 columns: list | None = None):
         self.files = [files] if isinstance(files, (str, Path)) else list(files)
+        self.start = start          # byte offset in the first file to begin at (a pipeline's resume)
         self.options = options
         self.ddl_options = options if options.dialect is Dialect.ORACLE else options.replace(dialect=Dialect.ORACLE)
         self.strict = options.error_policy is ErrorPolicy.RAISE
@@ -146,6 +148,8 @@ class OlrReader:
         self.history = history
         self._txns: dict[str, _Txn] = {}
         self._columns: dict[tuple[str | None, str], dict[str, Kind]] = {}
+        if columns:
+            self.restore_columns(columns)
         self._version_kinds: dict[int, tuple[object, dict[str, Kind]]] = {}
         self._last = (0, 0)
 
@@ -161,11 +165,29 @@ class OlrReader:
             catalog = cmd.apply(catalog, opts)
         return dataclasses.replace(catalog, changed=())
 
+    # ------------------------------------------------------------------------- resuming
+    def columns_state(self) -> list:
+        """The column types OLR sent with ``schema.columns`` and that are still in force, as JSON
+        data: ``[[owner, table, {column: kind}], ...]``. OLR sends them once per table (and again
+        after a DDL on it), so a reader resuming in the middle of the output needs them
+        (``columns=``) to type rows as a reader that read from the start does."""
+        return [[owner, table, {c: k.value for c, k in kinds.items()}]
+                for (owner, table), kinds in self._columns.items()]
+
+    def restore_columns(self, state: list) -> None:
+        """Take :meth:`columns_state`'s data back (a ValueError when it is not that)."""
+        try:
+            for owner, table, kinds in state:
+                self._columns[(owner, str(table))] = {str(c): Kind(k) for c, k in kinds.items()}
+        except (TypeError, AttributeError) as e:
+            raise ValueError(f"not a column state: {e}") from None
+
     # ------------------------------------------------------------------------------ driving
     def __iter__(self) -> Iterator[OracleChange]:
-        for path in self.files:
+        for n, path in enumerate(self.files):
             json_errors: list[OlrError] = []
-            for doc in iter_documents(path, lenient=not self.strict, errors=json_errors):
+            for doc in iter_documents(path, lenient=not self.strict, errors=json_errors,
+                                      start=self.start if n == 0 else 0):
                 self._drain(json_errors)
                 self.stats.documents += 1
                 try:
@@ -235,7 +257,7 @@ class OlrReader:
         for i, pl in enumerate(msg.payload):
             self.stats.ops[pl.op] += 1
             src = OracleSource(doc.file, doc.line, doc.offset, i, scn, key[0], key[1], msg.xid, ts_ms, msg.db,
-                               pl.owner, pl.table, pl.rid)
+                               pl.owner, pl.table, pl.rid, doc.end)
             where = dict(file=doc.file, line=doc.line, offset=doc.offset, document=doc.index, payload=i)
             if pl.op == "begin":
                 if msg.xid is not None:

@@ -13,6 +13,11 @@ manual, "PRAGMA synchronous": FULL syncs the WAL at every commit, so a committed
 survives a power loss), one row per pipeline in ``checkpoint``, the history's JSON lines in
 ``history`` (one row per line, appended), the store's format in ``meta``. Each save is one
 ``BEGIN IMMEDIATE ... COMMIT``.
+
+Positions of another kind than a binlog's (an OLR source's :class:`~.olr_source.OlrResumePosition`)
+keep file, file_seq and pos in their columns and the rest under ``position`` in the row's JSON
+``data``, with their ``kind``: a binlog checkpoint's row is what it was (no format change), and a
+kind this version does not know is refused by name.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ class Checkpoint:
 
     pipeline: str
     source_id: str
-    position: BinlogPosition
+    position: BinlogPosition            # (or an OlrResumePosition: pipeline.olr_source)
     gtid_set: str = ""
     history_version: int = 0
     time: float = 0.0
@@ -60,13 +65,42 @@ class Checkpoint:
     stats: dict | None = None
     written_by: str = __version__
     file_created: int | None = None
+    #: what the source's reader needs to go on from the position as it would have (an OLR
+    #: source: the column types OLR sent once per table; None for binlog sources)
+    reader_state: dict | None = None
 
     def as_dict(self) -> dict:
         p = self.position
-        return {"pipeline": self.pipeline, "source_id": self.source_id, "file": p.file, "file_seq": p.file_seq,
-                "pos": p.pos, "gtid_set": self.gtid_set, "history_version": self.history_version,
-                "time": self.time, "sequence": self.sequence, "sink_state": self.sink_state,
-                "written_by": self.written_by, "file_created": self.file_created}
+        d = {"pipeline": self.pipeline, "source_id": self.source_id, "file": p.file, "file_seq": p.file_seq,
+             "pos": p.pos, "gtid_set": self.gtid_set, "history_version": self.history_version,
+             "time": self.time, "sequence": self.sequence, "sink_state": self.sink_state,
+             "written_by": self.written_by, "file_created": self.file_created}
+        extra = position_extra(p)
+        if extra is not None:
+            d["position"] = extra
+        if self.reader_state is not None:
+            d["reader_state"] = self.reader_state
+        return d
+
+
+def position_extra(p) -> dict | None:
+    """What a position of another kind than a binlog's holds beyond file, file_seq and pos (its
+    ``kind`` first); None for a binlog position (whose checkpoints keep the format they had)."""
+    return p.as_dict() if getattr(p, "kind", "binlog") != "binlog" else None
+
+
+def make_position(file: str, file_seq: int, pos: int, extra: dict | None):
+    """The position a checkpoint stored (:func:`position_extra`): a BinlogPosition without
+    ``extra``; else the kind ``extra`` names (an unknown kind: a newer mysqlddl wrote it)."""
+    if extra is None:
+        return BinlogPosition(int(file_seq), int(pos), file)
+    kind = extra.get("kind")
+    if kind == "olr":
+        from .olr_source import OlrResumePosition
+
+        return OlrResumePosition.from_dict(file, file_seq, pos, extra)
+    raise CheckpointError(f"the checkpoint's position is of kind {kind!r}, which this mysqlddl ({__version__}) "
+                          "does not know: written by a newer mysqlddl? upgrade mysqlddl")
 
 
 class CheckpointStore:
@@ -168,10 +202,14 @@ class SqliteCheckpointStore(CheckpointStore):
             return None
         try:
             data = json.loads(row[9])
-            return Checkpoint(self.pipeline, row[0], BinlogPosition(int(row[2]), int(row[3]), row[1]), row[4],
+            position = make_position(row[1], row[2], row[3], data.get("position"))
+            return Checkpoint(self.pipeline, row[0], position, row[4],
                               int(row[5]), float(row[6]), int(row[7]), data.get("sink_state"), data.get("stats"),
-                              row[8], data.get("file_created"))
-        except (ValueError, TypeError, AttributeError) as e:
+                              row[8], data.get("file_created"), data.get("reader_state"))
+        except CheckpointError as e:
+            e.path = e.path or str(self.path)
+            raise
+        except (ValueError, TypeError, AttributeError, KeyError) as e:
             raise CheckpointError(f"the checkpoint row of pipeline {self.pipeline!r} is corrupt: {e}",
                                   path=str(self.path)) from None
 
@@ -203,8 +241,14 @@ class SqliteCheckpointStore(CheckpointStore):
                                           (self.pipeline,)).fetchone()[0]
             lines = list(history.lines())[: checkpoint.history_version + 1]
             new = [(self.pipeline, i, line) for i, line in enumerate(lines) if i >= self._stored]
-        data = json.dumps({"sink_state": checkpoint.sink_state, "stats": checkpoint.stats,
-                           "file_created": checkpoint.file_created}, sort_keys=True)
+        fields = {"sink_state": checkpoint.sink_state, "stats": checkpoint.stats,
+                  "file_created": checkpoint.file_created}
+        extra = position_extra(checkpoint.position)
+        if extra is not None:
+            fields["position"] = extra      # (an OLR position: its c_scn, c_idx, scn, xid)
+        if checkpoint.reader_state is not None:
+            fields["reader_state"] = checkpoint.reader_state
+        data = json.dumps(fields, sort_keys=True)
         p = checkpoint.position
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -227,4 +271,5 @@ class SqliteCheckpointStore(CheckpointStore):
         self.db.close()
 
 
-__all__ = ["STORE_FORMAT", "Checkpoint", "CheckpointStore", "SqliteCheckpointStore", "sqlite_path"]
+__all__ = ["STORE_FORMAT", "Checkpoint", "CheckpointStore", "SqliteCheckpointStore", "make_position",
+           "position_extra", "sqlite_path"]

@@ -14,7 +14,10 @@ Every key::
     name = "NAME"                   # the pipeline's name, its row in the store (default: the file's stem)
     [source]   uri (a binlog file or directory; or mysql://USER@HOST:PORT/?server-id=N, a server
                streamed as a replica: its password from MYSQL_PWD or defaults_file); poll_ms = 200
-               (how often a followed directory is looked at); defaults_file (a MySQL option file)
+               (how often a followed directory is looked at); defaults_file (a MySQL option file);
+               or olr:///PATH, OpenLogReplicator output (a file or a directory: pipeline.olr_source),
+               with time_unit = "ns" and tm_unit (as `mysqlddl olr`; [changes] schema is then Oracle
+               DDL and schema_database its default owner)
     [sink]     uri; format = "native" | "debezium" (sinks.segments.FORMATS; [sink.debezium] takes
                Debezium's properties by their names: "decimal.handling.mode" = "string", ...);
                segment_bytes = 67108864;
@@ -75,6 +78,7 @@ STRATEGIES = ("exit", "skip", "retry")
 #: sink URI schemes of the PostgreSQL sink (libpq takes both)
 PG_SCHEMES = ("postgresql", "postgres")
 OPERATIONS = ("c", "u", "d", "t")
+OLR_UNITS = ("s", "ms", "us", "ns")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,6 +87,10 @@ class SourceConfig:
     poll_ms: int = 200
     #: a server source's MySQL option file ([client] user/password; else MYSQL_PWD)
     defaults_file: str | None = None
+    #: an OLR source's units of DATE/TIMESTAMP values and of the message ``tm`` (None: time_unit),
+    #: as OLR's format.timestamp / format.timestamp-metadata print them (`mysqlddl olr --time-unit`)
+    time_unit: str = "ns"
+    tm_unit: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -170,7 +178,7 @@ def uri_path(uri: str, scheme: str, setting: str) -> Path:
 
 _KEYS = {
     "": {"name", "source", "sink", "checkpoint", "changes", "errors", "stats", "mapping"},
-    "source": {"uri", "poll_ms", "defaults_file"},
+    "source": {"uri", "poll_ms", "defaults_file", "time_unit", "tm_unit"},
     "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence", "debezium"},
     "checkpoint": {"uri", "every_transactions", "every_ms"},
     "changes": {"schema", "schema_database", "schema_position", "ddl_errors", "verify_checksums", "databases",
@@ -203,7 +211,7 @@ def _resolve(uri: str, base: Path) -> str:
     """A relative path in a URI (or a bare relative path) taken from the pipeline file's directory."""
     if "://" in uri:
         scheme, rest = uri.split("://", 1)
-        if rest.startswith("/") or scheme not in ("file", "jsonl", "sqlite"):
+        if rest.startswith("/") or scheme not in ("file", "jsonl", "sqlite", "olr"):
             return uri
         return f"{scheme}://{(base / rest).as_posix()}"
     if uri in ("-", "stdout:") or os.path.isabs(uri):
@@ -250,7 +258,16 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
         source = SourceConfig(_resolve(_typed(src, "uri", str, None, "source", path), base),
                               _typed(src, "poll_ms", int, 200, "source", path),
                               _resolve(_typed(src, "defaults_file", str, None, "source", path), base)
-                              if "defaults_file" in src else None)
+                              if "defaults_file" in src else None,
+                              _typed(src, "time_unit", str, "ns", "source", path),
+                              _typed(src, "tm_unit", str, None, "source", path) if "tm_unit" in src else None)
+        for key in ("time_unit", "tm_unit"):
+            unit = getattr(source, key)
+            if key in src and not source.uri.startswith("olr:"):
+                raise PipelineError(f"{key} is an olr:// source's setting", path=path, setting=f"source.{key}")
+            if unit is not None and unit not in OLR_UNITS:
+                raise PipelineError(f"{key} must be one of {', '.join(OLR_UNITS)}, not {unit!r}", path=path,
+                                    setting=f"source.{key}")
         if pg:
             return _pg_pipeline(data, name, base, path, source)
         sink = SinkConfig(_resolve(_typed(snk, "uri", str, None, "sink", path), base),

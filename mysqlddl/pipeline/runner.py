@@ -1,5 +1,9 @@
 """The pipeline run: source -> ChangeReader -> sink, with checkpoints, stats and an error strategy.
 
+(Past 600 lines: one run's state, the batch, the boundary, the prepared XA transactions, the
+replay, is shared by the binlog and OLR loops, the event tap and the commit; split, it would be
+passed around as a second object with the same fields.)
+
 One run (:meth:`Pipeline.run`):
 
 1. load the checkpoint (the sink's own store when it keeps one, else the SQLite store); check the
@@ -24,14 +28,23 @@ exits. An error inside the reader (a corrupt binlog) ends the reading under ever
 events after it cannot be framed.
 
 XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMMIT (DESIGN
-"Binlog facts"), so no checkpoint is written while a prepared XA transaction is open (a restart
-from a later one would never see its rows); checkpoints resume at its COMMIT or ROLLBACK.
+"Binlog facts"). A checkpoint written while prepared transactions are open records where the first
+of them starts (its GTID event, or its XA START) and the schema history version there
+(``reader_state.xa_replay``); a restart reads again from there with that history, delivering
+nothing before the checkpoint position (:meth:`Pipeline._tap` notes when it is reached), so the
+reader holds their rows again and delivers them at their COMMIT. An XA transaction prepared and
+never resolved so no longer stops the checkpoints; it only makes restarts read again from its
+start. (In a relay log, where the start cannot be re-read by position, checkpoints still wait.)
 
-Known limits: a checkpoint moves only at a transaction end the reader emits, so transactions that
-deliver nothing (all their tables filtered out, an XA transaction rolled back) are read again
-after a restart and again deliver nothing; an XA transaction prepared and never resolved stops the
-checkpoints; a followed directory must hold a binlog file when the run starts (its identity is
-read from the first file).
+A transaction that delivers nothing (all its tables filtered out, an XA transaction rolled back, a
+DDL on a filtered table) ends too: the events pass the runner on their way to the reader
+(:meth:`Pipeline._tap`), and when the reader, between transactions again after an XID or a QUERY,
+asks for the next event without having emitted that end, the end is taken as a silent transaction
+end (:meth:`Pipeline._silent_end`), committed under the same batching, so a restart does not read
+a long filtered stretch again.
+
+Known limits: a followed directory must hold a binlog file when the run starts (its identity is
+read from the first file). An OLR source (:mod:`.olr_source`) is read to the end of what exists.
 """
 
 from __future__ import annotations
@@ -54,19 +67,22 @@ from ..binlog.events import (
     PreviousGtidsEvent,
     QueryEvent,
     XaPrepareEvent,
+    XidEvent,
 )
 from ..changes import ChangeReader
 from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.transactions import parse_xid
 from ..errors import CheckpointError, MysqlddlError, PipelineError, SinkError
 from ..faults import fault
-from ..options import ErrorPolicy
-from ..positions import BinlogPosition
+from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionMark
+from ..options import ErrorPolicy, Options
+from ..positions import BinlogPosition, file_seq
 from ..sinks.base import Sink
 from ..sinks.segments import SegmentSink, StreamSink
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, load_config, uri_path
 from .gtid import GtidTracker
+from .olr_source import OlrResumePosition
 from .source import make_source
 from .stats import Stats, write_stats_file
 from .target_store import TargetCheckpointStore
@@ -106,7 +122,19 @@ SINKS = {
 }
 
 
+def _olr_format(cfg: PipelineConfig) -> PipelineConfig:
+    """An OLR source's lines are the `mysqlddl olr` envelope (format ``olr``, registered in
+    :data:`mysqlddl.sinks.segments.FORMATS` by :mod:`.olr_source`): what ``native`` means for it."""
+    if not cfg.source.uri.startswith("olr:") or cfg.sink.uri.split("://", 1)[0] in ("postgresql", "postgres"):
+        return cfg
+    if cfg.sink.format not in ("native", "olr"):
+        raise PipelineError(f"an olr:// source writes the OLR change envelope (format native), not "
+                            f"{cfg.sink.format!r}", path=cfg.path, setting="sink.format")
+    return dataclasses.replace(cfg, sink=dataclasses.replace(cfg.sink, format="olr"))
+
+
 def make_sink(cfg: PipelineConfig) -> Sink:
+    cfg = _olr_format(cfg)
     uri = cfg.sink.uri
     scheme = "stdout" if uri in ("-", "stdout:") else (uri.split("://", 1)[0] if "://" in uri else "jsonl")
     factory = SINKS.get(scheme)
@@ -190,7 +218,24 @@ class Pipeline:
         extra = {"defaults_file": cfg.source.defaults_file} if cfg.source.defaults_file else {}
         self.source = source = make_source(cfg.source.uri, decode, follow=not once, poll=cfg.source.poll_ms / 1000,
                                            stop=lambda: self._stop, idle=self._idle, registry=registry, **extra)
+        olr = self.olr = getattr(source, "kind", "binlog") == "olr"
         start = ckpt.position if ckpt is not None else None
+        if olr:
+            f = options.filters
+            if f.databases or f.exclude_databases or f.tables or f.exclude_tables or f.include_gtids or \
+                    f.exclude_gtids:
+                raise PipelineError("the [changes] database, table and GTID filters apply to binlog sources, not to "
+                                    "an olr:// source (operations does)", path=cfg.path, setting="changes")
+            if start is not None and not isinstance(start, OlrResumePosition):
+                raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}, a binlog "
+                                      f"position {start}); this source is OLR output {cfg.source.uri}: use a new "
+                                      "store (or pipeline name) for it", path=str(cfg.store_path))
+            decode = Options(dialect="oracle", olr_time_unit=cfg.source.time_unit, olr_tm_unit=cfg.source.tm_unit,
+                             error_policy=decode.error_policy)
+        elif start is not None and not isinstance(start, BinlogPosition):
+            raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}, at {start}); this "
+                                  f"source is {cfg.source.uri}: use a new store (or pipeline name) for it",
+                                  path=str(cfg.store_path))
         try:
             identity, stamp = source.identity(start)
         except CheckpointError as e:
@@ -198,6 +243,11 @@ class Pipeline:
             raise
         if ckpt is not None:
             other = ckpt.source_id != identity
+            if olr and not other and stamp != start.fingerprint:
+                # same database and names, but the message at the checkpoint's offset is another one
+                identity += (f" (at byte {start.message} of {start.file}: {stamp}, not the checkpoint's "
+                             f"{start.fingerprint})")
+                other = True
             if not other and ckpt.file_created is not None and stamp is not None and stamp != ckpt.file_created:
                 # same server and names, but the file is not the one the checkpoint was taken in
                 identity += f" (its file {start.file} created at {stamp}, not {ckpt.file_created})"
@@ -206,7 +256,19 @@ class Pipeline:
                 raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}); this source "
                                       f"is {identity}: use a new store (or pipeline name) for it",
                                       path=str(cfg.store_path))
-        history = store.load_history(ckpt, decode) if ckpt is not None else None
+        # XA transactions prepared before the checkpoint and not resolved at it: read again from the
+        # first one's start (their rows are held by the reader until their outcome), delivering
+        # nothing before the checkpoint (:meth:`_tap`)
+        replay = (ckpt.reader_state or {}).get("xa_replay") if ckpt is not None and not olr else None
+        self._replay_until = None
+        read_from = start
+        if replay is not None:
+            read_from = BinlogPosition(int(replay["file_seq"]), int(replay["pos"]), replay["file"])
+            self._replay_until = start.key
+            history = store.load_history(dataclasses.replace(ckpt, history_version=int(replay["history_version"])),
+                                         decode)
+        else:
+            history = store.load_history(ckpt, decode) if ckpt is not None else None
         if history is not None:
             options = options.replace(schema_position=None)      # (the baseline is in the history)
         self.gtids = GtidTracker(ckpt.gtid_set if ckpt is not None else "")
@@ -215,7 +277,11 @@ class Pipeline:
         self.stats.retries += self.retries - self._retries_stored
         self.identity = identity
         self._created: dict[str, int] = {}      # binlog base name -> its FDE's timestamp (file creation)
-        self._xa_prepared: set = set()          # XIDs prepared and not yet committed or rolled back
+        # XIDs prepared and not yet committed or rolled back -> (start position, history version) of
+        # their transaction (None: unknown, a relay log's)
+        self._xa_prepared: dict = {}
+        self._xa_resolved = None                # an XID whose COMMIT/ROLLBACK the reader is taking
+        self._txn_start = None                  # (position, history version) of the transaction being read
         self.checkpoint = ckpt
         self.sink = sink
         self._dead = None
@@ -223,21 +289,31 @@ class Pipeline:
         self._pending = 0
         self._batch_t0 = time.monotonic()
         self._in_txn = False
+        self._ended = None
         self._last_stats = 0.0
         self._last_progress = 0.0
-        reader = self.reader = ChangeReader(source.reader_source(start), options,
-                                            schema=cfg.schema if history is None else None, history=history,
-                                            events=self._tap(source.events(start)))
+        if olr:
+            columns = (ckpt.reader_state or {}).get("olr_columns") if ckpt is not None else None
+            reader = self.reader = source.reader(start, decode, history=history, columns=columns,
+                                                 baseline=cfg.schema if history is None else None,
+                                                 baseline_owner=options.schema_database, name=options.name)
+        else:
+            reader = self.reader = ChangeReader(source.reader_source(read_from), options,
+                                                schema=cfg.schema if history is None else None, history=history,
+                                                events=self._tap(source.events(read_from)))
         self._ddl_errors = len(reader.history.errors)
         sink.open()
         try:
             sink.recover(ckpt.sink_state if ckpt is not None else None)
             if ckpt is None:
                 # the first run: a database sink creates the baseline's tables (none without one)
-                sink.seed(reader.history.catalog_at(BinlogPosition(-1, 0)))
+                sink.seed(reader.history.catalog if olr else reader.history.catalog_at(BinlogPosition(-1, 0)))
             else:
                 sink.validate_schema(reader.history)     # (a restart: the schema restored from the checkpoint)
-            self._loop(reader)
+            if olr:
+                self._loop_olr(reader)
+            else:
+                self._loop(reader)
             if not self._in_txn:
                 sink.rotate()
                 self._commit(final=True)
@@ -256,10 +332,24 @@ class Pipeline:
         """The source's events, with the GTIDs noted on the way (the set a checkpoint carries)."""
         gtids = self.gtids
         xa = self._xa_prepared
+        self._ended = None      # the last event that may have ended a transaction (checked at the next)
+        replaying = self._replay_until is not None
         for ev in events:
+            if self._xa_resolved is not None:
+                # (dropped once the reader took the COMMIT/ROLLBACK: a commit decided while it
+                # releases the rows is at a transaction end before it, where they are still held)
+                xa.pop(self._xa_resolved, None)
+                self._xa_resolved = None
+            if self._ended is not None:
+                self._silent_end()
             t = type(ev)
+            if replaying and (file_seq(ev.file or ""), ev.pos) >= self._replay_until:
+                replaying = self._replay_until = None       # (the checkpoint reached: deliver from here)
+            if (t is XidEvent or t is QueryEvent or t is XaPrepareEvent) and ev.origin is None:
+                self._ended = ev
             if t is GtidEvent or t is MariadbGtidEvent:
                 gtids.add(ev.gtid)
+                self._txn_start = self._start_of(ev)
             elif t is PreviousGtidsEvent:
                 gtids.add_set(ev.gtid_set)
             elif t is GtidListEvent:
@@ -268,12 +358,54 @@ class Pipeline:
                 self._created[Path(ev.file or "").name] = ev.header.timestamp
             elif t is XaPrepareEvent:
                 if not ev.one_phase:
-                    xa.add((ev.format_id, bytes(ev.gtrid), bytes(ev.bqual)))
-            elif xa and t is QueryEvent and ev.query[:2].upper() == "XA":
-                xid = parse_xid(ev.query)
-                if xid is not None and ev.query.split(None, 2)[1].upper() in ("COMMIT", "ROLLBACK"):
-                    xa.discard(xid)
+                    xa[(ev.format_id, bytes(ev.gtrid), bytes(ev.bqual))] = self._txn_start
+                self._txn_start = None
+            elif t is QueryEvent and ev.query[:2].upper() == "XA":
+                verb = ev.query.split(None, 2)[1].upper() if len(ev.query.split(None, 2)) > 1 else ""
+                if verb == "START" and self._txn_start is None:
+                    self._txn_start = self._start_of(ev)       # (no GTID event before it)
+                elif xa and verb in ("COMMIT", "ROLLBACK"):
+                    self._xa_resolved = parse_xid(ev.query)
+            elif t is XidEvent:
+                self._txn_start = None
             yield ev
+        if self._xa_resolved is not None:
+            xa.pop(self._xa_resolved, None)
+            self._xa_resolved = None
+        if self._ended is not None:
+            self._silent_end()
+
+    def _start_of(self, ev):
+        """Where a transaction starting with ``ev`` (its GTID event, or its XA START) is read again
+        from, with the schema history version in force there; None in a relay log."""
+        if ev.origin is not None:
+            return None
+        return (BinlogPosition(file_seq(ev.file or ""), ev.pos, Path(ev.file or "").name),
+                len(self.reader.history.records))
+
+    def _silent_end(self) -> None:
+        """``_ended`` (an XID, a QUERY, an XA PREPARE) was read and the reader asks for the next
+        event (or the source ends, or waits: :meth:`_idle`):
+        when it ended a transaction (the reader is between transactions) that delivered nothing (all
+        its tables filtered out, an XA ROLLBACK, a DDL on a filtered table: no END mark or
+        SchemaChange at its end), its end is a transaction end too, so the checkpoint can move past
+        it (else a restart reads a long filtered stretch again). Every record of the events before
+        is written by now (the reader emits an event's records before it reads the next event), so
+        a commit here covers exactly what precedes it; it follows the batching as an emitted
+        transaction end does (counted in the batch, not in the stats' transactions)."""
+        ev, self._ended = self._ended, None
+        if self._replay_until is not None or self.reader.in_transaction:
+            return                      # inside a transaction (a BEGIN, XA START, a statement in it)
+        name = ev.file or ""
+        key = (file_seq(name), ev.next_pos)
+        b = self._boundary
+        if b is not None and b[0].key == key:
+            return                      # the reader emitted its end (the loop took it)
+        self._boundary = (BinlogPosition(key[0], key[1], name), self.gtids.text, len(self.reader.history.records))
+        self._pending += 1
+        cfg = self.config.checkpoint
+        if self._pending >= cfg.every_transactions or time.monotonic() - self._batch_t0 >= cfg.every_ms / 1000:
+            self._commit()
 
     def _loop(self, reader) -> None:
         """Every record into the sink. The commit decision at a transaction end is taken when the
@@ -289,6 +421,8 @@ class Pipeline:
         faults = "MYSQLDDL_FAULT" in os.environ
         due = False
         for rec in reader:
+            if self._replay_until is not None:
+                continue                # (read again before the checkpoint: delivered already)
             t = type(rec)
             if due and not (t is RowChange and rec.op == "t"):
                 due = False
@@ -322,6 +456,51 @@ class Pipeline:
                 if (all_ops or rec.op in ops) and write(rec):
                     stats.rows(f"{rec.source.db}.{rec.source.table}", rec.op, 1)
 
+    def _loop_olr(self, reader) -> None:
+        """:meth:`_loop` for an OLR source's records (:mod:`.olr_source`). A transaction ends at
+        its ``commit`` message (or a DDL message); the checkpoint names that message and a restart
+        reads on after it, so the commit decision waits for a record of another message (a message
+        may carry several payloads)."""
+        cfg = self.config
+        ops = frozenset(cfg.operations)
+        marks, schema = cfg.write_transactions, cfg.write_schema_changes
+        every_n, every_s = cfg.checkpoint.every_transactions, cfg.checkpoint.every_ms / 1000
+        write = self._write
+        stats = self.stats
+        due = None              # (offset, file) of the message that ended the last transaction
+        for rec in reader:
+            t = type(rec)
+            src = rec.source
+            if due is not None and (src.offset, src.file) != due:
+                due = None
+                # (in a transaction again: payloads after the commit in its message; the next end commits)
+                if not self._in_txn:
+                    if self._stop:
+                        self._commit()
+                        return
+                    if self._pending >= every_n or time.monotonic() - self._batch_t0 >= every_s:
+                        self._commit()
+            if t is OracleRowChange:
+                if rec.op in ops and write(rec):
+                    stats.rows(f"{src.owner}.{src.table}" if src.owner else str(src.table), rec.op, 1)
+            elif t is OracleTransactionMark:
+                if rec.status == "BEGIN":
+                    self._in_txn = True
+                    if marks:
+                        write(rec)
+                    continue
+                if marks:
+                    write(rec)
+                self._in_txn = False
+                self._at_boundary(OlrResumePosition.at(src), (src.ts_ms or 0) // 1000, ddl=False)
+                due = (src.offset, src.file)
+            elif t is OracleSchemaChange:
+                if schema:
+                    write(rec)
+                if not self._in_txn:
+                    self._at_boundary(OlrResumePosition.at(src), (src.ts_ms or 0) // 1000, ddl=True)
+                    due = (src.offset, src.file)
+
     def _at_boundary(self, position, ts: int, *, ddl: bool) -> None:
         # what the checkpoint will say, taken now: by the time the commit is decided (at the next
         # record) the reader may have read on, and recorded the next DDL in the history already
@@ -331,6 +510,11 @@ class Pipeline:
 
     def _idle(self) -> None:
         """The source waits for data: commit what ended (not inside a transaction)."""
+        if self._xa_resolved is not None:      # (the reader took the last event: as at the next one)
+            self._xa_prepared.pop(self._xa_resolved, None)
+            self._xa_resolved = None
+        if self._ended is not None:
+            self._silent_end()
         if not self._in_txn and self._pending:
             self._commit()
         elif time.monotonic() - self._last_stats >= self.config.stats.interval_s:
@@ -361,7 +545,7 @@ class Pipeline:
     def _dead_letter(self, rec, error: MysqlddlError) -> None:
         src = rec.source
         entry = {"time": round(time.time(), 3), "pipeline": self.config.name, "record": type(rec).__name__,
-                 "file": src.file, "pos": src.pos, "gtid": src.gtid, "table": f"{src.db}.{src.table}",
+                 "file": src.file, "pos": src.pos, "gtid": getattr(src, "gtid", None), "table": f"{src.db}.{src.table}",
                  "error": str(error), "error_type": type(error).__name__}
         if type(rec) is RowBatch:
             ev = rec.event
@@ -393,13 +577,23 @@ class Pipeline:
             b = (ck.position, ck.gtid_set, ck.history_version)
         elif b is None or not self._pending:
             return
-        if self._xa_prepared:
-            # (an XA transaction's rows are held by the reader from its PREPARE to its COMMIT: a
-            # checkpoint between the two would skip them on a restart, so it waits)
-            return
         position, gtid_text, history_version = b
+        replay = None
+        if self._xa_prepared:
+            # an XA transaction's rows are held by the reader from its PREPARE to its COMMIT: a
+            # restart from a checkpoint between the two reads again from the first such
+            # transaction's start (delivering nothing before the checkpoint); one whose start is
+            # unknown (a relay log) holds the checkpoint back as before
+            starts = [v for v in self._xa_prepared.values() if v is None or v[0].key < position.key]
+            if any(v is None for v in starts):
+                return
+            if starts:
+                first, version = min(starts, key=lambda v: v[0].key)
+                replay = {"xa_replay": {"file": first.file, "file_seq": first.file_seq, "pos": first.pos,
+                                        "history_version": version, "pending": len(starts)}}
         name = Path(position.file).name if position.file else ""
-        pos = BinlogPosition(position.file_seq, position.pos, name, position.gtid)
+        pos = position if type(position) is OlrResumePosition else \
+            BinlogPosition(position.file_seq, position.pos, name, position.gtid)
         errors = self.reader.history.errors
         if len(errors) != self._ddl_errors:
             self._dead_ddl(errors[self._ddl_errors:])
@@ -409,10 +603,14 @@ class Pipeline:
             os.fsync(self._dead.fileno())
         history = self.reader.history
         totals = self.stats.committed()
+        # (an OLR reader's column types: those of the records read up to the one that decided this
+        # commit, which a restart reads again and so sets again: the same state)
+        reader_state = {"olr_columns": self.reader.columns_state()} if self.olr else replay
 
         def checkpoint(state):
             return Checkpoint(self.config.name, self.identity, pos, gtid_text, history_version, time.time(),
-                              int((state or {}).get("seq", 0)), state, totals, file_created=self._created.get(name))
+                              int((state or {}).get("seq", 0)), state, totals, file_created=self._created.get(name),
+                              reader_state=reader_state)
 
         if self.sink_keeps_checkpoint:
             ckpt = checkpoint(None)

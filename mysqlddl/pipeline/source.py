@@ -116,13 +116,19 @@ def _server_source(uri: str, options, **kw) -> ServerSource:
     return ServerSource(uri, options, **kw)
 
 
+def _olr_source(uri: str, options, **kw):
+    from .olr_source import olr_source  # (OLR output: pipeline.olr_source)
+
+    return olr_source(uri, options, **kw)
+
+
 def _file_source(uri: str, options, **kw) -> FileSource:
     path = Path(unquote(urlsplit(uri).path)) if "://" in uri else Path(uri)
     return FileSource(path, options, **kw)
 
 
 #: URI scheme -> source factory (a bare path is a file source)
-SOURCES = {"file": _file_source, "mysql": _server_source, "mariadb": _server_source}
+SOURCES = {"file": _file_source, "mysql": _server_source, "mariadb": _server_source, "olr": _olr_source}
 
 
 def make_source(uri: str, options, **kw):

@@ -26,8 +26,7 @@ from .. import __version__
 from ..errors import CheckpointError, SchemaHistoryError
 from ..history import SchemaHistory
 from ..options import DEFAULT, Options
-from ..positions import BinlogPosition
-from .checkpoint import Checkpoint, CheckpointStore
+from .checkpoint import Checkpoint, CheckpointStore, make_position
 
 #: The JSON state's layout version (a larger one was written by a newer mysqlddl: refused).
 STATE_FORMAT = 1
@@ -71,10 +70,11 @@ class TargetCheckpointStore(CheckpointStore):
                                       f"mysqlddl {__version__}, which knows format {STATE_FORMAT}: upgrade mysqlddl",
                                       path=self.where)
             c = data["checkpoint"]
-            ckpt = Checkpoint(c["pipeline"], c["source_id"], BinlogPosition(int(c["file_seq"]), int(c["pos"]),
-                                                                            c["file"]),
+            ckpt = Checkpoint(c["pipeline"], c["source_id"], make_position(c["file"], c["file_seq"], c["pos"],
+                                                                           c.get("position")),
                               c["gtid_set"], int(c["history_version"]), float(c["time"]), int(c["sequence"]), None,
-                              data.get("stats"), c["written_by"], c.get("file_created"))
+                              data.get("stats"), c["written_by"], c.get("file_created"),
+                              c.get("reader_state"))
         except CheckpointError:
             raise
         except (ValueError, TypeError, KeyError, AttributeError) as e:
