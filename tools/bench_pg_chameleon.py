@@ -236,7 +236,7 @@ fillfactor: {{}}
                                  + (text.strip().splitlines() or ["(no output)"])[-1])
 
     # -- the measured replay ---------------------------------------------------------------------
-    def replay(self, expected: tuple, query: str, *, stall_s: float = 120.0, poll_s: float = 0.25) -> dict:
+    def replay(self, expected: tuple, query: str, *, stall_s: float = 300.0, poll_s: float = 0.25) -> dict:
         """start_replica until ``query`` on the target returns ``expected``. Returns wall time and
         the CPU of its processes (the runuser wrapper, its main process and the read/replay
         daemons, summed from /proc/PID/stat as last sampled) and of its PostgreSQL backends.
