@@ -5,17 +5,19 @@ against a peer applying the same changes into the same server in the same run, w
 
     python tools/bench_pg.py --scale 0.05        # a quick check (about 50k row changes)
     python tools/bench_pg.py --scale 1           # the measurement (about 1M)
+    python tools/bench_pg.py --scale 0.05 --peer executemany --peer pg_chameleon --pgc-venv /opt/venv-pgc
 
 The bulk set is phase (c) of tools/workload.py, the same cached binlog files as
 tools/bench_changes.py (~/.cache/mysqlddl/bench-changes/scale-S/, written on first use by a private
-MariaDB). Both appliers read them with the ChangeReader (that cost is in both), into their own
-empty database; the tables are created by the sink's DDL converter in both, so only the applying
-differs.
+MariaDB). Ours and the executemany applier read them with the ChangeReader (that cost is in both),
+into their own empty database; the tables are created by the sink's DDL converter in both, so only
+the applying differs.
 
   ours   PostgresSink: COPY into a staging table then one set-based statement per run of changes,
          commit_every=1000 source transactions, the checkpoint row in each target transaction
-  peer   a plain psycopg applier: ``executemany`` of one INSERT / UPDATE-by-key / DELETE-by-key per
-         row, committing every 1000 source transactions (what most hand-written appliers do)
+  executemany  (the default peer) a plain psycopg applier: ``executemany`` of one INSERT /
+         UPDATE-by-key / DELETE-by-key per row, committing every 1000 source transactions (what
+         most hand-written appliers do)
 
   pg_chameleon  (``--peer pg_chameleon``; PyPI ``pg-chameleon``, the issue's named peer, in a venv of
          its own given by ``--pgc-venv DIR`` or ``$PGC_VENV``, see tools/bench_pg_chameleon.py for how
