@@ -7,10 +7,17 @@
 # ``my_real_read``: the sequence id is checked per physical packet, a payload of exactly
 # MAX_PACKET_LENGTH (0xFFFFFF) is continued by the next packet (possibly empty).
 
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE, PyByteArray_Resize
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from libc.string cimport memcpy, memmove
+
+cdef extern from "Python.h":
+    object PyMemoryView_FromMemory(char *mem, Py_ssize_t size, int flags)
+    int PyBUF_WRITE
 
 DEF MAX_PACKET_LENGTH = 0xFFFFFF
+# the buffer kept once empty (one huge packet does not pin its size for the stream's life)
+DEF _KEEP = 1 << 22
 
 PACKET_OK = 0
 PACKET_DATA = 1
@@ -21,8 +28,9 @@ PACKET_ERR = 0xFF
 cdef class PacketFramer:
     """See mysqlddl.binlog._twin_packets.PacketFramer."""
 
-    cdef bytearray _buf
+    cdef bytearray _buf          # capacity; the unread bytes are _buf[_start:_end]
     cdef Py_ssize_t _start
+    cdef Py_ssize_t _end
     cdef list _parts
     cdef Py_ssize_t _partial
     cdef public int seq
@@ -32,6 +40,7 @@ cdef class PacketFramer:
     def __init__(self, int seq=0, max_size=1 << 31):
         self._buf = bytearray()
         self._start = 0
+        self._end = 0
         self._parts = []
         self._partial = 0
         self.seq = seq & 0xFF
@@ -40,7 +49,7 @@ cdef class PacketFramer:
 
     @property
     def buffered(self):
-        return PyByteArray_GET_SIZE(self._buf) - self._start
+        return self._end - self._start
 
     def reset(self, int seq=0):
         if self.buffered or self._parts:
@@ -48,11 +57,50 @@ cdef class PacketFramer:
                                 "remain when a new command exchange starts")
         self.seq = seq & 0xFF
 
-    def feed(self, data):
-        if self._start and self._start * 2 >= PyByteArray_GET_SIZE(self._buf):
-            del self._buf[:self._start]
+    cdef char *_room(self, Py_ssize_t want) except NULL:
+        """Make ``want`` free bytes after ``_end`` (moving the unread bytes to the front, or growing
+        the buffer) and return where they start."""
+        cdef Py_ssize_t cap = PyByteArray_GET_SIZE(self._buf)
+        cdef Py_ssize_t unread = self._end - self._start
+        cdef char *base
+        if cap - self._end < want and self._start:
+            base = PyByteArray_AS_STRING(self._buf)
+            memmove(base, base + self._start, unread)
             self._start = 0
-        self._buf += data
+            self._end = unread
+        if cap - self._end < want:
+            cap = max(2 * cap, self._end + want)
+            PyByteArray_Resize(self._buf, cap)
+        return PyByteArray_AS_STRING(self._buf) + self._end
+
+    cdef void _emptied(self):
+        # nothing unread: start over at the front, and give back what a huge packet made us take
+        self._start = self._end = 0
+        if PyByteArray_GET_SIZE(self._buf) > _KEEP:
+            PyByteArray_Resize(self._buf, 0)
+
+    def feed(self, data):
+        cdef const unsigned char[::1] b = data
+        cdef Py_ssize_t n = b.shape[0]
+        if self._start == self._end:
+            self._emptied()
+        if n:
+            memcpy(self._room(n), &b[0], n)
+            self._end += n
+
+    def read_from(self, recv_into, Py_ssize_t size=1 << 20):
+        """See mysqlddl.binlog._twin_packets.PacketFramer.read_from (the socket writes straight into
+        the buffer: a memoryview of its free bytes, made without an export, used for this one call)."""
+        cdef char *room
+        cdef Py_ssize_t n
+        if self._start == self._end:
+            self._emptied()
+        room = self._room(size)
+        n = recv_into(PyMemoryView_FromMemory(room, size, PyBUF_WRITE), size)
+        if n < 0 or n > size:
+            raise ProtocolError(f"recv_into reported {n} bytes for a buffer of {size}")
+        self._end += n
+        return n
 
     def next_packet(self):
         cdef const unsigned char *p
@@ -61,7 +109,7 @@ cdef class PacketFramer:
         cdef bytes part
         while True:
             start = self._start
-            size = PyByteArray_GET_SIZE(self._buf)
+            size = self._end
             if size - start < 4:
                 return None
             p = <const unsigned char *>PyByteArray_AS_STRING(self._buf) + start
@@ -98,7 +146,7 @@ cdef class PacketFramer:
         if self._parts:
             return self._split(self.next_packet())
         start = self._start
-        size = PyByteArray_GET_SIZE(self._buf)
+        size = self._end
         if size - start < 4:
             return None
         p = <const unsigned char *>PyByteArray_AS_STRING(self._buf) + start

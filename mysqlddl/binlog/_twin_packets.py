@@ -19,6 +19,8 @@ from ..errors import ProtocolError
 
 #: sql/net_serv.cc MAX_PACKET_LENGTH: a physical packet at most this long; this length means "more follows".
 MAX_PACKET_LENGTH = 0xFFFFFF
+#: The buffer kept once empty (one huge packet does not pin its size for the stream's life).
+_KEEP = 1 << 22
 
 # Packet kinds (the first payload byte; MySQL internals manual "Generic Response Packets":
 # OK_Packet 0x00, ERR_Packet 0xFF, EOF_Packet 0xFE with a payload shorter than 9 bytes).
@@ -32,14 +34,16 @@ class PacketFramer:
     """Splits a received byte stream into logical packets (reassembled past 16 MiB), checking the
     sequence ids.
 
-    ``feed(data)`` appends received bytes; ``next_packet()`` returns the next complete payload or
+    ``feed(data)`` appends received bytes, ``read_from(recv_into)`` receives them straight into the
+    buffer (a socket's ``recv_into``: no bytes object per read); ``next_packet()`` returns the next complete payload or
     None when more bytes are needed; ``seq`` is the sequence id expected next (``reset(seq)`` sets
     it, e.g. to 1 after a command was sent with 0); ``buffered`` is how many bytes wait.
     ``max_size`` bounds a reassembled payload (a peer announcing more is broken)."""
 
     def __init__(self, seq: int = 0, max_size: int = 1 << 31):
-        self._buf = bytearray()
+        self._buf = bytearray()     # capacity; the unread bytes are _buf[_start:_end]
         self._start = 0
+        self._end = 0
         self._parts: list[bytes] = []
         self._partial = 0
         self.seq = seq & 0xFF
@@ -48,7 +52,7 @@ class PacketFramer:
 
     @property
     def buffered(self) -> int:
-        return len(self._buf) - self._start
+        return self._end - self._start
 
     def reset(self, seq: int = 0) -> None:
         """Expect ``seq`` next (a new command exchange); bytes still buffered are an error."""
@@ -57,20 +61,56 @@ class PacketFramer:
                                 "remain when a new command exchange starts")
         self.seq = seq & 0xFF
 
+    def _room(self, want: int) -> int:
+        """Make ``want`` free bytes after ``_end`` (moving the unread bytes to the front, or growing
+        the buffer); returns ``_end``."""
+        buf = self._buf
+        if len(buf) - self._end < want and self._start:
+            unread = self._end - self._start
+            buf[:unread] = buf[self._start:self._end]
+            self._start, self._end = 0, unread
+        if len(buf) - self._end < want:
+            buf.extend(bytes(max(2 * len(buf), self._end + want) - len(buf)))
+        return self._end
+
+    def _emptied(self) -> None:
+        # nothing unread: start over at the front, and give back what a huge packet made us take
+        self._start = self._end = 0
+        if len(self._buf) > _KEEP:
+            self._buf = bytearray()
+
     def feed(self, data) -> None:
-        if self._start and self._start * 2 >= len(self._buf):
-            del self._buf[:self._start]
-            self._start = 0
-        self._buf += data
+        if self._start == self._end:
+            self._emptied()
+        n = len(data)
+        if n:
+            end = self._room(n)
+            self._buf[end:end + n] = data
+            self._end = end + n
+
+    def read_from(self, recv_into, size: int = 1 << 20) -> int:
+        """Receive at most ``size`` bytes by calling ``recv_into(view, size)`` (a socket's) on the
+        buffer's free bytes: the count, 0 when the peer closed; its exceptions pass through. One
+        reusable buffer: no bytes object allocated per read (a large one is fresh memory each time,
+        page faults and all), and no copy from it into the buffer."""
+        if self._start == self._end:
+            self._emptied()
+        end = self._room(size)
+        with memoryview(self._buf) as whole, whole[end:end + size] as view:
+            n = recv_into(view, size)
+        if n < 0 or n > size:
+            raise ProtocolError(f"recv_into reported {n} bytes for a buffer of {size}")
+        self._end = end + n
+        return n
 
     def next_packet(self):
         buf = self._buf
         while True:
             start = self._start
-            if len(buf) - start < 4:
+            if self._end - start < 4:
                 return None
             n = buf[start] | buf[start + 1] << 8 | buf[start + 2] << 16
-            if len(buf) - start - 4 < n:
+            if self._end - start - 4 < n:
                 return None
             seq = buf[start + 3]
             if seq != self.seq:

@@ -8,16 +8,17 @@ binlog_row_metadata=FULL; else ``col_1..n``: never guessed).
 
 from __future__ import annotations
 
-from pathlib import Path
+import dataclasses
+from operator import attrgetter
 
 from ..binlog import rows as rows_mod
-from ..binlog.events import TableMapEvent
+from ..binlog.events import Event, TableMapEvent
 from ..errors import SchemaMismatchError
 from ..model.ids import TableId
 from ..model.table import IndexKind
 from ..model.types import TypeFamily
 from ..options import Dialect, Options
-from ..positions import BinlogPosition, file_seq
+from ..positions import BinlogPosition
 from .crosscheck import cross_check, plan_columns
 from .options import OnMismatch
 from .records import Naming, TableMapping
@@ -28,19 +29,36 @@ F = TypeFamily
 #: the decode plans kept (per table version, TABLE_MAP layout and options) before the cache restarts
 PLAN_CACHE = 4096
 
+#: A TABLE_MAP's content: every field but the event's place (header, file, positions) and the
+#: metadata parsed from ``column_metadata_raw``. Equal content against the same table version
+#: resolves the same way (cross-check, plan, names), so a stream of small transactions, each with
+#: its TABLE_MAP of the same table, resolves it once.
+_CONTENT = attrgetter(*(f.name for f in dataclasses.fields(TableMapEvent)
+                        if f.name not in {g.name for g in dataclasses.fields(Event)} and f.name != "column_metadata"))
+
 
 class MappingBook:
     """The TABLE_MAP half of :class:`~mysqlddl.changes.reader.ChangeReader` (a base class of it):
-    uses the reader's ``history``, ``config``, ``stats``, ``_maps``, ``_plans`` and ``_db_known``."""
+    uses the reader's ``history``, ``config``, ``stats``, ``_maps``, ``_plans``, ``_resolved``,
+    ``_file`` and ``_db_known``."""
 
     def _table_map(self, tm: TableMapEvent, opts: Options) -> None:
         if not self.config.filters.table_ok(tm.database, tm.table):
             self._maps[tm.table_id] = TableMapping(tm, None, (), Naming.POSITIONAL, (), None, False)
             return
-        pos = BinlogPosition(file_seq(tm.file or ""), tm.pos, Path(tm.file or "").name)
-        version = self.history.table_at(TableId(tm.database, tm.table), pos)
-        mismatch: tuple[str, ...] = ()
+        name, seq = self._file(tm.file or "")
+        version = found = self.history.table_at(TableId(tm.database, tm.table), BinlogPosition(seq, tm.pos, name))
         charset_known = self._db_known(tm.database)
+        content = (id(found), charset_known, opts, _CONTENT(tm))
+        hit = self._resolved.get(content)
+        if hit is not None and hit[0] is found:
+            m = hit[1]
+            if m.mismatch:
+                self.stats.mismatches += 1
+            self._maps[tm.table_id] = TableMapping(tm, m.plan, m.names, m.naming, m.families, m.version, True,
+                                                   m.mismatch, m.pk, m.uuid_swap_all)
+            return
+        mismatch: tuple[str, ...] = ()
         if version is not None:
             problems = cross_check(tm, version, charset_known=charset_known,
                                    mariadb=opts.dialect is Dialect.MARIADB)
@@ -82,8 +100,11 @@ class MappingBook:
         if version is not None and version.primary_key is not None \
                 and version.primary_key.kind is IndexKind.PRIMARY:
             pk = version.primary_key.columns
-        self._maps[tm.table_id] = TableMapping(tm, plan, names, naming, families, version, True, mismatch, pk,
-                                               uuid_swap_all(opts))
+        m = self._maps[tm.table_id] = TableMapping(tm, plan, names, naming, families, version, True, mismatch, pk,
+                                                   uuid_swap_all(opts))
+        if len(self._resolved) >= PLAN_CACHE:
+            self._resolved.clear()
+        self._resolved[content] = (found, m)      # (found kept alive: its id stays its own)
 
 
 __all__ = ["PLAN_CACHE", "MappingBook"]

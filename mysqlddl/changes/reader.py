@@ -219,6 +219,7 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
     def __iter__(self) -> Iterator[Record]:
         self._maps: dict[int, TableMapping] = {}
         self._plans: dict = {}
+        self._resolved: dict = {}
         self._files: dict[str, tuple[str, int]] = {}
         self._txn: OpenTransaction | None = None
         self._held: dict[tuple, OpenTransaction] = {}

@@ -284,6 +284,19 @@ class LineRenderer:
         self._formats: dict = {}
         self._fixed: dict = {}
         self._last: tuple = (None, None)
+        self._member_text: dict = {}
+
+    def _member(self, k: str, v) -> str:
+        """``"k":v`` as _ENCODE writes a source member: ints (not bools) by repr, the text of other
+        values kept (names, files, versions repeat; a value seen once costs one entry)."""
+        if type(v) is int:
+            return f'"{k}":{int.__repr__(v)}'      # (source_dict's keys are plain ASCII names)
+        hit = self._member_text.get((k, type(v), v))
+        if hit is None:
+            if len(self._member_text) > 4096:
+                self._member_text.clear()
+            hit = self._member_text[(k, type(v), v)] = f"{_ENCODE(k)}:{_ENCODE(v)}"
+        return hit
 
     def _source_parts(self, ch: RowChange) -> tuple[str, str, str]:
         return self._source_head(ch.source, ch.transaction)
@@ -314,9 +327,12 @@ class LineRenderer:
             txn = "null" if transaction is None else '{"id":' + _ENCODE(transaction) + ',"total_order":'
             if len(self._fixed) > 4096:
                 self._fixed.clear()
-            # the members before pos, and those after row (pos and row vary by event and by row)
-            parts = self._fixed[key] = ("{" + _members(d, keys[:pos]) + ',"pos":',
-                                        "," + _members(d, keys[row + 1:]) + "}", txn)
+            # the members before pos, and those after row (pos and row vary by event and by row);
+            # a miss comes once per transaction (ts, gtid, thread), so members are encoded by
+            # _member, which keeps the text of the repeating ones
+            member = self._member
+            parts = self._fixed[key] = ("{" + ",".join([member(k, d[k]) for k in keys[:pos]]) + ',"pos":',
+                                        "," + ",".join([member(k, d[k]) for k in keys[row + 1:]]) + "}", txn)
         return f'{parts[0]}{_scalar(s.pos)},"row":', parts[1], parts[2]
 
     # -- whole rows events --------------------------------------------------------------------------

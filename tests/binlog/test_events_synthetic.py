@@ -201,6 +201,24 @@ def test_table_map_damaged_optional_metadata(bl, build_binlog):
         build_binlog(bl.Builder().event(T.TABLE_MAP, bl.table_map(ncols_types=[3], meta=b"", optional=opt)))
 
 
+def test_repeated_table_map_decoded_once_each_at_its_place(bl, build_binlog):
+    """A server repeats the same TABLE_MAP before each transaction: decoded once (by its bytes),
+    each event still its own, at its own position; damaged bytes are never taken for a cached map."""
+    body = bl.table_map(ncols_types=[3, 15], meta=b"\x28\x00", null=b"\x02")
+    b = bl.Builder()
+    for _ in range(3):
+        b.event(T.TABLE_MAP, body)
+    first, second, third = build_binlog(b)
+    assert first.pos < second.pos < third.pos and second.next_pos == third.pos
+    for tm in (second, third):
+        assert tm.column_types == first.column_types == (3, 15) and tm.column_metadata == first.column_metadata
+        assert (tm.table_id, tm.database, tm.table, tm.null_bitmap) == \
+            (first.table_id, first.database, first.table, first.null_bitmap)
+    # the same map with one byte more: an optional-metadata TLV cut short, after the intact one
+    with pytest.raises(TruncatedError, match="optional metadata length"):
+        build_binlog(bl.Builder().event(T.TABLE_MAP, body).event(T.TABLE_MAP, body + b"\x01"))
+
+
 def test_four_byte_table_id_of_early_5_1(bl, build_binlog):
     # post_header_len 6 for TABLE_MAP and rows events => 4-byte table_id (Table_map_event ctor)
     b = bl.Builder("5.1.2-alpha-log", bl.MYSQL80_PHL[:26])

@@ -189,3 +189,54 @@ def test_fuzz_next_event_same_on_both(twin, payloads, seq, chunks, damage):
         return out
 
     assert outcome(twin) == outcome(_twin_packets)
+
+
+def _reader(wire: bytes, chunks):
+    """A socket's ``recv_into`` over ``wire``, handing out at most the next chunk size per call (0 at the end)."""
+    state = {"at": 0, "i": 0}
+
+    def recv_into(view, size):
+        want = chunks[state["i"] % len(chunks)] if chunks else size
+        state["i"] += 1
+        n = min(size, len(view), max(want, 1), len(wire) - state["at"])
+        view[:n] = wire[state["at"]:state["at"] + n]
+        state["at"] += n
+        return n
+
+    return recv_into
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(payloads=st.lists(st.binary(min_size=1, max_size=300), min_size=1, max_size=20), seq=st.integers(0, 255),
+       chunks=st.lists(st.integers(1, 700), max_size=8), size=st.integers(1, 2000))
+def test_fuzz_read_from_same_as_feed(twin, payloads, seq, chunks, size):
+    """Bytes received straight into the buffer (read_from, with small buffers that force the unread
+    bytes to move to the front and the buffer to grow) give the packets feeding them gives."""
+    wire = b"".join(frame(p, (seq + i) & 0xFF) for i, p in enumerate(payloads))
+    f, out = twin.PacketFramer(seq), []
+    recv_into = _reader(wire, chunks)
+    while True:
+        while (got := f.next_event()) is not None:
+            out.append(got)
+        if not f.read_from(recv_into, size):
+            break
+    assert out == [(twin.classify(p), p[1:]) for p in payloads]
+    assert f.buffered == 0 and f.seq == (seq + len(payloads)) & 0xFF
+
+
+def test_read_from_reassembles_a_huge_packet_and_gives_back_its_buffer(twin):
+    big = b"\x00" + b"h" * MAX_PACKET_LENGTH
+    wire = frame(big, 1) + frame(b"\x00after", 3)
+    f = twin.PacketFramer(1)
+    recv_into, got = _reader(wire, [1 << 20]), []
+    while f.read_from(recv_into, 1 << 20):
+        while (e := f.next_event()) is not None:
+            got.append(e)
+    assert got == [(PACKET_OK, big[1:]), (PACKET_OK, b"after")]
+    assert f.buffered == 0 and f.seq == 4
+
+
+def test_read_from_rejects_a_count_larger_than_the_buffer(twin):
+    f = twin.PacketFramer(0)
+    with pytest.raises(ProtocolError, match="recv_into reported"):
+        f.read_from(lambda view, size: size + 1, 16)

@@ -201,10 +201,30 @@ def _optional_metadata(cur, column_types, mariadb: bool) -> dict:
     return v
 
 
+#: Decoded TABLE_MAP bodies by (body bytes, post-header length, MariaDB): a server writes the same
+#: TABLE_MAP before each transaction on a table (same table_id, same bytes until a DDL), and a stream
+#: of small transactions would parse each one anew. Only successful decodes enter; bounded.
+_DECODED: dict[tuple, dict] = {}
+_DECODED_MAX = 1024
+
+
 def decode_table_map(header, cur, ctx) -> TableMapEvent:
     # TABLE_MAP_HEADER_LEN 8 = table_id(6) flags(2); a declared length of exactly 6 means a
     # 4-byte table_id (pre-5.1.4 sources, Table_map_event constructor, rows_event.cpp).
     phl = ctx.post_header_len(header.type_code)
+    key = (bytes(cur.buf[cur.pos:cur.end]), phl, ctx.fde.is_mariadb)
+    fields = _DECODED.get(key)
+    if fields is None:
+        fields = _decode_table_map(header, cur, ctx, phl)
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.clear()
+        _DECODED[key] = fields
+    else:
+        cur.pos = cur.end               # the same bytes decoded before: all of them consumed
+    return TableMapEvent(**ctx.base(header), **fields)
+
+
+def _decode_table_map(header, cur, ctx, phl) -> dict:
     post = ctx.post_header(header, cur, 6 if phl == 6 else 8, "TABLE_MAP")
     id_width = 4 if phl == 6 else 6
     table_id = post.uint(id_width, "table_id")
@@ -233,9 +253,8 @@ def decode_table_map(header, cur, ctx) -> TableMapEvent:
         e.offset = meta_at if e.offset is None else meta_at + e.offset
         e.with_context(table=f"{db}.{table}")
         raise
-    return TableMapEvent(**ctx.base(header), table_id=table_id, flags=flags, database=db, table=table,
-                         column_count=ncols, column_types=types, column_metadata_raw=meta_raw,
-                         column_metadata=column_metadata, null_bitmap=null_bitmap, **optional)
+    return dict(table_id=table_id, flags=flags, database=db, table=table, column_count=ncols, column_types=types,
+                column_metadata_raw=meta_raw, column_metadata=column_metadata, null_bitmap=null_bitmap, **optional)
 
 
 class TableMapCache:
