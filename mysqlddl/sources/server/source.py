@@ -371,7 +371,9 @@ class ServerSource(EventSource):
         self._txn = None                    # None, "gtid", "begin", "rows": the kind of open group
         self._resume: tuple[str, int] | None = None
         self._done: tuple[int, int] | None = None
-        self._maps: dict[int, TableMapEvent] = {}   # TABLE_MAPs yielded since the resume point, by pos
+        # the last TABLE_MAP yielded for each table_id since the resume point: by table_id, not by
+        # position, so a transaction of a million statements (a TABLE_MAP each) keeps one per table
+        self._maps: dict[int, TableMapEvent] = {}
         attempts = 0
         try:
             while True:
@@ -601,14 +603,16 @@ class ServerSource(EventSource):
             old = done is not None and key < done
             if old:
                 # read again after a reconnect: decoded for its state, not yielded twice
-                if isinstance(ev, TableMapEvent) and pos in maps:
-                    decoder.tables.add(maps[pos])
+                if isinstance(ev, TableMapEvent) and ev.table_id in maps:
+                    # the map the consumer was given last for this id: the one in force at the
+                    # point it stopped (rows re-read before that point are not yielded)
+                    decoder.tables.add(maps[ev.table_id])
                 if isinstance(ev, TransactionPayloadEvent):
                     decoder.payload_events(ev)
                 continue
             self._track(ev, t, pos, size)
             if isinstance(ev, TableMapEvent):
-                maps[pos] = ev
+                maps[ev.table_id] = ev
             yield ev
             if isinstance(ev, TransactionPayloadEvent):
                 yield from decoder.payload_events(ev)
