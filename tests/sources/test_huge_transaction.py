@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -158,12 +159,12 @@ def _peak_of(bigsrv, tmp_path, table, **shape) -> tuple[int, int, int]:
 
 def test_a_huge_transaction_streams(bigsrv, tmp_path):
     _, _, base = _peak_of(bigsrv, tmp_path, "tx_small", statements=200, bulk=200, width=800)
-    # ~45 MB: 25,000 single-row statements and 25,000 rows of one INSERT ... SELECT, 800 bytes each
-    rows, size, peak = _peak_of(bigsrv, tmp_path, "tx", statements=25_000, bulk=25_000, width=800)
-    assert rows == 50_000 and size > 40 * MIB
+    # ~29 MB: 16,000 single-row statements and 16,000 rows of one INSERT ... SELECT, 800 bytes each
+    rows, size, peak = _peak_of(bigsrv, tmp_path, "tx", statements=16_000, bulk=16_000, width=800)
+    assert rows == 32_000 and size > 28 * MIB
     # held in memory, the events alone would be the transaction's size (their Python objects far
     # more); streamed, the peak is the small run's plus buffers. (Before the source kept its
-    # TABLE_MAPs by table_id, the 25,000 maps of this transaction alone added 18 MiB.)
+    # TABLE_MAPs by table_id, 25,000 maps added 18 MiB.)
     assert peak - base < size / 8, f"peak RSS {peak / MIB:.0f} MiB, {base / MIB:.0f} MiB for a small transaction"
 
 
@@ -187,3 +188,40 @@ def test_a_transaction_of_hundreds_of_megabytes_streams(bigsrv, tmp_path):
     rows, size, peak = _peak_of(bigsrv, tmp_path, "big", statements=150_000, bulk=250_000, **shape)
     assert rows == 400_002 and size > 400 * MIB
     assert peak - base < size / 10, f"peak RSS {peak / MIB:.0f} MiB, {base / MIB:.0f} MiB for a small transaction"
+
+
+@pytest.fixture
+def cutter(bigsrv):
+    """A TcpProxy (tests/sources/proxy.py) in front of the module's server."""
+    spec = importlib.util.spec_from_file_location("_huge_proxy", Path(__file__).with_name("proxy.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    made = []
+    yield lambda plans: made.append(mod.TcpProxy(bigsrv.port, plans)) or made[-1]
+    for p in made:
+        p.close()
+
+
+def test_cut_twice_inside_a_big_transaction(bigsrv, cutter):
+    """The connection cut twice inside one transaction of 6,000 statements (a TABLE_MAP each) and a
+    6,000-row INSERT ... SELECT: each reconnection re-reads from the transaction's start, skipping
+    what was yielded (no event held meanwhile), and each row reaches the consumer once."""
+    from mysqlddl.changes import ChangeOptions, ChangeReader, RowChange
+    from mysqlddl.sources import SourceOptions, open_source
+
+    name, size = _transaction(bigsrv, "cut", statements=6000, bulk=6000, width=500)
+    want = {r[0]: (r[1], r[2]) for r in bigsrv.query("SELECT id, MD5(v), n FROM huge.cut")}
+    p = cutter({2: ("cut", int(size * 0.35)), 3: ("cut", int(size * 0.8))})
+    uri = f"mysql://repl@127.0.0.1:{p.port}/?server-id=931&ssl-mode=disabled"
+    seen = {}
+    with open_source(uri, SourceOptions(start=f"{name}:4", reconnect_delay=0.05), password=PASSWORD) as src:
+        for ch in ChangeReader(src, ChangeOptions()).changes():
+            if isinstance(ch, RowChange) and ch.source.table == "cut":
+                a = ch.after
+                assert ch.op == "c" and a["col_1"] not in seen, f"row {a['col_1']} arrived twice"
+                seen[a["col_1"]] = (hashlib.md5(a["col_2"].encode()).hexdigest(), a["col_4"])
+        assert src.reconnects == 2 and len(p.faults) == 2
+        assert all(inside for _, inside, _ in src.resumes), src.resumes
+        # both resumed at the transaction's start: the GTID event's position in the file
+        assert len({resume for resume, _, _ in src.resumes}) == 1, src.resumes
+    assert seen == want and len(seen) == 12_000
