@@ -3,7 +3,9 @@ with ``log_slave_updates`` and keeps the primary's GTIDs): a stream from the pri
 replica is promoted, and the stream goes on from its GTID position against the promoted server;
 the two outputs together equal the rows in the table, nothing lost or repeated. A stored file
 position is refused there (issue #20: "a server that changed identity since a stored position
-(failover: only a GTID position survives it)"): file names and offsets are per server.
+(failover: only a GTID position survives it)"): file names and offsets are per server. Refused by
+the pipeline (its checkpoint's source identity, CheckpointError) and by the source itself given
+the identity stored with the position (ServerIdentityError: MariaDB's identity is its server_id).
 
 The pair is this module's own (the session's ``mariadb_replica`` is shared and must stay a replica).
 """
@@ -17,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl.errors import BinlogPurgedError, CheckpointError
+from mysqlddl.errors import BinlogPurgedError, CheckpointError, ServerIdentityError
 from mysqlddl.pipeline import run_pipeline
+from mysqlddl.sources import SourceOptions, open_source
 
 pytestmark = pytest.mark.mariadb
 
@@ -123,7 +126,8 @@ def test_a_gtid_position_survives_a_failover(pair, run_cli, tmp_path):
 
 def test_a_file_position_is_refused_after_a_failover(pair, tmp_path):
     """The pipeline's checkpoint holds a file position and the identity of the server it was taken
-    on; pointed at the other server of the pair, the run is refused before reading anything."""
+    on; pointed at the other server of the pair, the run is refused before reading anything (also
+    when the promoted server has no binlog of the stored file's name: not taken for a purge)."""
     primary, replica = pair
     if replica.primary is not None:       # (alone, without the test above)
         replica.promote()
@@ -150,6 +154,18 @@ def test_a_file_position_is_refused_after_a_failover(pair, tmp_path):
     msg = str(e.value)
     assert "another source" in msg and "server_id=11" in msg and "server_id=12" in msg, msg
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == before      # nothing written
+    # the source alone, given the identity stored with a file position (MariaDB has no server_uuid:
+    # its server_id), refuses the other server before planning anything, even where a file of that
+    # name exists; a GTID start is not refused
+    for pos in (f"{done.checkpoint.position.file}:{done.checkpoint.position.pos}", "mariadb-bin.000001:4"):
+        with pytest.raises(ServerIdentityError) as e:
+            open_source(_uri(replica, 66), SourceOptions(start=pos, expected_server_id=11))
+        assert e.value.setting == "server_id" and "server_id is 12" in str(e.value) and "server_id 11" in str(e.value)
+    with open_source(_uri(replica, 67), SourceOptions(start="mariadb-bin.000001:4", expected_server_id=12)) as src:
+        assert src.start.file == "mariadb-bin.000001"
+    gtid = replica.query("SELECT @@GLOBAL.gtid_binlog_pos")[0][0]
+    with open_source(_uri(replica, 68), SourceOptions(start_gtid=gtid, expected_server_id=11)) as src:
+        assert src.start_gtid == gtid
     # on the server it was taken on, a stored file that was purged stays a purge
     primary.flush_logs()
     newest = primary.current_binlog()[0].name

@@ -203,14 +203,28 @@ class ServerSource(EventSource):
         if int(v.get("server_id", 0) or 0) == self.uri.server_id:
             raise self._err(ReplicaIdConflictError, f"server-id {self.uri.server_id} is the server's own server_id",
                             setting="server-id", fix="choose another ?server-id= in the URI")
-        if self.options.expected_server_uuid and self.server_uuid \
-                and self.options.expected_server_uuid.lower() != str(self.server_uuid).lower():
-            raise self._err(ServerIdentityError, f"the server's server_uuid is {self.server_uuid}, the stored "
-                            f"position was taken on {self.options.expected_server_uuid}: its file positions "
-                            "mean nothing here (a failover?)", setting="server_uuid",
-                            fix="restart from a GTID position (--start-gtid), which survives a failover")
+        self._check_identity(v)
         self._check_privileges()
         self._check_replica_id()
+
+    def _check_identity(self, v: dict) -> None:
+        """A stored file position names a place in one server's binlogs: on another server (a
+        failover) the same file name and offset are other events. The identity is ``server_uuid``
+        (MySQL) or ``server_id`` (MariaDB has no uuid); a GTID start is not checked, it survives."""
+        o = self.options
+        if o.start_gtid:
+            return
+        fix = "restart from a GTID position (--start-gtid), which survives a failover"
+        if o.expected_server_uuid and self.server_uuid \
+                and o.expected_server_uuid.lower() != str(self.server_uuid).lower():
+            raise self._err(ServerIdentityError, f"the server's server_uuid is {self.server_uuid}, the stored "
+                            f"position was taken on {o.expected_server_uuid}: its file positions "
+                            "mean nothing here (a failover?)", setting="server_uuid", fix=fix)
+        sid = int(v.get("server_id", 0) or 0)
+        if o.expected_server_id is not None and sid != int(o.expected_server_id):
+            raise self._err(ServerIdentityError, f"the server's server_id is {sid}, the stored position was "
+                            f"taken on server_id {o.expected_server_id}: its file positions mean nothing here "
+                            "(a failover?)", setting="server_id", fix=fix)
 
     def _check_privileges(self) -> None:
         """REPLICATION SLAVE (dump) and REPLICATION CLIENT (list the binlogs; MariaDB 10.5+: BINLOG
