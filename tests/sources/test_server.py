@@ -242,7 +242,7 @@ def test_server_id_used_by_another_replica(live):
                 int(r[0]) == 120 for r in live.server.query("SHOW SLAVE HOSTS")):
             time.sleep(0.05)
         with pytest.raises(ReplicaIdConflictError) as e:
-            open_source(live.uri(120))
+            open_source(live.uri(120, heartbeat=1))      # (a live one: refused after two heartbeats)
         assert e.value.setting == "server-id"
         assert open_source(live.uri(121), SourceOptions(from_now=True)) is not None
     finally:
