@@ -150,3 +150,22 @@ def test_killed_while_the_server_is_written_equals_one_run(server_env, lab_binlo
 @pytest.mark.slow
 def test_killed_fifty_times_while_the_server_is_written(server_env, lab_binlogs, tmp_path, read_segments):
     _crash_while_writing(server_env, tmp_path, read_segments, kills=50, seed=50, server_id=3104)
+
+
+def test_killed_inside_a_huge_transaction_over_a_server(server_env, lab_binlogs, tmp_path, read_segments):
+    """The pipeline kills itself (mysqlddl/faults.py ``huge-transaction``) while the workload's
+    2,000-row transaction streams from the server into the open segment; the restart re-reads it
+    from its start and the output equals one uninterrupted run's."""
+    uri = f"mysql://repl@127.0.0.1:{server_env.port}/?server-id=3105"
+    ref = _pipeline(tmp_path / "r.toml", source=f"file://{server_env.binlog_dir}", out=tmp_path / "rout",
+                    store=tmp_path / "r.db")
+    run_pipeline(ref, once=True)
+    p = _pipeline(tmp_path / "p.toml", source=uri, out=tmp_path / "out", store=tmp_path / "p.db")
+    cmd = [sys.executable, "-m", "mysqlddl", "run", str(p), "--once", "--summary", "none"]
+    env = dict(os.environ, MYSQL_PWD="repl", MYSQLDDL_FAULT="huge-transaction@1")
+    killed = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, f"the fault point was not reached: {killed.stderr[-2000:]}"
+    env.pop("MYSQLDDL_FAULT")
+    final = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert final.returncode == 0, final.stderr[-3000:]
+    assert read_segments(tmp_path / "out") == read_segments(tmp_path / "rout")
