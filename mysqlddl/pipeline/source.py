@@ -24,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ..errors import CheckpointError, MysqlddlError, PipelineError
+from ..errors import BinlogPurgedError, CheckpointError, MysqlddlError, PipelineError
 from ..positions import BinlogPosition, split_file_name
 from ..sources import SourceOptions, open_source
 from ..sources.directory import DirectorySource, fde_of
@@ -92,11 +92,28 @@ class ServerSource:
             self._source = open_source(self.uri, opts, registry=self.registry)
         return self._source
 
-    def identity(self, start: BinlogPosition | None) -> tuple[str, int | None]:
-        src = self._open(start)
+    @staticmethod
+    def _identity_of(src) -> str:
         if src.server_uuid:
-            return f"server:uuid={src.server_uuid}", None
-        return f"server:{src.flavor};server_id={src.settings.get('server_id')}", None
+            return f"server:uuid={src.server_uuid}"
+        return f"server:{src.flavor};server_id={src.settings.get('server_id')}"
+
+    def identity(self, start: BinlogPosition | None) -> tuple[str, int | None]:
+        try:
+            src = self._open(start)
+        except BinlogPurgedError:
+            if start is None:
+                raise
+            # the checkpoint's file is not on this server: purged here, or this is another server
+            # (a failover: its binlogs are numbered its own way). Which server it is decides: the
+            # runner refuses another identity as such, and the purge stands on the same server.
+            probe = open_source(self.uri, SourceOptions(decode=self.options, from_now=True,
+                                                        defaults_file=self.defaults_file), registry=self.registry)
+            try:
+                return self._identity_of(probe), None
+            finally:
+                probe.close()
+        return self._identity_of(src), None
 
     def reader_source(self, start: BinlogPosition | None):
         return self._open(start)

@@ -40,7 +40,9 @@ class SourceOptions:
     waiting ``reconnect_delay`` doubling up to ``reconnect_max_delay`` seconds, each scaled by a random
     factor in [0.5, 1] (jitter, so replicas cut together do not reconnect together).
     ``expected_server_uuid``: the ``server_uuid`` a stored file position was taken on (refused if
-    the server's differs). ``snapshot``: ``never`` (default), ``schema-only`` or ``initial`` (read
+    the server's differs); ``expected_server_id``: its ``server_id``, the identity MariaDB gives
+    (it has no ``server_uuid``). Neither applies to a ``start_gtid`` (a GTID position survives a
+    failover; a file position does not). ``snapshot``: ``never`` (default), ``schema-only`` or ``initial`` (read
     by the snapshot hook, see :mod:`mysqlddl.sources.server.source`).
     """
 
@@ -56,6 +58,7 @@ class SourceOptions:
     reconnect_delay: float = 0.5
     reconnect_max_delay: float = 30.0
     expected_server_uuid: str | None = None
+    expected_server_id: int | None = None
     snapshot: str = "never"
 
     def __post_init__(self):

@@ -12,6 +12,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -73,4 +74,98 @@ def test_killed_and_restarted_over_a_server_equals_one_run(server_env, lab_binlo
     final = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert final.returncode == 0, final.stderr
     assert kills >= 1
+    assert read_segments(tmp_path / "out") == read_segments(tmp_path / "rout")
+
+
+def _writer(srv, stop, counts):
+    """Transactions on pipelive.w until ``stop`` is set: five-row inserts, an update now and then,
+    and every 25th a 1,500-row transaction (kills land inside big ones too)."""
+    conn = srv.connect("pipelive")
+    try:
+        with conn.cursor() as cur:
+            t = counts["transactions"]
+            while not stop.is_set():
+                cur.execute("BEGIN")
+                n = 1500 if t % 25 == 24 else 5
+                cur.execute("INSERT INTO w VALUES " + ",".join(f"({t * 2000 + i}, 'w{t}-{i}', {t})" for i in range(n)))
+                if t % 4 == 3:
+                    lo = (t - 1) * 2000
+                    cur.execute("UPDATE w SET n = n + 1 WHERE id BETWEEN %s AND %s", (lo, lo + 2))
+                cur.execute("COMMIT")
+                t += 1
+                counts["transactions"] = t
+                time.sleep(0.02)
+    finally:
+        conn.close()
+
+
+def _crash_while_writing(server_env, tmp_path, read_segments, *, kills: int, seed: int, server_id: int):
+    """``mysqlddl run`` following the server (no --once) while it receives writes, SIGKILLed at
+    ``kills`` random moments and restarted each time; then, the writes stopped, one more run with
+    --once catches up. Its output must equal one uninterrupted run over the final binlog (the
+    server's own binlog files, read by the file source), line for line."""
+    srv = server_env
+    srv.execute("CREATE DATABASE IF NOT EXISTS pipelive",
+                "CREATE TABLE IF NOT EXISTS pipelive.w (id INT PRIMARY KEY, v VARCHAR(40), n INT)")
+    uri = f"mysql://repl@127.0.0.1:{srv.port}/?server-id={server_id}&heartbeat=1"
+    p = _pipeline(tmp_path / "p.toml", source=uri, out=tmp_path / "out", store=tmp_path / "p.db")
+    rng = random.Random(seed)
+    env = dict(os.environ, MYSQL_PWD="repl")
+    cmd = [sys.executable, "-m", "mysqlddl", "run", str(p), "--summary", "none"]
+    stop, counts = threading.Event(), {"transactions": 0}
+    writer = threading.Thread(target=_writer, args=(srv, stop, counts))
+    writer.start()
+    killed, errors = 0, []
+    try:
+        for _ in range(kills):
+            proc = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            time.sleep(rng.uniform(0.3, 2.5))
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                killed += 1
+            _, err = proc.communicate(timeout=60)
+            if proc.returncode != -signal.SIGKILL:
+                errors.append((proc.returncode, err.decode(errors="replace")[-2000:]))
+    finally:
+        stop.set()
+        writer.join(60)
+    # (a follower only ends when killed: any other exit is a failure)
+    assert not errors, errors
+    final = subprocess.run(cmd + ["--once"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert final.returncode == 0, final.stderr[-3000:]
+    ref = _pipeline(tmp_path / "r.toml", source=f"file://{srv.binlog_dir}", out=tmp_path / "rout",
+                    store=tmp_path / "r.db")
+    run_pipeline(ref, once=True)
+    want = read_segments(tmp_path / "rout")
+    assert killed == kills and counts["transactions"] > kills * 5
+    # the writes are all there (each transaction's first insert carries its number)
+    assert f"w{counts['transactions'] - 1}-0" in want
+    assert read_segments(tmp_path / "out") == want
+
+
+def test_killed_while_the_server_is_written_equals_one_run(server_env, lab_binlogs, tmp_path, read_segments):
+    _crash_while_writing(server_env, tmp_path, read_segments, kills=5, seed=7, server_id=3103)
+
+
+@pytest.mark.slow
+def test_killed_fifty_times_while_the_server_is_written(server_env, lab_binlogs, tmp_path, read_segments):
+    _crash_while_writing(server_env, tmp_path, read_segments, kills=50, seed=50, server_id=3104)
+
+
+def test_killed_inside_a_huge_transaction_over_a_server(server_env, lab_binlogs, tmp_path, read_segments):
+    """The pipeline kills itself (mysqlddl/faults.py ``huge-transaction``) while the workload's
+    2,000-row transaction streams from the server into the open segment; the restart re-reads it
+    from its start and the output equals one uninterrupted run's."""
+    uri = f"mysql://repl@127.0.0.1:{server_env.port}/?server-id=3105"
+    ref = _pipeline(tmp_path / "r.toml", source=f"file://{server_env.binlog_dir}", out=tmp_path / "rout",
+                    store=tmp_path / "r.db")
+    run_pipeline(ref, once=True)
+    p = _pipeline(tmp_path / "p.toml", source=uri, out=tmp_path / "out", store=tmp_path / "p.db")
+    cmd = [sys.executable, "-m", "mysqlddl", "run", str(p), "--once", "--summary", "none"]
+    env = dict(os.environ, MYSQL_PWD="repl", MYSQLDDL_FAULT="huge-transaction@1")
+    killed = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, f"the fault point was not reached: {killed.stderr[-2000:]}"
+    env.pop("MYSQLDDL_FAULT")
+    final = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert final.returncode == 0, final.stderr[-3000:]
     assert read_segments(tmp_path / "out") == read_segments(tmp_path / "rout")

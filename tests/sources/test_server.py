@@ -26,6 +26,7 @@ from mysqlddl.errors import (
     ServerSettingError,
     SourceError,
 )
+from mysqlddl.positions import file_seq
 from mysqlddl.sources import SourceOptions, open_source
 
 pytestmark = pytest.mark.mariadb
@@ -52,7 +53,10 @@ def stream(uri, **opts):
 def test_stream_equals_the_files_event_by_event(live):
     live.server.flush_logs()
     got, src = stream(live.uri(101))
-    want = file_events(live)
+    # (up to the end the server reported at the start: after a FLUSH, MariaDB may add a second
+    # Binlog_checkpoint event to the new file a moment later, when the engine has durably committed
+    # the previous file's transactions -- seen at 344 with the end taken at 344)
+    want = [e for e in file_events(live) if (file_seq(e.file), e.pos) < src.stop.key]
     assert src.flavor == "mariadb" and src.stop == src.end
     assert len(got) == len(want) > 500
     for i, (a, b) in enumerate(zip(got, want, strict=True)):
@@ -242,7 +246,7 @@ def test_server_id_used_by_another_replica(live):
                 int(r[0]) == 120 for r in live.server.query("SHOW SLAVE HOSTS")):
             time.sleep(0.05)
         with pytest.raises(ReplicaIdConflictError) as e:
-            open_source(live.uri(120))
+            open_source(live.uri(120, heartbeat=1))      # (a live one: refused after two heartbeats)
         assert e.value.setting == "server-id"
         assert open_source(live.uri(121), SourceOptions(from_now=True)) is not None
     finally:

@@ -204,14 +204,28 @@ class ServerSource(EventSource):
         if int(v.get("server_id", 0) or 0) == self.uri.server_id:
             raise self._err(ReplicaIdConflictError, f"server-id {self.uri.server_id} is the server's own server_id",
                             setting="server-id", fix="choose another ?server-id= in the URI")
-        if self.options.expected_server_uuid and self.server_uuid \
-                and self.options.expected_server_uuid.lower() != str(self.server_uuid).lower():
-            raise self._err(ServerIdentityError, f"the server's server_uuid is {self.server_uuid}, the stored "
-                            f"position was taken on {self.options.expected_server_uuid}: its file positions "
-                            "mean nothing here (a failover?)", setting="server_uuid",
-                            fix="restart from a GTID position (--start-gtid), which survives a failover")
+        self._check_identity(v)
         self._check_privileges()
         self._check_replica_id()
+
+    def _check_identity(self, v: dict) -> None:
+        """A stored file position names a place in one server's binlogs: on another server (a
+        failover) the same file name and offset are other events. The identity is ``server_uuid``
+        (MySQL) or ``server_id`` (MariaDB has no uuid); a GTID start is not checked, it survives."""
+        o = self.options
+        if o.start_gtid:
+            return
+        fix = "restart from a GTID position (--start-gtid), which survives a failover"
+        if o.expected_server_uuid and self.server_uuid \
+                and o.expected_server_uuid.lower() != str(self.server_uuid).lower():
+            raise self._err(ServerIdentityError, f"the server's server_uuid is {self.server_uuid}, the stored "
+                            f"position was taken on {o.expected_server_uuid}: its file positions "
+                            "mean nothing here (a failover?)", setting="server_uuid", fix=fix)
+        sid = int(v.get("server_id", 0) or 0)
+        if o.expected_server_id is not None and sid != int(o.expected_server_id):
+            raise self._err(ServerIdentityError, f"the server's server_id is {sid}, the stored position was "
+                            f"taken on server_id {o.expected_server_id}: its file positions mean nothing here "
+                            "(a failover?)", setting="server_id", fix=fix)
 
     def _check_privileges(self) -> None:
         """REPLICATION SLAVE (dump) and REPLICATION CLIENT (list the binlogs; MariaDB 10.5+: BINLOG
@@ -237,6 +251,27 @@ class ServerSource(EventSource):
                             fix=f"GRANT {', '.join(missing)} ON *.* TO the user (as an administrator)")
 
     def _check_replica_id(self) -> None:
+        """No other replica registered with our server-id. A registration that goes away within two
+        heartbeat periods was a dead run's (one killed or crashed: the server ends its dump thread
+        only when a heartbeat to the closed socket fails, the first write being accepted and the
+        second refused; measured on MariaDB 10.11: 1.6 s at heartbeat=1, 9.4 s at 5), so a restart
+        right after a crash waits for it rather than failing; a live one is refused."""
+        deadline = time.monotonic() + 2 * self.uri.heartbeat + 2
+        while True:
+            row = self._replica_with_our_id()
+            if row is None:
+                return
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.2)
+        raise self._err(ReplicaIdConflictError, f"another replica is registered with server-id "
+                        f"{self.uri.server_id} (host {row[1] or '?'}, port {row[2]}): the server would "
+                        "drop one of the two streams each time the other connects", setting="server-id",
+                        fix="choose another ?server-id=; if it is an old run of this tool, KILL its "
+                            "'Binlog Dump' connection (SHOW PROCESSLIST)")
+
+    def _replica_with_our_id(self):
+        """The SHOW REPLICAS / SHOW SLAVE HOSTS row with our server-id, or None."""
         try:
             try:
                 hosts = bridge.query(self.control, "SHOW REPLICAS")       # MySQL 8.0.22+ (8.4 has only this)
@@ -250,15 +285,9 @@ class ServerSource(EventSource):
             # ER_SPECIFIC_ACCESS_DENIED_ERROR: MariaDB 10.5.2+ wants REPLICATION MASTER ADMIN for it
             warnings.warn(f"{self.uri.address}: cannot list the other replicas (SHOW SLAVE HOSTS: {e.message}), "
                           f"so server-id {self.uri.server_id} is not checked for a clash; grant REPLICATION "
-                          "MASTER ADMIN (MariaDB) to have it checked", SourceWarning, stacklevel=4)
-            return
-        for row in hosts:
-            if int(row[0]) == self.uri.server_id:
-                raise self._err(ReplicaIdConflictError, f"another replica is registered with server-id "
-                                f"{self.uri.server_id} (host {row[1] or '?'}, port {row[2]}): the server would "
-                                "drop one of the two streams each time the other connects", setting="server-id",
-                                fix="choose another ?server-id=; if it is an old run of this tool, KILL its "
-                                    "'Binlog Dump' connection (SHOW PROCESSLIST)")
+                          "MASTER ADMIN (MariaDB) to have it checked", SourceWarning, stacklevel=5)
+            return None
+        return next((row for row in hosts if int(row[0]) == self.uri.server_id), None)
 
     # -- start and stop -------------------------------------------------------------------------------
     def _binlogs(self, conn=None) -> list[tuple[str, int]]:
@@ -372,7 +401,9 @@ class ServerSource(EventSource):
         self._txn = None                    # None, "gtid", "begin", "rows": the kind of open group
         self._resume: tuple[str, int] | None = None
         self._done: tuple[int, int] | None = None
-        self._maps: dict[int, TableMapEvent] = {}   # TABLE_MAPs yielded since the resume point, by pos
+        # the last TABLE_MAP yielded for each table_id since the resume point: by table_id, not by
+        # position, so a transaction of a million statements (a TABLE_MAP each) keeps one per table
+        self._maps: dict[int, TableMapEvent] = {}
         attempts = 0
         try:
             while True:
@@ -599,14 +630,16 @@ class ServerSource(EventSource):
             old = done is not None and key < done
             if old:
                 # read again after a reconnect: decoded for its state, not yielded twice
-                if isinstance(ev, TableMapEvent) and pos in maps:
-                    decoder.tables.add(maps[pos])
+                if isinstance(ev, TableMapEvent) and ev.table_id in maps:
+                    # the map the consumer was given last for this id: the one in force at the
+                    # point it stopped (rows re-read before that point are not yielded)
+                    decoder.tables.add(maps[ev.table_id])
                 if isinstance(ev, TransactionPayloadEvent):
                     decoder.payload_events(ev)
                 continue
             self._track(ev, t, pos, size)
             if isinstance(ev, TableMapEvent):
-                maps[pos] = ev
+                maps[ev.table_id] = ev
             yield ev
             if isinstance(ev, TransactionPayloadEvent):
                 yield from decoder.payload_events(ev)
