@@ -36,6 +36,7 @@ from ..faults import fault
 from ..history import SchemaHistory
 from ..options import DEFAULT, Options
 from ..positions import BinlogPosition
+from .olr_source import OlrResumePosition
 
 #: The store's layout version. A store written with a larger one was written by a newer mysqlddl:
 #: refused (its rows may mean something this version cannot know).
@@ -96,8 +97,6 @@ def make_position(file: str, file_seq: int, pos: int, extra: dict | None):
         return BinlogPosition(int(file_seq), int(pos), file)
     kind = extra.get("kind")
     if kind == "olr":
-        from .olr_source import OlrResumePosition
-
         return OlrResumePosition.from_dict(file, file_seq, pos, extra)
     raise CheckpointError(f"the checkpoint's position is of kind {kind!r}, which this mysqlddl ({__version__}) "
                           "does not know: written by a newer mysqlddl? upgrade mysqlddl")

@@ -36,6 +36,7 @@ from urllib.parse import unquote, urlsplit
 from ..errors import CheckpointError, PipelineError
 from ..olr.documents import file_number, iter_documents
 from ..olr.events import envelope
+from ..olr.reader import OlrReader
 from ..options import Options
 from ..positions import OlrPosition
 from ..sinks.jsonl import dumps
@@ -174,8 +175,6 @@ class OlrSource:
 
     def reader(self, start: OlrResumePosition | None, options: Options, *, history=None, baseline=None,
                baseline_owner=None, name="mysqlddl", columns=None):
-        from ..olr.reader import OlrReader  # (lazy, as the `olr` subcommand loads it)
-
         files = self._from(start)
         try:
             return OlrReader(files, options, history=history, baseline=baseline, baseline_owner=baseline_owner,

@@ -28,6 +28,7 @@ from ..errors import BinlogPurgedError, CheckpointError, MysqlddlError, Pipeline
 from ..positions import BinlogPosition, split_file_name
 from ..sources import SourceOptions, open_source
 from ..sources.directory import DirectorySource, fde_of
+from .olr_source import olr_source
 
 
 def source_identity(fde, path: Path) -> str:
@@ -133,10 +134,6 @@ def _server_source(uri: str, options, **kw) -> ServerSource:
     return ServerSource(uri, options, **kw)
 
 
-def _olr_source(uri: str, options, **kw):
-    from .olr_source import olr_source  # (OLR output: pipeline.olr_source)
-
-    return olr_source(uri, options, **kw)
 
 
 def _file_source(uri: str, options, **kw) -> FileSource:
@@ -145,7 +142,7 @@ def _file_source(uri: str, options, **kw) -> FileSource:
 
 
 #: URI scheme -> source factory (a bare path is a file source)
-SOURCES = {"file": _file_source, "mysql": _server_source, "mariadb": _server_source, "olr": _olr_source}
+SOURCES = {"file": _file_source, "mysql": _server_source, "mariadb": _server_source, "olr": olr_source}
 
 
 def make_source(uri: str, options, **kw):
