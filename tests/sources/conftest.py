@@ -6,13 +6,15 @@ replication user, the lab workload run on it once, and the TCP fault proxy.
   ``.truth`` the lab workload's Truth, ``.files()`` the binlog paths);
 - ``proxy``: ``proxy(plans, server=None)`` -> a started TcpProxy in front of the live server (or
   ``server``), closed after the test;
-- ``scratch``: a fresh server of one test's own (one that purges its binlogs).
+- ``scratch``: a fresh server of one test's own (one that purges its binlogs);
+- ``make_certs``: ``make_certs(dir)`` -> a CA and certificates for TLS tests (tests/sources/certs.py).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,11 +26,18 @@ LAB_KW = {"scale": 0.001, "bigtx_rows": 300, "blob_kib": 64, "random_rows": 12}
 def _load(path: Path, name: str):
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod         # (a dataclass looks its module up there while it is built)
     spec.loader.exec_module(mod)
     return mod
 
 
 proxy_mod = _load(Path(__file__).with_name("proxy.py"), "_mysqlddl_tests_sources_proxy")
+
+
+@pytest.fixture(scope="session")
+def make_certs():
+    """``make_certs(dir)`` of tests/sources/certs.py (throw-away X.509 material made with openssl)."""
+    return _load(Path(__file__).with_name("certs.py"), "_mysqlddl_tests_sources_certs").make_certs
 
 
 class LiveServer:

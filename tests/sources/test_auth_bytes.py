@@ -23,13 +23,10 @@ side is ``mysqlddl.sources.server.pymysql_bridge.connect``, as a live source cal
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import socket
 import ssl
 import struct
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -40,17 +37,6 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from mysqlddl.errors import ServerConnectError
 from mysqlddl.sources.server import pymysql_bridge as bridge
 from mysqlddl.sources.uri import parse_uri
-
-
-def _load_certs():
-    name = "_mysqlddl_tests_sources_certs"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("certs.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
 
 PASSWORD = "s3cret-pässwörd-€"       # non-ASCII (and past latin-1) on purpose: the bytes are its UTF-8
 NONCE = bytes(range(0x21, 0x21 + 20))  # 20 bytes (SCRAMBLE_LENGTH), printable, no NUL
@@ -245,8 +231,8 @@ def login(server: FakeServer, ssl_mode: str = "disabled", password: str = PASSWO
 
 
 @pytest.fixture(scope="module")
-def server_tls(tmp_path_factory):
-    certs = _load_certs().make_certs(tmp_path_factory.mktemp("fakecerts"))
+def server_tls(tmp_path_factory, make_certs):
+    certs = make_certs(tmp_path_factory.mktemp("fakecerts"))
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(certs.server, certs.server_key)
     return ctx

@@ -6,9 +6,7 @@ PyNaCl on the client); a non-ASCII password."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,16 +21,6 @@ pytestmark = pytest.mark.mariadb
 PW = "tls-pw"
 ED_PW = "ed-pw"
 UNI_PW = "pässwörd-€"
-
-
-def _load_certs():
-    name = "_mysqlddl_tests_sources_certs"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("certs.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
 
 
 GRANTS = "REPLICATION SLAVE, REPLICATION CLIENT, SELECT, RELOAD, REPLICATION MASTER ADMIN"
@@ -50,8 +38,8 @@ class TlsServer:
 
 
 @pytest.fixture(scope="module")
-def tls(mariadb_server, tmp_path_factory):
-    certs = _load_certs().make_certs(tmp_path_factory.mktemp("certs"))
+def tls(mariadb_server, tmp_path_factory, make_certs):
+    certs = make_certs(tmp_path_factory.mktemp("certs"))
     base = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp")) / f"mdbtls-{os.getpid()}"
     srv = type(mariadb_server)(base, extra_args=(f"--ssl-ca={certs.ca}", f"--ssl-cert={certs.server}",
                                                  f"--ssl-key={certs.server_key}")).start()

@@ -42,6 +42,7 @@ import dataclasses
 import re
 
 from ...model.ids import column_key
+from ...model.literals import string_value
 from ...model.types import TypeFamily as F
 
 
@@ -80,29 +81,8 @@ _TOKEN = re.compile(r"""
   | (?P<op><=>|<=|>=|<>|!=|\|\||&&|<<|>>|[-+*/%(),=<>!~^&|.])
 """, re.VERBOSE | re.DOTALL)
 
-# MySQL string escapes (manual 11.1.1 "String Literals", Table 11.1)
-_ESC = {"0": "\x00", "'": "'", '"': '"', "b": "\b", "n": "\n", "r": "\r", "t": "\t", "Z": "\x1a", "\\": "\\"}
-
 _NUMERIC = ("int", "dec", "float")
 _UTF8 = ("utf8", "utf8mb3", "utf8mb4", "ascii")
-
-
-def _unquote(tok: str) -> str:
-    tok = re.sub(r"^_[A-Za-z0-9]+\s*", "", tok)     # a charset introducer (_utf8mb4'x')
-    q, body = tok[0], tok[1:-1]
-    out, i = [], 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            out.append(_ESC.get(body[i + 1], body[i + 1]))
-            i += 2
-        elif ch == q and i + 1 < len(body) and body[i + 1] == q:
-            out.append(q)
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
@@ -286,7 +266,7 @@ class _Parser:
                 return _N(v if not v.startswith(".") else "0" + v, "dec", len(v.split(".", 1)[1]))
             return _N(v, "int") if int(v) < 1 << 63 else _N(v, "dec")       # (MySQL: DECIMAL past BIGINT)
         if kind == "str":
-            s = _unquote(v)
+            s = string_value(v)
             if "\x00" in s:
                 raise Untranslatable("a NUL character in a string (PostgreSQL text cannot hold it)")
             return _N(ql(s), "str")
