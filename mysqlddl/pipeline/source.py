@@ -85,13 +85,28 @@ class ServerSource:
         self.defaults_file = defaults_file
         self._stop = stop
         self._source = None
+        #: a GTID set to start after instead of a file position (a failover: pipeline.failover)
+        self.start_gtid: str | None = None
 
     def _open(self, start: BinlogPosition | None):
         if self._source is None:
-            opts = SourceOptions(decode=self.options, start=None if start is None else f"{start.file}:{start.pos}",
-                                 follow=self.follow, defaults_file=self.defaults_file)
+            if self.start_gtid:
+                opts = SourceOptions(decode=self.options, start_gtid=self.start_gtid, follow=self.follow,
+                                     defaults_file=self.defaults_file)
+            else:
+                opts = SourceOptions(decode=self.options, start=None if start is None else f"{start.file}:{start.pos}",
+                                     follow=self.follow, defaults_file=self.defaults_file)
             self._source = open_source(self.uri, opts, registry=self.registry)
         return self._source
+
+    def restart_at_gtid(self, gtid_set: str) -> None:
+        """Stream from after ``gtid_set`` instead (the server checks it holds the set: a
+        GtidPositionError when not); the stream opened for :meth:`identity` is closed."""
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+        self.start_gtid = gtid_set
+        self._open(None)
 
     @staticmethod
     def _identity_of(src) -> str:
