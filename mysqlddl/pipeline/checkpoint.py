@@ -14,6 +14,11 @@ survives a power loss), one row per pipeline in ``checkpoint``, the history's JS
 ``history`` (one row per line, appended), the store's format in ``meta``. Each save is one
 ``BEGIN IMMEDIATE ... COMMIT``.
 
+After a failover followed (:mod:`.failover`) the row's JSON ``data`` also holds ``failover`` (the
+epoch, the identities, when), and the first save on the new server replaces the pipeline's
+history rows with the new server's re-based history in its transaction (the old rows renamed to
+``PIPELINE#epochN``, kept for reading): the layout is the same, no format change.
+
 Positions of another kind than a binlog's (an OLR source's :class:`~.olr_source.OlrResumePosition`)
 keep file, file_seq and pos in their columns and the rest under ``position`` in the row's JSON
 ``data``, with their ``kind``: a binlog checkpoint's row is what it was (no format change), and a

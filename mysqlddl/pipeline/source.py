@@ -101,10 +101,20 @@ class ServerSource:
 
     def restart_at_gtid(self, gtid_set: str) -> None:
         """Stream from after ``gtid_set`` instead (the server checks it holds the set: a
-        GtidPositionError when not); the stream opened for :meth:`identity` is closed."""
+        GtidPositionError when not, raised here); the stream opened for :meth:`identity` is closed."""
         if self._source is not None:
             self._source.close()
             self._source = None
+        # MariaDB checks the set only per domain (seq_no up to gtid_binlog_pos) when the source
+        # opens; its dump thread refuses a GTID its binlog does not hold (error 1236, a diverged
+        # server) only once the stream starts: a probe stream's first event asks it now, before
+        # the pipeline writes anything
+        probe = open_source(self.uri, SourceOptions(decode=self.options, start_gtid=gtid_set,
+                                                    defaults_file=self.defaults_file), registry=self.registry)
+        try:
+            next(iter(probe), None)
+        finally:
+            probe.close()
         self.start_gtid = gtid_set
         self._open(None)
 

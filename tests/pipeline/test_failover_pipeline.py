@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -226,6 +227,19 @@ def test_a_stopped_pipeline_goes_on_across_the_failover(scenario, run_cli):
     # the segments after the failover are named in epoch 1, after the old server's
     names = sorted(p.name for p in (tmp / "out-fpa").iterdir())
     assert any(n.startswith("changes-e0001.") for n in names) and not names[0].startswith("changes-e")
+    # the store: a new history for the new server (its baseline the schema at the checkpoint, then
+    # the DDL after the failover), the old server's kept aside under another name
+    db = sqlite3.connect(tmp / "state-fpa.db")
+    try:
+        kept = db.execute("SELECT COUNT(*) FROM history WHERE pipeline='a#epoch0'").fetchone()[0]
+        now = [json.loads(r[0]) for r in db.execute("SELECT line FROM history WHERE pipeline='a' ORDER BY idx")]
+    finally:
+        db.close()
+    # (the history records every DDL, filtered or not: the ALTERs of fpa.t and fpb.t after the failover)
+    assert kept == s["a_checkpoint"].history_version + 1 and ck.history_version == 2 and len(now) == 3
+    base = {(t["id"]["database"], t["id"]["name"]): t for t in now[0]["baseline"]}
+    assert [c["name"] for c in base["fpa", "t"]["columns"]] == ["id", "v", "n", "x"]
+    assert all("ADD COLUMN w" in r["ddl"] for r in now[1:])
     # a second run on the promoted server: same server now, nothing again
     count = len(_lines(tmp / "out-fpa"))
     again = run_pipeline(conf, once=True)
@@ -288,3 +302,24 @@ def test_a_server_lacking_delivered_transactions_is_not_followed(scenario):
     assert "lacks transactions" in msg and "server_id=21" in msg and "server_id=22" in msg, msg
     assert sorted(p.name for p in (tmp / "out-fpc").iterdir()) == before
     assert pipeline_status(conf)["checkpoint"]["source_id"] == "server:mariadb;server_id=21"
+
+
+def test_without_a_gtid_set_the_checkpoint_is_refused(tmp_path):
+    """A checkpoint without GTIDs (a server without GTIDs: MySQL gtid_mode OFF) on another server:
+    the refusal, saying why; decided before the server is asked anything (no server here)."""
+    from mysqlddl.pipeline.checkpoint import Checkpoint
+    from mysqlddl.pipeline.config import load_config
+    from mysqlddl.pipeline.failover import follow
+    from mysqlddl.pipeline.source import make_source
+    from mysqlddl.positions import BinlogPosition
+
+    conf = tmp_path / "p.toml"
+    conf.write_text('[source]\nuri = "mysql://repl@127.0.0.1:9/?server-id=5"\n[sink]\nuri = "jsonl:///x"\n',
+                    encoding="utf-8")
+    cfg = load_config(conf)
+    source = make_source(cfg.source.uri, cfg.changes.decode)
+    ckpt = Checkpoint("p", "server:uuid=aaaa", BinlogPosition(7, 1234, "binlog.000007"), "")
+    with pytest.raises(CheckpointError) as e:
+        follow(cfg, ckpt, "server:uuid=bbbb", source, olr=False)
+    assert not isinstance(e.value, FailoverError)
+    assert "holds no GTID set" in str(e.value) and ONLY_GTID in str(e.value) and "server:uuid=aaaa" in str(e.value)
