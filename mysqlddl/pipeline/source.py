@@ -76,8 +76,9 @@ class ServerSource:
     :func:`mysqlddl.sources.open_source`), from the checkpoint's position (a transaction end, so
     the dump starts at a transaction boundary). ``follow``: never stop (else stop at the end the
     server reported at start, as ``--once`` wants). Identity: the server's ``server_uuid`` (MySQL);
-    MariaDB has none, so its ``server_id`` and the GTID domain state's origin stand in (a failover
-    to another server is then refused unless the store is reset)."""
+    MariaDB has none, so its ``server_id`` and the GTID domain state's origin stand in (another
+    server, a failover, is followed from the checkpoint's GTID set: :meth:`restart_at_gtid`,
+    pipeline.failover)."""
 
     def __init__(self, uri: str, options, *, follow: bool = False, stop=None, registry=None, defaults_file=None,
                  **_kw):
@@ -132,7 +133,7 @@ class ServerSource:
                 raise
             # the checkpoint's file is not on this server: purged here, or this is another server
             # (a failover: its binlogs are numbered its own way). Which server it is decides: the
-            # runner refuses another identity as such, and the purge stands on the same server.
+            # runner follows (or refuses) another identity as such, and the purge stands on the same server.
             probe = open_source(self.uri, SourceOptions(decode=self.options, from_now=True,
                                                         defaults_file=self.defaults_file), registry=self.registry)
             try:
