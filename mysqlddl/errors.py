@@ -302,6 +302,13 @@ class CheckpointError(PipelineError):
     beginning."""
 
 
+class FailoverError(CheckpointError):
+    """The pipeline's source is another server than the checkpoint's (a failover) and it cannot be
+    followed there: the new server's GTID state lacks transactions the pipeline delivered (it is not
+    a replica that had them), or the checkpoint holds something only the old server can resume
+    (an XA transaction prepared and open at it)."""
+
+
 class SinkError(PipelineError):
     """A sink could not write, convert or apply a record. ``transient``: worth a retry (a lost
     connection, a full disk that may drain), as the ``retry`` error strategy decides;

@@ -46,6 +46,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"OLR position: c_scn {p['c_scn']} c_idx {p['c_idx']} scn {p['scn'] if p['scn'] is not None else '-'}"
               f" xid {p['xid'] or '-'}")
     print(f"source: {ck['source_id']}")
+    fo = ck.get("failover")
+    if fo:
+        # (the last failover followed: pipeline.failover)
+        print(f"failover {fo['epoch']}: from {fo['from']} (at {fo['from_position']}) to {fo['to']}, "
+              f"{_ts(fo['time'])}, gone on after GTID set {fo['gtid_set']}")
     if not olr:
         print(f"GTID set: {ck['gtid_set'] or '-'}")
     xa = (ck.get("reader_state") or {}).get("xa_replay")

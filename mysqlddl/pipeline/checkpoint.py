@@ -14,6 +14,11 @@ survives a power loss), one row per pipeline in ``checkpoint``, the history's JS
 ``history`` (one row per line, appended), the store's format in ``meta``. Each save is one
 ``BEGIN IMMEDIATE ... COMMIT``.
 
+After a failover followed (:mod:`.failover`) the row's JSON ``data`` also holds ``failover`` (the
+epoch, the identities, when), and the first save on the new server replaces the pipeline's
+history rows with the new server's re-based history in its transaction (the old rows renamed to
+``PIPELINE#epochN``, kept for reading): the layout is the same, no format change.
+
 Positions of another kind than a binlog's (an OLR source's :class:`~.olr_source.OlrResumePosition`)
 keep file, file_seq and pos in their columns and the rest under ``position`` in the row's JSON
 ``data``, with their ``kind``: a binlog checkpoint's row is what it was (no format change), and a
@@ -69,6 +74,9 @@ class Checkpoint:
     #: what the source's reader needs to go on from the position as it would have (an OLR
     #: source: the column types OLR sent once per table; None for binlog sources)
     reader_state: dict | None = None
+    #: the last failover followed (pipeline.failover): its ``epoch`` (how many so far), ``from`` /
+    #: ``to`` identities, ``time``, the ``gtid_set`` it went on from; None when there was none
+    failover: dict | None = None
 
     def as_dict(self) -> dict:
         p = self.position
@@ -81,6 +89,8 @@ class Checkpoint:
             d["position"] = extra
         if self.reader_state is not None:
             d["reader_state"] = self.reader_state
+        if self.failover is not None:
+            d["failover"] = self.failover
         return d
 
 
@@ -119,6 +129,12 @@ class CheckpointStore:
     def save(self, checkpoint: Checkpoint, history: SchemaHistory) -> None:
         raise NotImplementedError
 
+    def rebase_history(self, archive: str) -> None:
+        """The next :meth:`save` replaces the stored history with the one it is given (a failover
+        starts a new history: pipeline.failover), in the same atomic step; the store may keep the
+        old one under the name ``archive``."""
+        raise CheckpointError(f"the store {type(self).__name__} cannot start a new schema history (a failover)")
+
     def close(self) -> None:
         """Release the store."""
 
@@ -151,6 +167,7 @@ class SqliteCheckpointStore(CheckpointStore):
         self.path = Path(path)
         self.pipeline = pipeline
         self._stored = None            # history lines the store holds for this pipeline (header included)
+        self._rebase = None            # the archive name of the history the next save replaces
         if readonly and not self.path.exists():
             raise CheckpointError("no checkpoint store here (the pipeline has not run yet)", path=str(self.path))
         try:
@@ -204,7 +221,7 @@ class SqliteCheckpointStore(CheckpointStore):
             position = make_position(row[1], row[2], row[3], data.get("position"))
             return Checkpoint(self.pipeline, row[0], position, row[4],
                               int(row[5]), float(row[6]), int(row[7]), data.get("sink_state"), data.get("stats"),
-                              row[8], data.get("file_created"), data.get("reader_state"))
+                              row[8], data.get("file_created"), data.get("reader_state"), data.get("failover"))
         except CheckpointError as e:
             e.path = e.path or str(self.path)
             raise
@@ -230,9 +247,15 @@ class SqliteCheckpointStore(CheckpointStore):
         self._stored = len(lines)
         return h
 
+    def rebase_history(self, archive: str) -> None:
+        self._rebase = archive
+
     def save(self, checkpoint: Checkpoint, history: SchemaHistory) -> None:
         db = self.db
         new = None
+        rebase = self._rebase
+        if rebase is not None:
+            self._stored = 0            # (every line of the new history, the old ones moved aside)
         if self._stored is None or self._stored != checkpoint.history_version + 1:
             # the history grew (a DDL) or was never stored: the lines the store lacks
             if self._stored is None:
@@ -247,10 +270,16 @@ class SqliteCheckpointStore(CheckpointStore):
             fields["position"] = extra      # (an OLR position: its c_scn, c_idx, scn, xid)
         if checkpoint.reader_state is not None:
             fields["reader_state"] = checkpoint.reader_state
+        if checkpoint.failover is not None:
+            fields["failover"] = checkpoint.failover
         data = json.dumps(fields, sort_keys=True)
         p = checkpoint.position
         try:
             db.execute("BEGIN IMMEDIATE")
+            if rebase is not None:
+                # the old server's history is kept under another name (for reading), not used again
+                db.execute("DELETE FROM history WHERE pipeline=?", (rebase,))
+                db.execute("UPDATE history SET pipeline=? WHERE pipeline=?", (rebase, self.pipeline))
             if new:
                 db.executemany("INSERT OR REPLACE INTO history VALUES (?, ?, ?)", new)
             db.execute("INSERT OR REPLACE INTO checkpoint VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -262,8 +291,11 @@ class SqliteCheckpointStore(CheckpointStore):
         except sqlite3.Error as e:
             if db.in_transaction:
                 db.execute("ROLLBACK")
+            if rebase is not None:
+                self._stored = None
             raise CheckpointError(f"cannot write the checkpoint: {e}", path=str(self.path)) from None
-        if new:
+        self._rebase = None
+        if new or rebase is not None:
             self._stored = checkpoint.history_version + 1
 
     def close(self) -> None:

@@ -17,7 +17,9 @@ Every key::
                (how often a followed directory is looked at); defaults_file (a MySQL option file);
                or olr:///PATH, OpenLogReplicator output (a file or a directory: pipeline.olr_source),
                with time_unit = "ns" and tm_unit (as `mysqlddl olr`; [changes] schema is then Oracle
-               DDL and schema_database its default owner)
+               DDL and schema_database its default owner); on_identity_change = "follow-gtid" | "error"
+               (a server whose identity is not the checkpoint's, a failover: go on from the checkpoint's
+               GTID set when the server holds it, or refuse; pipeline.failover)
     [sink]     uri; format = "native" | "debezium" (sinks.segments.FORMATS; [sink.debezium] takes
                Debezium's properties by their names: "decimal.handling.mode" = "string", ...);
                segment_bytes = 67108864;
@@ -91,6 +93,10 @@ class SourceConfig:
     #: as OLR's format.timestamp / format.timestamp-metadata print them (`mysqlddl olr --time-unit`)
     time_unit: str = "ns"
     tm_unit: str | None = None
+    #: a server source whose identity differs from the checkpoint's (a failover): "follow-gtid"
+    #: goes on from the checkpoint's GTID set when the new server holds it (pipeline.failover),
+    #: "error" refuses as for any other source
+    on_identity_change: str = "follow-gtid"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -178,7 +184,7 @@ def uri_path(uri: str, scheme: str, setting: str) -> Path:
 
 _KEYS = {
     "": {"name", "source", "sink", "checkpoint", "changes", "errors", "stats", "mapping"},
-    "source": {"uri", "poll_ms", "defaults_file", "time_unit", "tm_unit"},
+    "source": {"uri", "poll_ms", "defaults_file", "time_unit", "tm_unit", "on_identity_change"},
     "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence", "debezium"},
     "checkpoint": {"uri", "every_transactions", "every_ms"},
     "changes": {"schema", "schema_database", "schema_position", "ddl_errors", "verify_checksums", "databases",
@@ -260,7 +266,11 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
                               _resolve(_typed(src, "defaults_file", str, None, "source", path), base)
                               if "defaults_file" in src else None,
                               _typed(src, "time_unit", str, "ns", "source", path),
-                              _typed(src, "tm_unit", str, None, "source", path) if "tm_unit" in src else None)
+                              _typed(src, "tm_unit", str, None, "source", path) if "tm_unit" in src else None,
+                              _typed(src, "on_identity_change", str, "follow-gtid", "source", path))
+        if source.on_identity_change not in ("follow-gtid", "error"):
+            raise PipelineError(f"on_identity_change must be follow-gtid or error, not {source.on_identity_change!r}",
+                                path=path, setting="source.on_identity_change")
         for key in ("time_unit", "tm_unit"):
             unit = getattr(source, key)
             if key in src and not source.uri.startswith("olr:"):

@@ -80,7 +80,11 @@ class GtidTracker:
         for source, ivs in other._mysql.items():
             for lo, hi in ivs:
                 self._add_interval(source, lo, hi)
-        self._domains.update(other._domains)
+        for domain, (server, seq) in other._domains.items():
+            # (a GTID_LIST at a file's start is the state there, which a stream started after a
+            # GTID set, as after a failover, may have passed: a domain's seq_no never goes back)
+            if domain not in self._domains or seq >= self._domains[domain][1]:
+                self._domains[domain] = (server, seq)
 
     @property
     def text(self) -> str:

@@ -7,7 +7,9 @@ passed around as a second object with the same fields.)
 One run (:meth:`Pipeline.run`):
 
 1. load the checkpoint (the sink's own store when it keeps one, else the SQLite store); check the
-   source is the one it was taken from (identity of the first FORMAT_DESCRIPTION read there);
+   source is the one it was taken from (identity of the first FORMAT_DESCRIPTION read there); a
+   server source that is another server (a failover) goes on from the checkpoint's GTID set when
+   the new server holds it (:mod:`.failover`: the schema history re-based, the sink told the epoch);
 2. open the sink and let it :meth:`~mysqlddl.sinks.base.Sink.recover` to the checkpoint;
 3. read from the checkpoint's position with the stored schema history (or, the first time, from
    the start with the baseline), writing every record; at a transaction end (an END mark, or a
@@ -79,6 +81,7 @@ from ..options import ErrorPolicy, Options
 from ..positions import BinlogPosition, file_seq
 from ..sinks.base import Sink
 from ..sinks.segments import SegmentSink, StreamSink
+from . import failover
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, load_config, uri_path
 from .gtid import GtidTracker
@@ -241,6 +244,7 @@ class Pipeline:
         except CheckpointError as e:
             e.path = e.path or str(cfg.store_path)
             raise
+        new_failover = None
         if ckpt is not None:
             other = ckpt.source_id != identity
             if olr and not other and stamp != start.fingerprint:
@@ -253,9 +257,8 @@ class Pipeline:
                 identity += f" (its file {start.file} created at {stamp}, not {ckpt.file_created})"
                 other = True
             if other:
-                raise CheckpointError(f"the checkpoint was taken from another source ({ckpt.source_id}); this source "
-                                      f"is {identity}: use a new store (or pipeline name) for it",
-                                      path=str(cfg.store_path))
+                # another server: followed from the checkpoint's GTID set when it can be (.failover)
+                new_failover = failover.follow(cfg, ckpt, identity, source, olr=olr)
         # XA transactions prepared before the checkpoint and not resolved at it: read again from the
         # first one's start (their rows are held by the reader until their outcome), delivering
         # nothing before the checkpoint (:meth:`_tap`)
@@ -269,6 +272,14 @@ class Pipeline:
                                          decode)
         else:
             history = store.load_history(ckpt, decode) if ckpt is not None else None
+        # the last failover followed, carried from checkpoint to checkpoint; a new one is "fresh"
+        # until its first commit (then the checkpoint is the new server's)
+        self._failover = new_failover if new_failover is not None else (ckpt.failover if ckpt is not None else None)
+        self._failover_fresh = new_failover is not None
+        if new_failover is not None:
+            history = failover.rebase(history)
+            store.rebase_history(failover.archive_name(cfg.name, new_failover["epoch"]))
+            read_from = None            # (the source streams after the GTID set)
         if history is not None:
             options = options.replace(schema_position=None)      # (the baseline is in the history)
         self.gtids = GtidTracker(ckpt.gtid_set if ckpt is not None else "")
@@ -305,6 +316,8 @@ class Pipeline:
         sink.open()
         try:
             sink.recover(ckpt.sink_state if ckpt is not None else None)
+            if new_failover is not None:
+                sink.failover(new_failover["epoch"])
             if ckpt is None:
                 # the first run: a database sink creates the baseline's tables (none without one)
                 sink.seed(reader.history.catalog if olr else reader.history.catalog_at(BinlogPosition(-1, 0)))
@@ -572,8 +585,8 @@ class Pipeline:
         idle_end = final and not self._pending
         if idle_end:
             ck = self.checkpoint
-            if ck is None or self.sink_keeps_checkpoint:
-                return
+            if ck is None or self.sink_keeps_checkpoint or self._failover_fresh:
+                return          # (a failover with nothing read since: the old server's checkpoint stands)
             b = (ck.position, ck.gtid_set, ck.history_version)
         elif b is None or not self._pending:
             return
@@ -610,7 +623,7 @@ class Pipeline:
         def checkpoint(state):
             return Checkpoint(self.config.name, self.identity, pos, gtid_text, history_version, time.time(),
                               int((state or {}).get("seq", 0)), state, totals, file_created=self._created.get(name),
-                              reader_state=reader_state)
+                              reader_state=reader_state, failover=self._failover)
 
         if self.sink_keeps_checkpoint:
             ckpt = checkpoint(None)
@@ -625,6 +638,7 @@ class Pipeline:
             ckpt = checkpoint(state)
             self.store.save(ckpt, history)
         self.checkpoint = ckpt
+        self._failover_fresh = False
         self._retries_stored = self.retries
         self._pending = 0
         self._batch_t0 = time.monotonic()

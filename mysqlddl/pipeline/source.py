@@ -76,8 +76,9 @@ class ServerSource:
     :func:`mysqlddl.sources.open_source`), from the checkpoint's position (a transaction end, so
     the dump starts at a transaction boundary). ``follow``: never stop (else stop at the end the
     server reported at start, as ``--once`` wants). Identity: the server's ``server_uuid`` (MySQL);
-    MariaDB has none, so its ``server_id`` and the GTID domain state's origin stand in (a failover
-    to another server is then refused unless the store is reset)."""
+    MariaDB has none, so its ``server_id`` and the GTID domain state's origin stand in (another
+    server, a failover, is followed from the checkpoint's GTID set: :meth:`restart_at_gtid`,
+    pipeline.failover)."""
 
     def __init__(self, uri: str, options, *, follow: bool = False, stop=None, registry=None, defaults_file=None,
                  **_kw):
@@ -85,13 +86,38 @@ class ServerSource:
         self.defaults_file = defaults_file
         self._stop = stop
         self._source = None
+        #: a GTID set to start after instead of a file position (a failover: pipeline.failover)
+        self.start_gtid: str | None = None
 
     def _open(self, start: BinlogPosition | None):
         if self._source is None:
-            opts = SourceOptions(decode=self.options, start=None if start is None else f"{start.file}:{start.pos}",
-                                 follow=self.follow, defaults_file=self.defaults_file)
+            if self.start_gtid:
+                opts = SourceOptions(decode=self.options, start_gtid=self.start_gtid, follow=self.follow,
+                                     defaults_file=self.defaults_file)
+            else:
+                opts = SourceOptions(decode=self.options, start=None if start is None else f"{start.file}:{start.pos}",
+                                     follow=self.follow, defaults_file=self.defaults_file)
             self._source = open_source(self.uri, opts, registry=self.registry)
         return self._source
+
+    def restart_at_gtid(self, gtid_set: str) -> None:
+        """Stream from after ``gtid_set`` instead (the server checks it holds the set: a
+        GtidPositionError when not, raised here); the stream opened for :meth:`identity` is closed."""
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+        # MariaDB checks the set only per domain (seq_no up to gtid_binlog_pos) when the source
+        # opens; its dump thread refuses a GTID its binlog does not hold (error 1236, a diverged
+        # server) only once the stream starts: a probe stream's first event asks it now, before
+        # the pipeline writes anything
+        probe = open_source(self.uri, SourceOptions(decode=self.options, start_gtid=gtid_set,
+                                                    defaults_file=self.defaults_file), registry=self.registry)
+        try:
+            next(iter(probe), None)
+        finally:
+            probe.close()
+        self.start_gtid = gtid_set
+        self._open(None)
 
     @staticmethod
     def _identity_of(src) -> str:
@@ -107,7 +133,7 @@ class ServerSource:
                 raise
             # the checkpoint's file is not on this server: purged here, or this is another server
             # (a failover: its binlogs are numbered its own way). Which server it is decides: the
-            # runner refuses another identity as such, and the purge stands on the same server.
+            # runner follows (or refuses) another identity as such, and the purge stands on the same server.
             probe = open_source(self.uri, SourceOptions(decode=self.options, from_now=True,
                                                         defaults_file=self.defaults_file), registry=self.registry)
             try:

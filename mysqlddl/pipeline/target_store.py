@@ -74,7 +74,7 @@ class TargetCheckpointStore(CheckpointStore):
                                                                            c.get("position")),
                               c["gtid_set"], int(c["history_version"]), float(c["time"]), int(c["sequence"]), None,
                               data.get("stats"), c["written_by"], c.get("file_created"),
-                              c.get("reader_state"))
+                              c.get("reader_state"), c.get("failover"))
         except CheckpointError:
             raise
         except (ValueError, TypeError, KeyError, AttributeError) as e:
@@ -114,6 +114,10 @@ class TargetCheckpointStore(CheckpointStore):
         # (staged: it is in the target once the sink's commit returns; a failed commit is a failed
         # run, whose restart reloads from the target)
         self._stored_version = checkpoint.history_version
+
+    def rebase_history(self, archive: str) -> None:
+        # (the row's history column is replaced whole at the next save: the old one is not kept)
+        self._stored_version = None
 
     def close(self) -> None:
         self.view.close()

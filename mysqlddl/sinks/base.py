@@ -55,6 +55,13 @@ class Sink:
         """The run is ending: a sink that writes files closes the open one at the next commit (so
         a consumer sees it complete), where it would otherwise wait for its size or age."""
 
+    def failover(self, epoch: int) -> None:
+        """Called by a pipeline that follows a failover (pipeline.failover), after :meth:`recover`:
+        the positions given from now are the new server's, numbered its own way, and come after
+        every earlier one whatever their numbers; ``epoch`` counts the failovers followed. A sink
+        that orders or names things by position keeps the epoch with them (it is back in the state
+        its commits return); the others have nothing to do."""
+
     def seed(self, catalog) -> None:
         """Called by a pipeline's first run (no checkpoint yet), after :meth:`recover`, with the
         baseline's :class:`~mysqlddl.model.catalog.Catalog` (the tables that existed before the

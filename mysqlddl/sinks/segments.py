@@ -5,7 +5,8 @@
     changes-000003.000000000256.seq000000000000.jsonl.tmp                     the open segment
     changes-000003.000000000256-000004.000000012345.seq000000000000.jsonl     closed
 
-A position in a name is ``file_seq.pos`` zero-padded (so names sort in log order): the first is
+A position in a name is ``file_seq.pos`` zero-padded (so names sort in log order), after a
+failover ``eEEEE.file_seq.pos`` (below): the first is
 where the segment's first transaction starts, the last where its last transaction ends; ``seq`` is
 the sequence number of the segment's first line. A run that ends (``--once``, or stopped) closes its
 open segment at its last commit (:meth:`~mysqlddl.sinks.base.Sink.rotate`). Lines are appended to
@@ -20,6 +21,15 @@ fsync makes the new name durable), and only then is the checkpoint written. ``re
 a restart puts the directory back to the checkpoint: the open segment is cut to its committed
 length (or renamed back, when a crash came between its rename and the checkpoint), other ``.tmp``
 files and every closed segment starting at or past the checkpoint are removed.
+
+Failovers (:meth:`SegmentSink.failover`, pipeline.failover): the new server numbers its binlogs
+its own way (its ``binlog.000001`` may follow the old server's ``000007``), so every position the
+sink orders by is ``(epoch, file_seq, pos)``, the epoch being the number of failovers followed
+(0 before any: the names and the state are then what they always were). A name's position in
+epoch E > 0 is written ``eEEEE.file_seq.pos`` ("e" sorts after every digit, so the names still sort
+in log order); in the state such a position is a list of three. A segment open at the failover
+goes on taking lines, and its name then says a first position in the old epoch and a last in the
+new one.
 
 The per-event sequence (it never repeats across restarts: it is carried in the checkpoint, and a
 re-delivered event carries the same number, so consumers can deduplicate by it), as ``sequence``
@@ -60,7 +70,7 @@ from .jsonl import LineRenderer
 #: format name -> renderer factory (see the module docstring)
 FORMATS = {"native": LineRenderer, "debezium": DebeziumLines}
 
-_SEGMENT = re.compile(r"^changes-(\d+)\.(\d+)(?:-(\d+)\.(\d+))?\.seq(\d+)\.jsonl(\.tmp)?$")
+_SEGMENT = re.compile(r"^changes-(?:e(\d+)\.)?(\d+)\.(\d+)(?:-(?:e\d+\.)?\d+\.\d+)?\.seq(\d+)\.jsonl(\.tmp)?$")
 #: at most this many buffers per writev(2) (POSIX IOV_MAX is at least 16; Linux allows 1024)
 _IOV_MAX = min(os.sysconf("SC_IOV_MAX") if hasattr(os, "sysconf") else 1024, 1024)
 
@@ -77,8 +87,21 @@ def renderer(format: str, *, name: str = "mysqlddl", include_query: bool = False
     return factory(name=name, include_query=include_query)
 
 
-def _key_text(file_seq: int, pos: int) -> str:
-    return f"{file_seq:06d}.{pos:012d}"
+def _key_text(epoch: int, file_seq: int, pos: int) -> str:
+    return f"e{epoch:04d}.{file_seq:06d}.{pos:012d}" if epoch else f"{file_seq:06d}.{pos:012d}"
+
+
+def _key_of(value) -> tuple[int, int, int] | None:
+    """A position key as the state stores it (``[file_seq, pos]``, or ``[epoch, file_seq, pos]``)."""
+    if not value:
+        return None
+    return (0, int(value[0]), int(value[1])) if len(value) == 2 else (int(value[0]), int(value[1]), int(value[2]))
+
+
+def _key_data(key) -> list | None:
+    if key is None:
+        return None
+    return list(key) if key[0] else [key[1], key[2]]
 
 
 class _Lines(Sink):
@@ -151,12 +174,13 @@ class SegmentSink(_Lines):
         self.segment_seconds = segment_seconds
         self.per_line = sequence == "line"
         self._f = None                 # the open .tmp segment
-        self._first: tuple[int, int] | None = None     # its first position key
+        self.epoch = 0                 # failovers followed (the module docstring)
+        self._first: tuple[int, int, int] | None = None     # its first position key (epoch, file_seq, pos)
         self._seq0 = 0                 # its first line's sequence number
         self._opened = 0.0             # when the open segment was created (wall clock: it outlives runs)
         self._committed = 0            # its committed length
         self._written = 0
-        self._last: tuple[int, int] | None = None      # the last committed position key
+        self._last: tuple[int, int, int] | None = None      # the last committed position key
         self._committed_seq = 0
         self._rotate = False           # close the open segment at the next commit (the run ends)
 
@@ -182,18 +206,17 @@ class SegmentSink(_Lines):
     def recover(self, state: dict | None) -> None:
         state = state or {}
         self.seq = self._committed_seq = int(state.get("seq", 0))
-        last = state.get("position")
-        self._last = tuple(last) if last else None
-        seg = state.get("segment")
-        first = tuple(seg) if seg else None
+        self._last = _key_of(state.get("position"))
+        self.epoch = self._last[0] if self._last is not None else 0
+        first = _key_of(state.get("segment"))
         seq0 = int(state.get("segment_seq") or 0)
         length = int(state.get("length", 0))
         for p in self.directory.iterdir():
             m = _SEGMENT.match(p.name)
             if not m:
                 continue
-            start = (int(m.group(1)), int(m.group(2)))
-            if m.group(6):                      # .tmp
+            start = (int(m.group(1) or 0), int(m.group(2)), int(m.group(3)))
+            if m.group(5):                      # .tmp
                 if start != first:
                     p.unlink()
                 continue
@@ -219,7 +242,9 @@ class SegmentSink(_Lines):
         f = self._f
         if f is None:
             s = record.source
-            self._first = self._last if self._last is not None else (s.file_seq, s.pos)
+            last = self._last
+            # (right after a failover the last commit is the old server's: the new epoch starts here)
+            self._first = last if last is not None and last[0] == self.epoch else (self.epoch, s.file_seq, s.pos)
             self._seq0 = self.seq
             f = self._f = open(self._tmp(self._first, self._seq0), "ab")  # noqa: SIM115 -- closed by close()
             f.truncate(0)
@@ -247,7 +272,7 @@ class SegmentSink(_Lines):
         f.seek(self._written)
 
     def commit(self, position) -> dict:
-        key = (position.file_seq, position.pos)
+        key = (self.epoch, position.file_seq, position.pos)
         f = self._f
         if f is not None:
             try:
@@ -268,10 +293,13 @@ class SegmentSink(_Lines):
     def rotate(self) -> None:
         self._rotate = True
 
+    def failover(self, epoch: int) -> None:
+        self.epoch = epoch
+
     def state(self) -> dict:
         open_ = self._f is not None
-        return {"seq": self._committed_seq, "position": list(self._last) if self._last else None,
-                "segment": list(self._first) if open_ else None, "segment_seq": self._seq0 if open_ else None,
+        return {"seq": self._committed_seq, "position": _key_data(self._last),
+                "segment": _key_data(self._first) if open_ else None, "segment_seq": self._seq0 if open_ else None,
                 "length": self._committed if open_ else 0, "opened": round(self._opened, 3) if open_ else None}
 
     def _close_segment(self, last) -> None:

@@ -107,3 +107,15 @@ def load_config_text(tmp_path, text):
     p = tmp_path / "q.toml"
     p.write_text(text)
     return load_config(p)
+
+
+def test_on_identity_change_follows_a_failover_by_default(tmp_path):
+    p = tmp_path / "p.toml"
+    p.write_text(MINIMAL)
+    assert load_config(p).source.on_identity_change == "follow-gtid"
+    p.write_text(MINIMAL.replace("[sink]", 'on_identity_change = "error"\n[sink]'))
+    assert load_config(p).source.on_identity_change == "error"
+    p.write_text(MINIMAL.replace("[sink]", 'on_identity_change = "follow"\n[sink]'))
+    with pytest.raises(PipelineError) as e:
+        load_config(p)
+    assert e.value.setting == "source.on_identity_change" and "follow-gtid or error" in str(e.value)

@@ -35,3 +35,13 @@ def test_mariadb_keeps_the_last_gtid_per_domain():
     assert g.text == "0-3-7,1-2-3"
     g.add_set("2-1-9")
     assert g.text == "0-3-7,1-2-3,2-1-9"
+
+
+def test_a_gtid_list_behind_the_set_does_not_take_a_domain_back():
+    # (a stream started after a GTID set, as after a failover, may begin with the GTID_LIST of a
+    # file's start, which is behind the set)
+    g = GtidTracker("0-21-50,1-21-4")
+    g.add_set("0-22-30,2-22-1")
+    assert g.text == "0-21-50,1-21-4,2-22-1"
+    g.add_set("0-22-51")
+    assert g.text == "0-22-51,1-21-4,2-22-1"
