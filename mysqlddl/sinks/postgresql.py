@@ -61,12 +61,14 @@ from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionM
 from .base import Sink
 from .pg import ddl as D
 from .pg import dml as M
-from .pg.rows import RowConverter
+from .pg.rows import RowConverter, full_images
 from .pg.state import Checkpoint, TargetCheckpointView, masked_uri, position_fields
 from .pg.types import PgOptions, postgis_options
 from .pg.values import PolicyCounts
 
 log = logging.getLogger("mysqlddl.sinks.postgresql")
+
+RUN_ROWS = 50000        # rows of one run buffered before it is written
 
 
 @dataclasses.dataclass
@@ -255,9 +257,12 @@ class PostgresSink(Sink):
         if t is RowBatch:
             # (decoded here rather than through RowBatch.changes(): no RowChange per row is needed)
             m, op, src = record.mapping, record.op, record.source
-            rows = m.decode(record.event)
+            ev = record.event
+            rows = m.decode(ev)
             record.note_count(len(rows))
             where, images, apply = f"{src.file}:{src.pos}", m.images, self._row_images
+            if not m.retypes and full_images(ev) and self._batch(m, op, rows, src.db, src.table, where):
+                return
             for row in rows:
                 before, after = images(op, row)
                 apply(op, before, after, src.db, src.table, where)
@@ -321,13 +326,18 @@ class PostgresSink(Sink):
             self._warned_keyless.add(tt.source_name)
             log.warning("%s has no primary key: updates and deletes find rows by all their columns",
                         tt.source_name)
+        # payloads (see _flush): a set-based delete stages the key values, a set-based update the
+        # key values then the after image; row by row keeps the images
         if op == "c":
             cols, vals = self.converter.image(convs, after, where)
             self._add(tt, "c", cols, vals, None, False)
         elif op == "d":
             cols, vals = self.converter.image(convs, before, where)
             key = self.converter.key(tt, cols, vals, where)
-            self._add(tt, "d", cols, vals, key, not tt.key)
+            if tt.key:
+                self._add(tt, "d", cols, tuple(vals[i] for i in self.converter.key_positions(tt, cols)), key, False)
+            else:
+                self._add(tt, "d", cols, vals, key, True)
         else:
             bcols, bvals = self.converter.image(convs, before, where)
             acols, avals = self.converter.image(convs, after, where)
@@ -335,13 +345,51 @@ class PostgresSink(Sink):
             if not acols:
                 return          # (an after image without columns sets nothing)
             moves = not tt.key or self.converter.moves_unique(tt, bcols, bvals, acols, avals)
-            self._add(tt, "u", acols, (bcols, bvals, avals), key, moves)
+            if moves:
+                self._add(tt, "u", acols, (bcols, bvals, avals), key, True)
+            else:
+                kp = self.converter.key_positions(tt, bcols)
+                self._add(tt, "u", acols, tuple(bvals[i] for i in kp) + avals, key, False)
         self.stats["rows"][(tt.source_name, op)] += 1
+
+    def _batch(self, m, op: str, rows: list, db: str, table: str, where: str) -> bool:
+        """A rows event's decoded tuples (full images, nothing to retype) converted without an
+        image dict per row (:meth:`RowConverter.batch`); False: they take the per-row path (a table
+        without a key or not in the target, a Python transform)."""
+        tt = self._target(db, table)
+        if tt is None or (not tt.key and op != "c"):
+            return False
+        got = self.converter.batch(tt, op, m.names, rows, where)
+        if got is None:
+            return False
+        cols, payloads, keys, moves = got
+        if op == "c":
+            self._extend(tt, cols, payloads)
+        else:
+            add = self._add
+            for payload, key, mv in zip(payloads, keys, moves, strict=True):
+                add(tt, op, cols, payload, key, mv)
+        self.stats["rows"][(tt.source_name, op)] += len(rows)
+        return True
+
+    def _extend(self, tt, cols, rows: list) -> None:
+        """Inserts of one image shape added to the run (as :meth:`_add` one by one would)."""
+        while rows:
+            run = self._run
+            if run is None or run.tt is not tt or run.op != "c" or run.cols != cols or run.rowwise:
+                self._flush()
+                run = self._run = _Run(tt, "c", cols, [], set(), False)
+            room = RUN_ROWS - len(run.rows)
+            if room <= 0:
+                self._flush()
+                continue
+            run.rows += rows[:room]
+            rows = rows[room:]
 
     def _add(self, tt, op, cols, payload, key, rowwise) -> None:
         run = self._run
         if run is not None and (run.tt is not tt or run.op != op or run.cols != cols or run.rowwise != rowwise
-                                or (key is not None and key in run.keys) or len(run.rows) >= 50000):
+                                or (key is not None and key in run.keys) or len(run.rows) >= RUN_ROWS):
             self._flush()
             run = None
         if run is None:
@@ -378,11 +426,7 @@ class PostgresSink(Sink):
                 elif run.op == "u" and not run.rowwise:
                     keys = [(M.key_ref(i), k.natural.sql) for i, k in enumerate(tt.key)]
                     stage = self._stage(cur, tt, keys + [(c.name, c.natural.sql) for c in cols])
-                    rows = []
-                    for bcols, bvals, avals in run.rows:
-                        before = {c.name: v for c, v in zip(bcols, bvals, strict=True)}
-                        rows.append(tuple(before.get(k.name) for k in tt.key) + tuple(avals))
-                    self._copy(cur, stage, [k for k, _ in keys] + [c.name for c in cols], rows)
+                    self._copy(cur, stage, [k for k, _ in keys] + [c.name for c in cols], run.rows)
                     cur.execute(M.update_set_sql(tt, cols, stage))
                     self._check_count(cur, run, n)
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
@@ -390,11 +434,7 @@ class PostgresSink(Sink):
                 elif run.op == "d" and not run.rowwise:
                     keys = [(M.key_ref(i), k.natural.sql) for i, k in enumerate(tt.key)]
                     stage = self._stage(cur, tt, keys)
-                    rows = []
-                    for vals in run.rows:
-                        by = {c.name: v for c, v in zip(cols, vals, strict=True)}
-                        rows.append(tuple(by.get(k.name) for k in tt.key))
-                    self._copy(cur, stage, [k for k, _ in keys], rows)
+                    self._copy(cur, stage, [k for k, _ in keys], run.rows)
                     cur.execute(M.delete_set_sql(tt, stage))
                     self._check_count(cur, run, n)
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
