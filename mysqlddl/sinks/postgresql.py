@@ -141,6 +141,8 @@ class PostgresSink(Sink):
         s = D.qi(self.options.state_schema)
         with self.conn.cursor() as cur:
             cur.execute("SET TimeZone = 'UTC'")
+            for sql in M.SESSION_SETTINGS:
+                cur.execute(sql)
             if self.options.geometry == "auto":
                 self.options = postgis_options(cur, self.options)
             if not create:
@@ -417,16 +419,19 @@ class PostgresSink(Sink):
         self.stats["batch_rows"] += n
         try:
             with self.conn.cursor() as cur:
-                if run.op == "c":
+                if run.op == "c" and M.copies_direct(cols):
+                    self._copy(cur, tt.qualified, [c.name for c in cols], run.rows)
+                    self.stats["statements"] += 1
+                elif run.op == "c":
                     stage = self._stage(cur, tt, [(c.name, c.natural.sql) for c in cols])
-                    self._copy(cur, stage, [c.name for c in cols], run.rows)
+                    self._copy(cur, D.qi(stage), [c.name for c in cols], run.rows)
                     cur.execute(M.insert_sql(tt, cols, stage))
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
                     self.stats["statements"] += 2
                 elif run.op == "u" and not run.rowwise:
                     keys = [(M.key_ref(i), k.natural.sql) for i, k in enumerate(tt.key)]
                     stage = self._stage(cur, tt, keys + [(c.name, c.natural.sql) for c in cols])
-                    self._copy(cur, stage, [k for k, _ in keys] + [c.name for c in cols], run.rows)
+                    self._copy(cur, D.qi(stage), [k for k, _ in keys] + [c.name for c in cols], run.rows)
                     cur.execute(M.update_set_sql(tt, cols, stage))
                     self._check_count(cur, run, n)
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
@@ -434,7 +439,7 @@ class PostgresSink(Sink):
                 elif run.op == "d" and not run.rowwise:
                     keys = [(M.key_ref(i), k.natural.sql) for i, k in enumerate(tt.key)]
                     stage = self._stage(cur, tt, keys)
-                    self._copy(cur, stage, [k for k, _ in keys], run.rows)
+                    self._copy(cur, D.qi(stage), [k for k, _ in keys], run.rows)
                     cur.execute(M.delete_set_sql(tt, stage))
                     self._check_count(cur, run, n)
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
@@ -472,8 +477,9 @@ class PostgresSink(Sink):
             self.stats["statements"] += 1
 
     @staticmethod
-    def _copy(cur, stage: str, names: list[str], rows) -> None:
-        with cur.copy(f"COPY {D.qi(stage)} ({', '.join(D.qi(n) for n in names)}) FROM STDIN") as cp:
+    def _copy(cur, table: str, names: list[str], rows) -> None:
+        """COPY ``rows`` into ``table`` (quoted, maybe qualified)."""
+        with cur.copy(f"COPY {table} ({', '.join(D.qi(n) for n in names)}) FROM STDIN") as cp:
             for r in rows:
                 cp.write_row(r)
 
