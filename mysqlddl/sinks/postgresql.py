@@ -61,6 +61,8 @@ from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionM
 from .base import Sink
 from .pg import ddl as D
 from .pg import dml as M
+from .pg.copytext import Unformatted
+from .pg.copytext import formatter as copy_formatter
 from .pg.rows import RowConverter, full_images
 from .pg.state import Checkpoint, TargetCheckpointView, masked_uri, position_fields
 from .pg.types import PgOptions, postgis_options
@@ -69,6 +71,7 @@ from .pg.values import PolicyCounts
 log = logging.getLogger("mysqlddl.sinks.postgresql")
 
 RUN_ROWS = 50000        # rows of one run buffered before it is written
+COPY_BLOCK = 2000       # rows per block of COPY text (the server parses one while the next is made)
 
 
 @dataclasses.dataclass
@@ -420,18 +423,19 @@ class PostgresSink(Sink):
         try:
             with self.conn.cursor() as cur:
                 if run.op == "c" and M.copies_direct(cols):
-                    self._copy(cur, tt.qualified, [c.name for c in cols], run.rows)
+                    self._copy(cur, tt.qualified, [c.name for c in cols], run.rows, cols)
                     self.stats["statements"] += 1
                 elif run.op == "c":
                     stage = self._stage(cur, tt, [(c.name, c.natural.sql) for c in cols])
-                    self._copy(cur, D.qi(stage), [c.name for c in cols], run.rows)
+                    self._copy(cur, D.qi(stage), [c.name for c in cols], run.rows, cols)
                     cur.execute(M.insert_sql(tt, cols, stage))
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
                     self.stats["statements"] += 2
                 elif run.op == "u" and not run.rowwise:
                     keys = [(M.key_ref(i), k.natural.sql) for i, k in enumerate(tt.key)]
                     stage = self._stage(cur, tt, keys + [(c.name, c.natural.sql) for c in cols])
-                    self._copy(cur, D.qi(stage), [k for k, _ in keys] + [c.name for c in cols], run.rows)
+                    self._copy(cur, D.qi(stage), [k for k, _ in keys] + [c.name for c in cols], run.rows,
+                               list(tt.key) + cols)
                     cur.execute(M.update_set_sql(tt, cols, stage))
                     self._check_count(cur, run, n)
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
@@ -439,7 +443,7 @@ class PostgresSink(Sink):
                 elif run.op == "d" and not run.rowwise:
                     keys = [(M.key_ref(i), k.natural.sql) for i, k in enumerate(tt.key)]
                     stage = self._stage(cur, tt, keys)
-                    self._copy(cur, D.qi(stage), [k for k, _ in keys], run.rows)
+                    self._copy(cur, D.qi(stage), [k for k, _ in keys], run.rows, tt.key)
                     cur.execute(M.delete_set_sql(tt, stage))
                     self._check_count(cur, run, n)
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
@@ -477,10 +481,23 @@ class PostgresSink(Sink):
             self.stats["statements"] += 1
 
     @staticmethod
-    def _copy(cur, table: str, names: list[str], rows) -> None:
-        """COPY ``rows`` into ``table`` (quoted, maybe qualified)."""
+    def _copy(cur, table: str, names: list[str], rows, cols) -> None:
+        """COPY ``rows`` (values of the TargetColumns ``cols``) into ``table`` (quoted, maybe
+        qualified): as text lines written here (:mod:`.pg.copytext`) in blocks, else (a value
+        without a text form there, a client encoding not UTF-8) through the driver row by row."""
+        fmt = copy_formatter(tuple(c.natural.kind for c in cols))
+        if fmt is not None and cur.connection.info.encoding != "utf-8":
+            fmt = None
         with cur.copy(f"COPY {table} ({', '.join(D.qi(n) for n in names)}) FROM STDIN") as cp:
-            for r in rows:
+            i = 0
+            if fmt is not None:
+                try:
+                    for i in range(0, len(rows), COPY_BLOCK):
+                        cp.write(fmt(rows[i:i + COPY_BLOCK]))
+                    return
+                except Unformatted:
+                    pass            # (the block that failed was not written: the driver goes on from it)
+            for r in rows[i:]:
                 cp.write_row(r)
 
     # ------------------------------------------------------------------------------ DDL
