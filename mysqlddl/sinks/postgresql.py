@@ -2,8 +2,9 @@
 
 The only module that imports psycopg (DESIGN "Wave 2 shape"); what needs no driver lives in
 :mod:`mysqlddl.sinks.pg`: the type map and options (:mod:`~.pg.types`), the value policy
-(:mod:`~.pg.values`), the DDL converter (:mod:`~.pg.ddl`) and the DML statement builder
-(:mod:`~.pg.dml`).
+(:mod:`~.pg.values`), the DDL converter (:mod:`~.pg.ddl`), the DML statement builder
+(:mod:`~.pg.dml`), the row conversion (:mod:`~.pg.rows`), the run buffer (:mod:`~.pg.runs`) and the
+COPY text lines (:mod:`~.pg.copytext`).
 
 Use::
 
@@ -39,7 +40,6 @@ applied and what it left out, value-policy counts, and source-to-target lag of t
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import time
@@ -64,26 +64,14 @@ from .pg import dml as M
 from .pg.copytext import Unformatted
 from .pg.copytext import formatter as copy_formatter
 from .pg.rows import RowConverter, full_images
+from .pg.runs import Run, RunBuffer
 from .pg.state import Checkpoint, TargetCheckpointView, masked_uri, position_fields
 from .pg.types import PgOptions, postgis_options
 from .pg.values import PolicyCounts
 
 log = logging.getLogger("mysqlddl.sinks.postgresql")
 
-RUN_ROWS = 50000        # rows of one run buffered before it is written
 COPY_BLOCK = 2000       # rows per block of COPY text (the server parses one while the next is made)
-
-
-@dataclasses.dataclass
-class _Run:
-    """Buffered changes of one kind on one table (written when the run ends)."""
-
-    tt: D.TargetTable
-    op: str
-    cols: tuple        # the TargetColumns present
-    rows: list
-    keys: set
-    rowwise: bool
 
 
 class PostgresSink(Sink):
@@ -109,7 +97,7 @@ class PostgresSink(Sink):
         self._versions: dict[tuple[str, str], Table] = {}
         self._targets: dict[tuple[str, str], D.TargetTable | None] = {}
         self.converter = RowConverter(self.options.value_policy, self.policy_counts, self.options.json_text)
-        self._run: _Run | None = None
+        self.runs = RunBuffer(self._write_run)
         self._stages: dict[tuple, str] = {}
         self._stage_seq = 0
         self._pending = None        # the position of the last source transaction not committed yet
@@ -243,7 +231,7 @@ class PostgresSink(Sink):
             self.conn = None
 
     def abort(self) -> None:
-        self._run = None
+        self.runs.clear()
         self._staged = None
         self._pending = None
         self._txns = 0
@@ -335,14 +323,14 @@ class PostgresSink(Sink):
         # key values then the after image; row by row keeps the images
         if op == "c":
             cols, vals = self.converter.image(convs, after, where)
-            self._add(tt, "c", cols, vals, None, False)
+            self.runs.add(tt, "c", cols, vals, None, False)
         elif op == "d":
             cols, vals = self.converter.image(convs, before, where)
             key = self.converter.key(tt, cols, vals, where)
             if tt.key:
-                self._add(tt, "d", cols, tuple(vals[i] for i in self.converter.key_positions(tt, cols)), key, False)
+                self.runs.add(tt, "d", cols, tuple(vals[i] for i in self.converter.key_positions(tt, cols)), key, False)
             else:
-                self._add(tt, "d", cols, vals, key, True)
+                self.runs.add(tt, "d", cols, vals, key, True)
         else:
             bcols, bvals = self.converter.image(convs, before, where)
             acols, avals = self.converter.image(convs, after, where)
@@ -351,10 +339,10 @@ class PostgresSink(Sink):
                 return          # (an after image without columns sets nothing)
             moves = not tt.key or self.converter.moves_unique(tt, bcols, bvals, acols, avals)
             if moves:
-                self._add(tt, "u", acols, (bcols, bvals, avals), key, True)
+                self.runs.add(tt, "u", acols, (bcols, bvals, avals), key, True)
             else:
                 kp = self.converter.key_positions(tt, bcols)
-                self._add(tt, "u", acols, tuple(bvals[i] for i in kp) + avals, key, False)
+                self.runs.add(tt, "u", acols, tuple(bvals[i] for i in kp) + avals, key, False)
         self.stats["rows"][(tt.source_name, op)] += 1
 
     def _batch(self, m, op: str, rows: list, db: str, table: str, where: str) -> bool:
@@ -369,39 +357,11 @@ class PostgresSink(Sink):
             return False
         cols, payloads, keys, moves = got
         if op == "c":
-            self._extend(tt, cols, payloads)
+            self.runs.extend(tt, cols, payloads)
         else:
-            add = self._add
-            for payload, key, mv in zip(payloads, keys, moves, strict=True):
-                add(tt, op, cols, payload, key, mv)
+            self.runs.add_keyed(tt, op, cols, payloads, keys, moves)
         self.stats["rows"][(tt.source_name, op)] += len(rows)
         return True
-
-    def _extend(self, tt, cols, rows: list) -> None:
-        """Inserts of one image shape added to the run (as :meth:`_add` one by one would)."""
-        while rows:
-            run = self._run
-            if run is None or run.tt is not tt or run.op != "c" or run.cols != cols or run.rowwise:
-                self._flush()
-                run = self._run = _Run(tt, "c", cols, [], set(), False)
-            room = RUN_ROWS - len(run.rows)
-            if room <= 0:
-                self._flush()
-                continue
-            run.rows += rows[:room]
-            rows = rows[room:]
-
-    def _add(self, tt, op, cols, payload, key, rowwise) -> None:
-        run = self._run
-        if run is not None and (run.tt is not tt or run.op != op or run.cols != cols or run.rowwise != rowwise
-                                or (key is not None and key in run.keys) or len(run.rows) >= RUN_ROWS):
-            self._flush()
-            run = None
-        if run is None:
-            run = self._run = _Run(tt, op, cols, [], set(), rowwise)
-        run.rows.append(payload)
-        if key is not None:
-            run.keys.add(key)
 
     def _stage(self, cur, tt, cols: list[tuple[str, str]]) -> str:
         k = (id(tt), tuple(cols))
@@ -413,9 +373,9 @@ class PostgresSink(Sink):
         return name
 
     def _flush(self) -> None:
-        run, self._run = self._run, None
-        if run is None or not run.rows:
-            return
+        self.runs.flush()
+
+    def _write_run(self, run: Run) -> None:
         tt, cols = run.tt, list(run.cols)
         n = len(run.rows)
         self.stats["batches"] += 1
@@ -455,14 +415,14 @@ class PostgresSink(Sink):
                             table=tt.source_name) from e
 
     @staticmethod
-    def _check_count(cur, run: _Run, n: int) -> None:
+    def _check_count(cur, run: Run, n: int) -> None:
         """A set-based UPDATE/DELETE found every row of the run (keys do not repeat in a run), or
         the target differs from the source: stop rather than diverge further."""
         if cur.rowcount != n:
             raise SinkError(f"{run.op} of {n} row(s) on {run.tt.qualified} found {cur.rowcount} (the target "
                             "differs from the source)", table=run.tt.source_name)
 
-    def _rowwise(self, cur, run: _Run) -> None:
+    def _rowwise(self, cur, run: Run) -> None:
         tt = run.tt
         for payload in run.rows:
             if run.op == "u":

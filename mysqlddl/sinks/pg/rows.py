@@ -13,6 +13,7 @@ converter would: the caller then converts that row through :meth:`RowConverter.i
 from __future__ import annotations
 
 import datetime
+import re
 
 from ...errors import SinkError
 from .ddl import TargetTable
@@ -24,12 +25,13 @@ _UNKNOWN = object()
 
 # per converter kind: a check under which the value is its own conversion (exactly where the
 # converter in values.py returns its argument unchanged), as source text over ``v``
-_PASS = {"int": "v.__class__ is _int and {lo} <= v <= {hi}", "text": "v.__class__ is _str and v.isascii() "
-         "and _NUL not in v", "enum": "v.__class__ is _str and v.isascii() and _NUL not in v",
+# (text: UTF-8 encodes every code point but a surrogate, so no NUL and no surrogate is _text's check)
+_TEXT = "v.__class__ is _str and _NUL not in v and (v.isascii() or _surrogate(v) is None)"
+_PASS = {"int": "v.__class__ is _int and {lo} <= v <= {hi}", "text": _TEXT, "enum": _TEXT,
          "bytea": "v.__class__ is _bytes", "float": "v.__class__ is _float", "date": "v.__class__ is _date",
          "timestamp": "v.__class__ is _datetime"}
 _NS = {"_int": int, "_str": str, "_bytes": bytes, "_float": float, "_date": datetime.date,
-       "_datetime": datetime.datetime, "_NUL": "\x00"}
+       "_datetime": datetime.datetime, "_NUL": "\x00", "_surrogate": re.compile("[\ud800-\udfff]").search}
 
 
 def full_images(ev) -> bool:
@@ -159,22 +161,28 @@ class RowConverter:
             except ValueProblem:        # (the policy decides: the image path counts and clamps)
                 return self.image(convs, dict(zip(names, r, strict=True)), where)[1]
 
+        def convert(images):
+            try:
+                return [fn(r) for r in images]
+            except ValueProblem:        # (fn counts nothing: the images convert again, one by one)
+                return [one(r) for r in images]
+
         if op == "c":
-            return cols, [one(r) for r in rows], None, None
+            return cols, convert(rows), None, None
         kp = self.key_positions(tt, cols, where)
         # (a key value that converts to a list, SET or VECTOR, is made hashable for the run's key set)
         lists = any(cols[i].natural.kind in ("set", "vector") for i in kp)
         payloads, keys, moves = [], [], []
         if op == "d":
-            for r in rows:
-                vals = one(r)
+            for vals in convert(rows):
                 k = tuple(vals[i] for i in kp)
                 payloads.append(k)
                 keys.append(tuple(_hashable(v) for v in k) if lists else k)
             return cols, payloads, keys, [False] * len(keys)
         pairs = self.unique_pairs(tt, cols, cols)
-        for b, a in rows:
-            bvals, avals = one(b), one(a)
+        flat = convert([image for pair in rows for image in pair])
+        for n in range(0, len(flat), 2):
+            bvals, avals = flat[n], flat[n + 1]
             k = tuple(bvals[i] for i in kp)
             mv = any(avals[i] != bvals[j] for i, j in pairs)
             payloads.append((cols, bvals, avals) if mv else k + avals)
