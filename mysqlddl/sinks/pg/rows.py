@@ -5,7 +5,7 @@ then a row is a tuple of converter calls), and the positions of the key and uniq
 Decoded row tuples (a rows event's full images, nothing to retype) skip the image dict: per (table
 version, column names) :meth:`RowConverter.tuple_plan` compiles one function that takes the tuple
 and returns the converted values, with the common values checked inline (an int in the target's
-range, ASCII text without NUL, bytes, float, date, datetime pass as they are; a plain numeric is not
+range, text without NUL or surrogate, bytes, float, date, datetime pass as they are; a plain numeric is not
 even looked at) and every other value handed to its converter. It raises ValueProblem where the
 converter would: the caller then converts that row through :meth:`RowConverter.image` (the policy).
 """
