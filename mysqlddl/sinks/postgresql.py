@@ -2,8 +2,9 @@
 
 The only module that imports psycopg (DESIGN "Wave 2 shape"); what needs no driver lives in
 :mod:`mysqlddl.sinks.pg`: the type map and options (:mod:`~.pg.types`), the value policy
-(:mod:`~.pg.values`), the DDL converter (:mod:`~.pg.ddl`) and the DML statement builder
-(:mod:`~.pg.dml`).
+(:mod:`~.pg.values`), the DDL converter (:mod:`~.pg.ddl`), the DML statement builder
+(:mod:`~.pg.dml`), the row conversion (:mod:`~.pg.rows`), the run buffer (:mod:`~.pg.runs`) and the
+COPY text lines (:mod:`~.pg.copytext`).
 
 Use::
 
@@ -39,7 +40,6 @@ applied and what it left out, value-policy counts, and source-to-target lag of t
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import time
@@ -61,24 +61,17 @@ from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionM
 from .base import Sink
 from .pg import ddl as D
 from .pg import dml as M
-from .pg.rows import RowConverter
+from .pg.copytext import Unformatted
+from .pg.copytext import formatter as copy_formatter
+from .pg.rows import RowConverter, full_images
+from .pg.runs import Run, RunBuffer
 from .pg.state import Checkpoint, TargetCheckpointView, masked_uri, position_fields
 from .pg.types import PgOptions, postgis_options
 from .pg.values import PolicyCounts
 
 log = logging.getLogger("mysqlddl.sinks.postgresql")
 
-
-@dataclasses.dataclass
-class _Run:
-    """Buffered changes of one kind on one table (written when the run ends)."""
-
-    tt: D.TargetTable
-    op: str
-    cols: tuple        # the TargetColumns present
-    rows: list
-    keys: set
-    rowwise: bool
+COPY_BLOCK = 2000       # rows per block of COPY text (the server parses one while the next is made)
 
 
 class PostgresSink(Sink):
@@ -104,7 +97,7 @@ class PostgresSink(Sink):
         self._versions: dict[tuple[str, str], Table] = {}
         self._targets: dict[tuple[str, str], D.TargetTable | None] = {}
         self.converter = RowConverter(self.options.value_policy, self.policy_counts, self.options.json_text)
-        self._run: _Run | None = None
+        self.runs = RunBuffer(self._write_run)
         self._stages: dict[tuple, str] = {}
         self._stage_seq = 0
         self._pending = None        # the position of the last source transaction not committed yet
@@ -139,6 +132,8 @@ class PostgresSink(Sink):
         s = D.qi(self.options.state_schema)
         with self.conn.cursor() as cur:
             cur.execute("SET TimeZone = 'UTC'")
+            for sql in M.SESSION_SETTINGS:
+                cur.execute(sql)
             if self.options.geometry == "auto":
                 self.options = postgis_options(cur, self.options)
             if not create:
@@ -236,7 +231,7 @@ class PostgresSink(Sink):
             self.conn = None
 
     def abort(self) -> None:
-        self._run = None
+        self.runs.clear()
         self._staged = None
         self._pending = None
         self._txns = 0
@@ -255,9 +250,12 @@ class PostgresSink(Sink):
         if t is RowBatch:
             # (decoded here rather than through RowBatch.changes(): no RowChange per row is needed)
             m, op, src = record.mapping, record.op, record.source
-            rows = m.decode(record.event)
+            ev = record.event
+            rows = m.decode(ev)
             record.note_count(len(rows))
             where, images, apply = f"{src.file}:{src.pos}", m.images, self._row_images
+            if not m.retypes and full_images(ev) and self._batch(m, op, rows, src.db, src.table, where):
+                return
             for row in rows:
                 before, after = images(op, row)
                 apply(op, before, after, src.db, src.table, where)
@@ -321,13 +319,18 @@ class PostgresSink(Sink):
             self._warned_keyless.add(tt.source_name)
             log.warning("%s has no primary key: updates and deletes find rows by all their columns",
                         tt.source_name)
+        # payloads (see _flush): a set-based delete stages the key values, a set-based update the
+        # key values then the after image; row by row keeps the images
         if op == "c":
             cols, vals = self.converter.image(convs, after, where)
-            self._add(tt, "c", cols, vals, None, False)
+            self.runs.add(tt, "c", cols, vals, None, False)
         elif op == "d":
             cols, vals = self.converter.image(convs, before, where)
             key = self.converter.key(tt, cols, vals, where)
-            self._add(tt, "d", cols, vals, key, not tt.key)
+            if tt.key:
+                self.runs.add(tt, "d", cols, tuple(vals[i] for i in self.converter.key_positions(tt, cols)), key, False)
+            else:
+                self.runs.add(tt, "d", cols, vals, key, True)
         else:
             bcols, bvals = self.converter.image(convs, before, where)
             acols, avals = self.converter.image(convs, after, where)
@@ -335,20 +338,30 @@ class PostgresSink(Sink):
             if not acols:
                 return          # (an after image without columns sets nothing)
             moves = not tt.key or self.converter.moves_unique(tt, bcols, bvals, acols, avals)
-            self._add(tt, "u", acols, (bcols, bvals, avals), key, moves)
+            if moves:
+                self.runs.add(tt, "u", acols, (bcols, bvals, avals), key, True)
+            else:
+                kp = self.converter.key_positions(tt, bcols)
+                self.runs.add(tt, "u", acols, tuple(bvals[i] for i in kp) + avals, key, False)
         self.stats["rows"][(tt.source_name, op)] += 1
 
-    def _add(self, tt, op, cols, payload, key, rowwise) -> None:
-        run = self._run
-        if run is not None and (run.tt is not tt or run.op != op or run.cols != cols or run.rowwise != rowwise
-                                or (key is not None and key in run.keys) or len(run.rows) >= 50000):
-            self._flush()
-            run = None
-        if run is None:
-            run = self._run = _Run(tt, op, cols, [], set(), rowwise)
-        run.rows.append(payload)
-        if key is not None:
-            run.keys.add(key)
+    def _batch(self, m, op: str, rows: list, db: str, table: str, where: str) -> bool:
+        """A rows event's decoded tuples (full images, nothing to retype) converted without an
+        image dict per row (:meth:`RowConverter.batch`); False: they take the per-row path (a table
+        without a key or not in the target, a Python transform)."""
+        tt = self._target(db, table)
+        if tt is None or (not tt.key and op != "c"):
+            return False
+        got = self.converter.batch(tt, op, m.names, rows, where)
+        if got is None:
+            return False
+        cols, payloads, keys, moves = got
+        if op == "c":
+            self.runs.extend(tt, cols, payloads)
+        else:
+            self.runs.add_keyed(tt, op, cols, payloads, keys, moves)
+        self.stats["rows"][(tt.source_name, op)] += len(rows)
+        return True
 
     def _stage(self, cur, tt, cols: list[tuple[str, str]]) -> str:
         k = (id(tt), tuple(cols))
@@ -360,29 +373,29 @@ class PostgresSink(Sink):
         return name
 
     def _flush(self) -> None:
-        run, self._run = self._run, None
-        if run is None or not run.rows:
-            return
+        self.runs.flush()
+
+    def _write_run(self, run: Run) -> None:
         tt, cols = run.tt, list(run.cols)
         n = len(run.rows)
         self.stats["batches"] += 1
         self.stats["batch_rows"] += n
         try:
             with self.conn.cursor() as cur:
-                if run.op == "c":
+                if run.op == "c" and M.copies_direct(cols):
+                    self._copy(cur, tt.qualified, [c.name for c in cols], run.rows, cols)
+                    self.stats["statements"] += 1
+                elif run.op == "c":
                     stage = self._stage(cur, tt, [(c.name, c.natural.sql) for c in cols])
-                    self._copy(cur, stage, [c.name for c in cols], run.rows)
+                    self._copy(cur, D.qi(stage), [c.name for c in cols], run.rows, cols)
                     cur.execute(M.insert_sql(tt, cols, stage))
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
                     self.stats["statements"] += 2
                 elif run.op == "u" and not run.rowwise:
                     keys = [(M.key_ref(i), k.natural.sql) for i, k in enumerate(tt.key)]
                     stage = self._stage(cur, tt, keys + [(c.name, c.natural.sql) for c in cols])
-                    rows = []
-                    for bcols, bvals, avals in run.rows:
-                        before = {c.name: v for c, v in zip(bcols, bvals, strict=True)}
-                        rows.append(tuple(before.get(k.name) for k in tt.key) + tuple(avals))
-                    self._copy(cur, stage, [k for k, _ in keys] + [c.name for c in cols], rows)
+                    self._copy(cur, D.qi(stage), [k for k, _ in keys] + [c.name for c in cols], run.rows,
+                               list(tt.key) + cols)
                     cur.execute(M.update_set_sql(tt, cols, stage))
                     self._check_count(cur, run, n)
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
@@ -390,11 +403,7 @@ class PostgresSink(Sink):
                 elif run.op == "d" and not run.rowwise:
                     keys = [(M.key_ref(i), k.natural.sql) for i, k in enumerate(tt.key)]
                     stage = self._stage(cur, tt, keys)
-                    rows = []
-                    for vals in run.rows:
-                        by = {c.name: v for c, v in zip(cols, vals, strict=True)}
-                        rows.append(tuple(by.get(k.name) for k in tt.key))
-                    self._copy(cur, stage, [k for k, _ in keys], rows)
+                    self._copy(cur, D.qi(stage), [k for k, _ in keys], run.rows, tt.key)
                     cur.execute(M.delete_set_sql(tt, stage))
                     self._check_count(cur, run, n)
                     cur.execute(f"TRUNCATE {D.qi(stage)}")
@@ -406,14 +415,14 @@ class PostgresSink(Sink):
                             table=tt.source_name) from e
 
     @staticmethod
-    def _check_count(cur, run: _Run, n: int) -> None:
+    def _check_count(cur, run: Run, n: int) -> None:
         """A set-based UPDATE/DELETE found every row of the run (keys do not repeat in a run), or
         the target differs from the source: stop rather than diverge further."""
         if cur.rowcount != n:
             raise SinkError(f"{run.op} of {n} row(s) on {run.tt.qualified} found {cur.rowcount} (the target "
                             "differs from the source)", table=run.tt.source_name)
 
-    def _rowwise(self, cur, run: _Run) -> None:
+    def _rowwise(self, cur, run: Run) -> None:
         tt = run.tt
         for payload in run.rows:
             if run.op == "u":
@@ -432,9 +441,23 @@ class PostgresSink(Sink):
             self.stats["statements"] += 1
 
     @staticmethod
-    def _copy(cur, stage: str, names: list[str], rows) -> None:
-        with cur.copy(f"COPY {D.qi(stage)} ({', '.join(D.qi(n) for n in names)}) FROM STDIN") as cp:
-            for r in rows:
+    def _copy(cur, table: str, names: list[str], rows, cols) -> None:
+        """COPY ``rows`` (values of the TargetColumns ``cols``) into ``table`` (quoted, maybe
+        qualified): as text lines written here (:mod:`.pg.copytext`) in blocks, else (a value
+        without a text form there, a client encoding not UTF-8) through the driver row by row."""
+        fmt = copy_formatter(tuple(c.natural.kind for c in cols))
+        if fmt is not None and cur.connection.info.encoding != "utf-8":
+            fmt = None
+        with cur.copy(f"COPY {table} ({', '.join(D.qi(n) for n in names)}) FROM STDIN") as cp:
+            i = 0
+            if fmt is not None:
+                try:
+                    for i in range(0, len(rows), COPY_BLOCK):
+                        cp.write(fmt(rows[i:i + COPY_BLOCK]))
+                    return
+                except Unformatted:
+                    pass            # (the block that failed was not written: the driver goes on from it)
+            for r in rows[i:]:
                 cp.write_row(r)
 
     # ------------------------------------------------------------------------------ DDL
