@@ -34,6 +34,7 @@ replica's binlog holds what it replicated), and a replication account `repl`@`12
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -351,6 +352,25 @@ class MariaDBServer:
         if not index.exists():
             return []
         return [self.relay_dir / Path(line.strip()).name for line in index.read_text().splitlines() if line.strip()]
+
+
+@contextlib.contextmanager
+def replication_pair(base: str | os.PathLike, primary_id: int, replica_id: int):
+    """(primary, replica): two lab servers under ``base``-1 and ``base``-2, the replica replicating
+    the primary with GTIDs; both destroyed on exit. The replication account may also list the
+    replicas (SHOW SLAVE HOSTS, the live source's server-id check: REPLICATION MASTER ADMIN on
+    MariaDB 10.5.2+, granted without binlogging it, like the account itself)."""
+    primary = MariaDBServer(f"{base}-1", server_id=primary_id)
+    replica = MariaDBServer(f"{base}-2", server_id=replica_id)
+    try:
+        for srv in (primary.start(), replica.start()):
+            srv.execute("SET SESSION sql_log_bin = 0",
+                        f"GRANT REPLICATION MASTER ADMIN ON *.* TO '{srv.REPL_USER}'@'127.0.0.1'")
+        replica.start_replica(primary)
+        yield primary, replica
+    finally:
+        replica.destroy()
+        primary.destroy()
 
 
 def main(argv: list[str]) -> int:

@@ -47,17 +47,8 @@ def pair(tool):
             pytest.fail(f"{lab.INSTALL_HINT} (CI=true: this must not be skipped)", pytrace=False)
         pytest.skip(lab.INSTALL_HINT)
     tmp = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp"))
-    primary = lab.MariaDBServer(tmp / f"mdbfp1-{os.getpid()}", server_id=21)
-    replica = lab.MariaDBServer(tmp / f"mdbfp2-{os.getpid()}", server_id=22)
-    try:
-        for srv in (primary.start(), replica.start()):
-            # (SHOW SLAVE HOSTS, the source's server-id check, needs it on MariaDB 10.5.2+)
-            srv.execute("SET SESSION sql_log_bin = 0", "GRANT REPLICATION MASTER ADMIN ON *.* TO 'repl'@'127.0.0.1'")
-        replica.start_replica(primary)
-        yield primary, replica
-    finally:
-        replica.destroy()
-        primary.destroy()
+    with lab.replication_pair(tmp / f"mdbfp-{os.getpid()}", 21, 22) as pair:
+        yield pair
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -31,18 +31,8 @@ def pair(mariadb_server, tool):
     """(primary server_id 11, replica server_id 12 replicating it with GTIDs)."""
     lab = tool("mariadb_lab")
     tmp = Path(os.environ.get("MYSQLDDL_TEST_TMP", "/tmp"))
-    primary = lab.MariaDBServer(tmp / f"mdbfo1-{os.getpid()}", server_id=11)
-    replica = lab.MariaDBServer(tmp / f"mdbfo2-{os.getpid()}", server_id=12)
-    try:
-        for srv in (primary.start(), replica.start()):
-            # (SHOW SLAVE HOSTS, the source's server-id check, needs it on MariaDB 10.5.2+; not
-            # binlogged, like the lab's repl account itself)
-            srv.execute("SET SESSION sql_log_bin = 0", "GRANT REPLICATION MASTER ADMIN ON *.* TO 'repl'@'127.0.0.1'")
-        replica.start_replica(primary)
-        yield primary, replica
-    finally:
-        replica.destroy()
-        primary.destroy()
+    with lab.replication_pair(tmp / f"mdbfo-{os.getpid()}", 11, 12) as pair:
+        yield pair
 
 
 @pytest.fixture(autouse=True)
