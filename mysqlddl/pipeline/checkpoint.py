@@ -84,9 +84,16 @@ class Checkpoint:
              "pos": p.pos, "gtid_set": self.gtid_set, "history_version": self.history_version,
              "time": self.time, "sequence": self.sequence, "sink_state": self.sink_state,
              "written_by": self.written_by, "file_created": self.file_created}
-        extra = position_extra(p)
+        d.update(self.optional_fields())
+        return d
+
+    def optional_fields(self) -> dict:
+        """What a checkpoint holds only when it has it: an OLR position's fields beyond file,
+        file_seq and pos (:func:`position_extra`), the reader's state, the last failover."""
+        d = {}
+        extra = position_extra(self.position)
         if extra is not None:
-            d["position"] = extra
+            d["position"] = extra      # (an OLR position: its c_scn, c_idx, scn, xid)
         if self.reader_state is not None:
             d["reader_state"] = self.reader_state
         if self.failover is not None:
@@ -263,16 +270,8 @@ class SqliteCheckpointStore(CheckpointStore):
                                           (self.pipeline,)).fetchone()[0]
             lines = list(history.lines())[: checkpoint.history_version + 1]
             new = [(self.pipeline, i, line) for i, line in enumerate(lines) if i >= self._stored]
-        fields = {"sink_state": checkpoint.sink_state, "stats": checkpoint.stats,
-                  "file_created": checkpoint.file_created}
-        extra = position_extra(checkpoint.position)
-        if extra is not None:
-            fields["position"] = extra      # (an OLR position: its c_scn, c_idx, scn, xid)
-        if checkpoint.reader_state is not None:
-            fields["reader_state"] = checkpoint.reader_state
-        if checkpoint.failover is not None:
-            fields["failover"] = checkpoint.failover
-        data = json.dumps(fields, sort_keys=True)
+        data = json.dumps({"sink_state": checkpoint.sink_state, "stats": checkpoint.stats,
+                           "file_created": checkpoint.file_created, **checkpoint.optional_fields()}, sort_keys=True)
         p = checkpoint.position
         try:
             db.execute("BEGIN IMMEDIATE")

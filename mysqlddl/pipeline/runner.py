@@ -348,13 +348,7 @@ class Pipeline:
         self._ended = None      # the last event that may have ended a transaction (checked at the next)
         replaying = self._replay_until is not None
         for ev in events:
-            if self._xa_resolved is not None:
-                # (dropped once the reader took the COMMIT/ROLLBACK: a commit decided while it
-                # releases the rows is at a transaction end before it, where they are still held)
-                xa.pop(self._xa_resolved, None)
-                self._xa_resolved = None
-            if self._ended is not None:
-                self._silent_end()
+            self._settle()
             t = type(ev)
             if replaying and (file_seq(ev.file or ""), ev.pos) >= self._replay_until:
                 replaying = self._replay_until = None       # (the checkpoint reached: deliver from here)
@@ -382,8 +376,15 @@ class Pipeline:
             elif t is XidEvent:
                 self._txn_start = None
             yield ev
+        self._settle()
+
+    def _settle(self) -> None:
+        """The reader took the last event the tap gave it (it asks for the next one, the source ended
+        or waits): an XA transaction its COMMIT/ROLLBACK resolved leaves the prepared set now (not
+        before: a commit decided while the reader releases the rows is at a transaction end before
+        it, where they are still held), and a transaction it ended silently is a transaction end."""
         if self._xa_resolved is not None:
-            xa.pop(self._xa_resolved, None)
+            self._xa_prepared.pop(self._xa_resolved, None)
             self._xa_resolved = None
         if self._ended is not None:
             self._silent_end()
@@ -416,9 +417,23 @@ class Pipeline:
             return                      # the reader emitted its end (the loop took it)
         self._boundary = (BinlogPosition(key[0], key[1], name), self.gtids.text, len(self.reader.history.records))
         self._pending += 1
-        cfg = self.config.checkpoint
-        if self._pending >= cfg.every_transactions or time.monotonic() - self._batch_t0 >= cfg.every_ms / 1000:
+        if self._batch_full():
             self._commit()
+
+    def _batch_full(self) -> bool:
+        """The batching rule: every N transactions or T milliseconds, whichever first."""
+        cfg = self.config.checkpoint
+        return self._pending >= cfg.every_transactions or time.monotonic() - self._batch_t0 >= cfg.every_ms / 1000
+
+    def _end_decided(self) -> bool:
+        """The commit decision at a transaction end, taken at the next record: commit when asked to
+        stop (True: stop reading) or when the batch is full."""
+        if self._stop:
+            self._commit()
+            return True
+        if self._batch_full():
+            self._commit()
+        return False
 
     def _loop(self, reader) -> None:
         """Every record into the sink. The commit decision at a transaction end is taken when the
@@ -428,7 +443,6 @@ class Pipeline:
         ops = frozenset(cfg.operations)
         all_ops = len(ops) == 4
         marks, schema = cfg.write_transactions, cfg.write_schema_changes
-        every_n, every_s = cfg.checkpoint.every_transactions, cfg.checkpoint.every_ms / 1000
         write = self._write
         stats = self.stats
         faults = "MYSQLDDL_FAULT" in os.environ
@@ -439,11 +453,8 @@ class Pipeline:
             t = type(rec)
             if due and not (t is RowChange and rec.op == "t"):
                 due = False
-                if self._stop:
-                    self._commit()
+                if self._end_decided():
                     return
-                if self._pending >= every_n or time.monotonic() - self._batch_t0 >= every_s:
-                    self._commit()
             if t is RowBatch:
                 if (all_ops or rec.op in ops) and write(rec):
                     stats.rows(rec.mapping.qualified_name, rec.op, rec.count)
@@ -477,7 +488,6 @@ class Pipeline:
         cfg = self.config
         ops = frozenset(cfg.operations)
         marks, schema = cfg.write_transactions, cfg.write_schema_changes
-        every_n, every_s = cfg.checkpoint.every_transactions, cfg.checkpoint.every_ms / 1000
         write = self._write
         stats = self.stats
         due = None              # (offset, file) of the message that ended the last transaction
@@ -487,12 +497,8 @@ class Pipeline:
             if due is not None and (src.offset, src.file) != due:
                 due = None
                 # (in a transaction again: payloads after the commit in its message; the next end commits)
-                if not self._in_txn:
-                    if self._stop:
-                        self._commit()
-                        return
-                    if self._pending >= every_n or time.monotonic() - self._batch_t0 >= every_s:
-                        self._commit()
+                if not self._in_txn and self._end_decided():
+                    return
             if t is OracleRowChange:
                 if rec.op in ops and write(rec):
                     stats.rows(f"{src.owner}.{src.table}" if src.owner else str(src.table), rec.op, 1)
@@ -523,11 +529,7 @@ class Pipeline:
 
     def _idle(self) -> None:
         """The source waits for data: commit what ended (not inside a transaction)."""
-        if self._xa_resolved is not None:      # (the reader took the last event: as at the next one)
-            self._xa_prepared.pop(self._xa_resolved, None)
-            self._xa_resolved = None
-        if self._ended is not None:
-            self._silent_end()
+        self._settle()
         if not self._in_txn and self._pending:
             self._commit()
         elif time.monotonic() - self._last_stats >= self.config.stats.interval_s:
