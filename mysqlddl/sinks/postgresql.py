@@ -224,7 +224,7 @@ class PostgresSink(Sink):
                 elif not self.batched:
                     self.conn.rollback()        # (what no commit covered: a restart reads it again)
                 else:
-                    self._flush()
+                    self.runs.flush()
                     self.conn.commit()
         finally:
             self.conn.close()
@@ -319,7 +319,7 @@ class PostgresSink(Sink):
             self._warned_keyless.add(tt.source_name)
             log.warning("%s has no primary key: updates and deletes find rows by all their columns",
                         tt.source_name)
-        # payloads (see _flush): a set-based delete stages the key values, a set-based update the
+        # payloads (see _write_run): a set-based delete stages the key values, a set-based update the
         # key values then the after image; row by row keeps the images
         if op == "c":
             cols, vals = self.converter.image(convs, after, where)
@@ -371,9 +371,6 @@ class PostgresSink(Sink):
             name = self._stages[k] = M.staging_name(self._stage_seq)
             cur.execute(M.staging_sql(name, cols))
         return name
-
-    def _flush(self) -> None:
-        self.runs.flush()
 
     def _write_run(self, run: Run) -> None:
         tt, cols = run.tt, list(run.cols)
@@ -462,7 +459,7 @@ class PostgresSink(Sink):
 
     # ------------------------------------------------------------------------------ DDL
     def _schema_change(self, sc: SchemaChange) -> None:
-        self._flush()
+        self.runs.flush()
         notes: list[str] = []
         where = str(sc.record.position)
         skip = self.options.on_ddl_error == "skip"
@@ -595,7 +592,7 @@ class PostgresSink(Sink):
             raise SinkError(f"the commit failed: {str(e).strip()}", transient=True, path=masked_uri(self.uri)) from None
 
     def _commit_batch(self) -> None:
-        self._flush()
+        self.runs.flush()
         pos = self._pending
         s = D.qi(self.options.state_schema)
         pipe = self.options.pipeline
