@@ -348,7 +348,8 @@ class Pipeline:
         self._ended = None      # the last event that may have ended a transaction (checked at the next)
         replaying = self._replay_until is not None
         for ev in events:
-            self._settle()
+            if self._ended is not None or self._xa_resolved is not None:
+                self._settle()          # (tested inline: this runs for every event)
             t = type(ev)
             if replaying and (file_seq(ev.file or ""), ev.pos) >= self._replay_until:
                 replaying = self._replay_until = None       # (the checkpoint reached: deliver from here)
