@@ -47,7 +47,8 @@ def test_replayed_workload_reproduces_every_table(truth, workload, empty_server,
     assert proc.returncode == 0, proc.stderr[-3000:]
     summary = json.loads(proc.stderr)
     assert summary["ddl_errors"] == 0 and summary["mismatches_flagged"] == 0
-    assert summary["xa"] == {"committed": 1, "rolled_back": 1, "rows_discarded": 1, "pending": 0}
+    assert summary["xa"] == {"committed": 1, "rolled_back": 1, "rows_discarded": 1, "pending": 0,
+                             "unseen": 0}
     assert summary["truncates"] == {f"{DB}.evo_like": 1}
 
     replay = tool("replay_changes")

@@ -167,7 +167,8 @@ class TransactionMark:
 class ChangeStats:
     """What a run saw: ``queries`` by :class:`QueryKind` value, ``ddl`` applied, ``ddl_errors``
     (skipped under a non-RAISE policy), ``rows`` per (``db.table``, op), transactions, XA outcomes
-    (rows held at PREPARE then committed / rolled back / still pending at the end),
+    (rows held at PREPARE then committed / rolled back / still pending at the end; ``xa_unseen``:
+    a COMMIT or ROLLBACK of one prepared before the first event read, whose rows were not seen),
     ``ddl_unknown_tables`` (DDL left out, in part or whole, because it acts on tables the history
     never saw: created before the first file and not in the baseline), flagged
     TABLE_MAP mismatches, and the first/last event timestamps (seconds)."""
@@ -184,6 +185,7 @@ class ChangeStats:
     xa_rolled_back: int = 0
     xa_rows_discarded: int = 0
     xa_pending: int = 0
+    xa_unseen: int = 0
     mismatches: int = 0
     truncates: Counter = dataclasses.field(default_factory=Counter)
     first_ts: int | None = None
@@ -199,7 +201,8 @@ class ChangeStats:
                 "dml_rows": sum(self.rows.values()), "rows": per_table,
                 "queries": dict(sorted(self.queries.items())), "transactions": self.transactions,
                 "xa": {"committed": self.xa_committed, "rolled_back": self.xa_rolled_back,
-                       "rows_discarded": self.xa_rows_discarded, "pending": self.xa_pending},
+                       "rows_discarded": self.xa_rows_discarded, "pending": self.xa_pending,
+                       "unseen": self.xa_unseen},
                 "mismatches_flagged": self.mismatches, "truncates": dict(sorted(self.truncates.items())),
                 "first_event_ts": self.first_ts,
                 "last_event_ts": self.last_ts}

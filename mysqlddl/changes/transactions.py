@@ -141,7 +141,10 @@ class TransactionBook:
         txn = self._held.pop(xid, None) if xid is not None else None
         self._txn = None
         if txn is None:
-            return  # prepared before the first file we read: nothing of it was seen
+            # prepared before the first event read: nothing of it was seen (counted, so a reading
+            # that started in the middle of an XA transaction's life says so)
+            self.stats.xa_unseen += 1
+            return
         if verb == "COMMIT":
             self.stats.xa_committed += 1
             txn.xa = False

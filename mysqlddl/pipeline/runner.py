@@ -264,10 +264,12 @@ class Pipeline:
         # nothing before the checkpoint (:meth:`_tap`)
         replay = (ckpt.reader_state or {}).get("xa_replay") if ckpt is not None and not olr else None
         self._replay_until = None
+        self._replay_pending = 0
         read_from = start
         if replay is not None:
             read_from = BinlogPosition(int(replay["file_seq"]), int(replay["pos"]), replay["file"])
             self._replay_until = start.key
+            self._replay_pending = int(replay.get("pending", 1))
             history = store.load_history(dataclasses.replace(ckpt, history_version=int(replay["history_version"])),
                                          decode)
         else:
@@ -280,6 +282,7 @@ class Pipeline:
             history = failover.rebase(history)
             store.rebase_history(failover.archive_name(cfg.name, new_failover["epoch"]))
             read_from = None            # (the source streams after the GTID set)
+        self._read_from = read_from
         if history is not None:
             options = options.replace(schema_position=None)      # (the baseline is in the history)
         self.gtids = GtidTracker(ckpt.gtid_set if ckpt is not None else "")
@@ -347,12 +350,20 @@ class Pipeline:
         xa = self._xa_prepared
         self._ended = None      # the last event that may have ended a transaction (checked at the next)
         replaying = self._replay_until is not None
+        read_at = self._read_from
         for ev in events:
             if self._ended is not None or self._xa_resolved is not None:
                 self._settle()          # (tested inline: this runs for every event)
             t = type(ev)
             if replaying and (file_seq(ev.file or ""), ev.pos) >= self._replay_until:
                 replaying = self._replay_until = None       # (the checkpoint reached: deliver from here)
+                if len(xa) < self._replay_pending:
+                    # (the reader would hold fewer prepared transactions than the checkpoint had open:
+                    # a COMMIT to come would release nothing; stop rather than lose them)
+                    raise PipelineError(f"the source read again from {read_at} gave {len(xa)} of the "
+                                        f"{self._replay_pending} XA transactions prepared and open at the "
+                                        f"checkpoint ({self.checkpoint.position}): not the binlog they were "
+                                        "prepared in", path=str(self.config.store_path))
             if (t is XidEvent or t is QueryEvent or t is XaPrepareEvent) and ev.origin is None:
                 self._ended = ev
             if t is GtidEvent or t is MariadbGtidEvent:

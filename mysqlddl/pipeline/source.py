@@ -86,11 +86,21 @@ class ServerSource:
         self.defaults_file = defaults_file
         self._stop = stop
         self._source = None
+        self._opened_at = None          # ("pos", key) or ("gtid", set) the open stream started at
         #: a GTID set to start after instead of a file position (a failover: pipeline.failover)
         self.start_gtid: str | None = None
 
     def _open(self, start: BinlogPosition | None):
+        # the stream opened for identity() at the checkpoint is the one read, unless the reading
+        # starts elsewhere: an XA replay starts before the checkpoint, at the first prepared XA
+        # transaction (pipeline.runner), and a stream opened at the checkpoint would never give
+        # that transaction's rows again, so its COMMIT would release nothing
+        at = ("gtid", self.start_gtid) if self.start_gtid else ("pos", None if start is None else start.key)
+        if self._source is not None and at != self._opened_at:
+            self._source.close()
+            self._source = None
         if self._source is None:
+            self._opened_at = at
             if self.start_gtid:
                 opts = SourceOptions(decode=self.options, start_gtid=self.start_gtid, follow=self.follow,
                                      defaults_file=self.defaults_file)

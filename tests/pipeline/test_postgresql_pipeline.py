@@ -27,6 +27,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from mysqlddl.binlog.events import QueryEvent
+from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.changes.options import ChangeOptions
 from mysqlddl.changes.reader import ChangeReader
 from mysqlddl.errors import PipelineError
@@ -224,6 +226,58 @@ def test_following_commits_when_idle_and_stops_on_sigterm(lab_binlogs, pg_server
     assert proc.returncode == 0, err[-3000:]
     assert json.loads(err.strip().splitlines()[-1])["stopped"] is True
     assert all_rows(uri, LAB_SCHEMAS) == direct[1]
+
+
+def test_an_xa_transaction_open_at_a_checkpoint_is_applied_once(lab_server, pg_server, tmp_path):
+    """The XA replay with the checkpoint kept in the target: the binlog cut right before an XA
+    COMMIT, a run commits a checkpoint past the XA PREPARE (its ``reader_state.xa_replay`` in the
+    target's row); the whole file then: the restart reads the XA transaction again from its start,
+    applies nothing before the checkpoint, and applies the transaction once at its COMMIT. The
+    target equals the direct application of the whole file. (SQL on the lab MariaDB 10.11 below.)"""
+    srv = lab_server
+    srv.execute("DROP DATABASE IF EXISTS xapg")
+    srv.flush_logs()
+    srv.execute("CREATE DATABASE xapg", "CREATE TABLE xapg.t (id INT PRIMARY KEY, v VARCHAR(10))")
+    a, b = srv.connect(), srv.connect()
+    try:
+        with a.cursor() as ca, b.cursor() as cb:
+            ca.execute("XA START 'xp1'")
+            ca.execute("INSERT INTO xapg.t VALUES (1, 'a'), (2, 'b')")
+            ca.execute("UPDATE xapg.t SET v = 'b2' WHERE id = 2")
+            ca.execute("XA END 'xp1'")
+            ca.execute("XA PREPARE 'xp1'")
+            cb.execute("INSERT INTO xapg.t VALUES (10, 'o')")
+            b.commit()
+            ca.execute("XA COMMIT 'xp1'")
+            cb.execute("INSERT INTO xapg.t VALUES (11, 'p')")
+            b.commit()
+    finally:
+        a.close()
+        b.close()
+    path, _ = srv.current_binlog()
+    srv.flush_logs()
+    commit = next(e for e in BinlogReader(path) if isinstance(e, QueryEvent) and e.query.upper().startswith("XA COMMIT"))
+    data = path.read_bytes()
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / path.name).write_bytes(data[:commit.pos])
+    uri = pg_server.create_database("pipe_xa")
+    p = write_file(tmp_path / "xa.toml", src, uri, "[checkpoint]\nevery_transactions = 1\n", name="xa")
+    first = cli("run", p, "--once")
+    assert first.returncode == 0, first.stderr[-3000:]
+    ck = json.loads(state_row(uri, "xa")[4])["checkpoint"]
+    assert ck["reader_state"]["xa_replay"]["pending"] == 1 and ck["pos"] > ck["reader_state"]["xa_replay"]["pos"]
+    assert all_rows(uri, ["xapg"])["xapg.t"][1] == [("10", "o")]
+    (src / path.name).write_bytes(data)
+    second = cli("run", p, "--once")
+    assert second.returncode == 0, second.stderr[-3000:]
+    ref = pg_server.create_database("pipe_xa_direct")
+    with PostgresSink(ref, PgOptions()) as sink:
+        write_records(ChangeReader([path], ChangeOptions()), sink)
+    want = all_rows(ref, ["xapg"])
+    assert want["xapg.t"][1] == [("1", "a"), ("10", "o"), ("11", "p"), ("2", "b2")]
+    assert all_rows(uri, ["xapg"]) == want
+    assert "xa_replay" not in (json.loads(state_row(uri, "xa")[4])["checkpoint"].get("reader_state") or {})
 
 
 def test_a_checkpoint_from_another_source_is_refused(once, lab_binlogs, tmp_path):

@@ -29,9 +29,9 @@ def server_env(monkeypatch, lab_server):
     return lab_server
 
 
-def _pipeline(path, *, source: str, out, store):
+def _pipeline(path, *, source: str, out, store, every: int = 5):
     path.write_text(f'[source]\nuri = "{source}"\n[sink]\nuri = "jsonl://{out}"\n[checkpoint]\n'
-                    f'uri = "sqlite://{store}"\nevery_transactions = 5\nevery_ms = 600000\n', encoding="utf-8")
+                    f'uri = "sqlite://{store}"\nevery_transactions = {every}\nevery_ms = 600000\n', encoding="utf-8")
     return path
 
 
@@ -75,6 +75,47 @@ def test_killed_and_restarted_over_a_server_equals_one_run(server_env, lab_binlo
     assert final.returncode == 0, final.stderr
     assert kills >= 1
     assert read_segments(tmp_path / "out") == read_segments(tmp_path / "rout")
+
+
+def test_a_checkpoint_while_an_xa_transaction_is_prepared_over_a_server(server_env, lab_binlogs, tmp_path,
+                                                                        read_segments):
+    """A run over the server stops while an XA transaction is prepared, its checkpoint past the
+    PREPARE (``reader_state.xa_replay``); the next run must stream from the XA transaction's start,
+    not from the checkpoint (where the first run's identity check had opened the stream: the XA
+    COMMIT then released no rows, and the transaction was lost), and deliver its rows once, at its
+    COMMIT. The output equals one uninterrupted run over the server's binlog files."""
+    srv = server_env
+    srv.execute("CREATE DATABASE IF NOT EXISTS xas", "CREATE TABLE IF NOT EXISTS xas.t (id INT PRIMARY KEY)")
+    uri = f"mysql://repl@127.0.0.1:{srv.port}/?server-id=3106"
+    p = _pipeline(tmp_path / "p.toml", source=uri, out=tmp_path / "out", store=tmp_path / "p.db", every=1)
+    a, b = srv.connect(), srv.connect()
+    try:
+        with a.cursor() as ca, b.cursor() as cb:
+            ca.execute("XA START 'xs1'")
+            ca.execute("INSERT INTO xas.t VALUES (1), (2)")
+            ca.execute("XA END 'xs1'")
+            ca.execute("XA PREPARE 'xs1'")
+            cb.execute("INSERT INTO xas.t VALUES (10)")
+            b.commit()
+            first = run_pipeline(p, once=True)
+            ck = first.checkpoint
+            replay = ck.reader_state["xa_replay"]
+            assert replay["pending"] == 1 and (replay["file_seq"], replay["pos"]) < ck.position.key
+            ca.execute("XA COMMIT 'xs1'")
+            cb.execute("INSERT INTO xas.t VALUES (11)")
+            b.commit()
+    finally:
+        a.close()
+        b.close()
+    second = run_pipeline(p, once=True)
+    assert second.checkpoint.reader_state is None            # (nothing prepared any more)
+    ref = _pipeline(tmp_path / "r.toml", source=f"file://{srv.binlog_dir}", out=tmp_path / "rout",
+                    store=tmp_path / "r.db")
+    run_pipeline(ref, once=True)
+    want = read_segments(tmp_path / "rout")
+    rows = [line for line in want.splitlines() if '"table":"t"' in line and '"db":"xas"' in line]
+    assert len(rows) == 4, rows
+    assert read_segments(tmp_path / "out") == want
 
 
 def _writer(srv, stop, counts):

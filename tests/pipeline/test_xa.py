@@ -9,6 +9,7 @@ one uninterrupted run over the whole file."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import signal
@@ -19,7 +20,9 @@ import pytest
 
 from mysqlddl.binlog.events import MariadbGtidEvent, QueryEvent, XaPrepareEvent
 from mysqlddl.binlog.reader import BinlogReader
+from mysqlddl.errors import PipelineError
 from mysqlddl.pipeline import Pipeline, run_pipeline
+from mysqlddl.pipeline.checkpoint import SqliteCheckpointStore
 
 
 def _reference(tmp_path, path, pipeline_file, read_segments):
@@ -141,6 +144,47 @@ def test_an_xa_transaction_left_prepared_does_not_stop_the_checkpoints(lab_serve
     ref_text, _ = _reference(tmp_path, path, pipeline_file, read_segments)
     assert out == ref_text and out.count('"table":"t"') == 3
     assert "xa_replay" not in (r3.checkpoint.reader_state or {})
+
+
+def test_a_replay_that_misses_the_prepared_transactions_stops(lab_server, tmp_path, pipeline_file, read_segments):
+    """A source read again from the checkpoint's ``xa_replay`` that gives fewer prepared XA
+    transactions than the checkpoint had open (the replay start moved here to the checkpoint itself,
+    past x2's start: what a stream opened at the wrong place gave over a server) would release
+    nothing at their COMMIT; the run stops with a PipelineError naming both positions, before
+    delivering anything, and leaves the checkpoint as it was."""
+    srv = lab_server
+    a, path = _prepared_stretch(srv, 3)
+    try:
+        src = tmp_path / "src"
+        src.mkdir()
+        shutil.copyfile(path, src / path.name)
+        p = pipeline_file(tmp_path / "p.toml", source=src, sink=f"jsonl://{tmp_path}/out",
+                          store=tmp_path / "s.db", extra="every_transactions = 1\n")
+        ck = run_pipeline(p, once=True).checkpoint
+        replay = ck.reader_state["xa_replay"]
+        assert replay["pending"] == 1 and replay["pos"] < ck.position.pos
+        store = SqliteCheckpointStore(tmp_path / "s.db", "p")
+        try:
+            wrong = dict(replay, pos=ck.position.pos)
+            store.save(dataclasses.replace(ck, reader_state={"xa_replay": wrong}), store.load_history(ck))
+        finally:
+            store.close()
+        with a.cursor() as ca:
+            ca.execute("XA COMMIT 'x2'")
+        srv.execute("INSERT INTO xat2.o VALUES (1000)")
+    finally:
+        a.close()
+    srv.flush_logs()
+    before = read_segments(tmp_path / "out")
+    shutil.copyfile(path, src / path.name)          # (now with x2's COMMIT)
+    with pytest.raises(PipelineError, match=rf"gave 0 of the 1 XA transactions .*{ck.position.pos}"):
+        run_pipeline(p, once=True)
+    assert read_segments(tmp_path / "out") == before and '"table":"t"' not in before
+    store = SqliteCheckpointStore(tmp_path / "s.db", "p", readonly=True)
+    try:
+        assert store.load().position == ck.position
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize("nth", [2, 4, 6])
