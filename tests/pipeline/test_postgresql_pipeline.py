@@ -256,7 +256,8 @@ def test_an_xa_transaction_open_at_a_checkpoint_is_applied_once(lab_server, pg_s
         b.close()
     path, _ = srv.current_binlog()
     srv.flush_logs()
-    commit = next(e for e in BinlogReader(path) if isinstance(e, QueryEvent) and e.query.upper().startswith("XA COMMIT"))
+    commit = next(e for e in BinlogReader(path)
+                  if isinstance(e, QueryEvent) and e.query.upper().startswith("XA COMMIT"))
     data = path.read_bytes()
     src = tmp_path / "src"
     src.mkdir()
