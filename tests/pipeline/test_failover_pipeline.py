@@ -26,6 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from mysqlddl.errors import CheckpointError, FailoverError
@@ -96,6 +97,14 @@ def _pipeline(path: Path, srv, server_id: int, db: str, extra: str = "") -> Path
     return path
 
 
+def _pg_pipeline(path: Path, srv, server_id: int, pg_uri: str) -> Path:
+    """Pipeline D: fpd into PostgreSQL (its checkpoint kept in the target, with the rows)."""
+    path.write_text(f'name = "d"\n[source]\nuri = "{_uri(srv, server_id)}"\n[sink]\nuri = "{pg_uri}"\n'
+                    f'[checkpoint]\nevery_transactions = 4\nevery_ms = 600000\n[changes]\ndatabases = ["fpd"]\n',
+                    encoding="utf-8")
+    return path
+
+
 def _run(conf: Path, fault: str | None = None):
     env = dict(os.environ, MYSQL_PWD="repl")
     env.pop("MYSQLDDL_FAULT", None)
@@ -161,17 +170,17 @@ def _check_output(lines: list[dict], srv, db: str, transactions: int) -> dict:
 
 
 @pytest.fixture(scope="module")
-def scenario(pair, tmp_path_factory):
+def scenario(pair, pg_server, tmp_path_factory):
     primary, replica = pair
     tmp = tmp_path_factory.mktemp("failover-pipeline")
     counts = {}
-    for db in ("fpa", "fpb", "fpc"):
+    for db in ("fpa", "fpb", "fpc", "fpd"):
         primary.execute(f"CREATE DATABASE {db}", f"CREATE TABLE {db}.t (id INT PRIMARY KEY, v VARCHAR(40), n INT)")
     # (FLUSH BINARY LOGS is not replicated: the primary's file numbers run ahead of the replica's,
     # so the promoted server's positions sort before the checkpoints', as after a real failover)
     for _ in range(5):
         primary.flush_logs()
-    for db in ("fpa", "fpb", "fpc"):
+    for db in ("fpa", "fpb", "fpc", "fpd"):
         counts[db] = _writes(primary, db, 0, 12)
         primary.execute(f"ALTER TABLE {db}.t ADD COLUMN x VARCHAR(10) DEFAULT 'p'")
         counts[db] += _writes(primary, db, 12, 8)
@@ -181,16 +190,20 @@ def scenario(pair, tmp_path_factory):
     b = _pipeline(tmp / "b.toml", primary, 72, "fpb")
     killed = _run(b, "after-sink-commit@12")
     assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
-    for db in ("fpa", "fpb"):
+    pg_uri = pg_server.create_database("failover_pipeline")
+    d = _pg_pipeline(tmp / "d.toml", primary, 78, pg_uri)
+    killed = _run(d, "after-sink-commit@5")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    for db in ("fpa", "fpb", "fpd"):
         counts[db] += _writes(primary, db, 20, 10)       # (after the stop: reaches the replica only)
     replica.wait_caught_up()
     replica.promote()
-    for db in ("fpa", "fpb"):
+    for db in ("fpa", "fpb", "fpd"):
         counts[db] += _writes(replica, db, 30, 6)
         replica.execute(f"ALTER TABLE {db}.t ADD COLUMN w INT DEFAULT 7")
         counts[db] += _writes(replica, db, 36, 10)
     return {"tmp": tmp, "a": a, "b": b, "counts": counts, "primary": primary, "replica": replica,
-            "a_checkpoint": first.checkpoint}
+            "a_checkpoint": first.checkpoint, "pg_uri": pg_uri}
 
 
 def test_a_stopped_pipeline_goes_on_across_the_failover(scenario, run_cli):
@@ -226,8 +239,8 @@ def test_a_stopped_pipeline_goes_on_across_the_failover(scenario, run_cli):
         now = [json.loads(r[0]) for r in db.execute("SELECT line FROM history WHERE pipeline='a' ORDER BY idx")]
     finally:
         db.close()
-    # (the history records every DDL, filtered or not: the ALTERs of fpa.t and fpb.t after the failover)
-    assert kept == s["a_checkpoint"].history_version + 1 and ck.history_version == 2 and len(now) == 3
+    # (the history records every DDL, filtered or not: the ALTERs of fpa.t, fpb.t and fpd.t after the failover)
+    assert kept == s["a_checkpoint"].history_version + 1 and ck.history_version == 3 and len(now) == 4
     base = {(t["id"]["database"], t["id"]["name"]): t for t in now[0]["baseline"]}
     assert [c["name"] for c in base["fpa", "t"]["columns"]] == ["id", "v", "n", "x"]
     assert all("ADD COLUMN w" in r["ddl"] for r in now[1:])
@@ -268,6 +281,40 @@ def test_a_killed_pipeline_goes_on_across_the_failover(scenario):
     assert final.returncode == 0, final.stderr[-3000:]
     _check_output(_lines(tmp / "out-fpb"), replica, "fpb", s["counts"]["fpb"])
     assert not any(p.name.endswith(".tmp") for p in (tmp / "out-fpb").iterdir())
+
+
+def test_a_postgresql_sink_goes_on_across_the_failover(scenario):
+    """D keeps its checkpoint in the PostgreSQL target, in the transaction of the rows it covers; it
+    was SIGKILLed on the old primary after its 5th commit. Pointed at the promoted server it follows
+    the failover from the target's GTID set, is killed after its first commit there (the target's
+    checkpoint row then names the new server), and finishes: the target's table equals the promoted
+    server's row for row, including the column added there after the failover."""
+    s = scenario
+    replica, tmp, pg_uri = s["replica"], s["tmp"], s["pg_uri"]
+    conf = _pg_pipeline(tmp / "d.toml", replica, 79, pg_uri)
+    old = pipeline_status(conf)["checkpoint"]
+    assert old["source_id"] == "server:mariadb;server_id=21"
+    first = _run(conf, "after-sink-commit@1")
+    assert first.returncode == -signal.SIGKILL, first.stderr[-2000:]
+    st = pipeline_status(conf)["checkpoint"]
+    assert st["source_id"] == "server:mariadb;server_id=22" and st["failover"]["epoch"] == 1
+    assert st["failover"]["gtid_set"] == old["gtid_set"]
+    final = _run(conf)
+    assert final.returncode == 0, final.stderr[-3000:]
+    conn = replica.connect("fpd")
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT id, v, n, x, w FROM t ORDER BY id")
+            want = [tuple(r) for r in cur.fetchall()]
+    finally:
+        conn.close()
+    with psycopg.connect(pg_uri) as pg:
+        got = pg.execute("SELECT id, v, n, x, w FROM fpd.t ORDER BY id").fetchall()
+    assert len(want) > 100 and any(r[4] == 7 for r in want) and any(r[3] == "p" for r in want)
+    assert got == want
+    done = pipeline_status(conf)
+    assert done["checkpoint"]["source_id"] == "server:mariadb;server_id=22"
+    assert done["stats"]["transactions"] == s["counts"]["fpd"]
 
 
 def test_a_server_lacking_delivered_transactions_is_not_followed(scenario):
