@@ -12,6 +12,8 @@
   .psql(). initdb/postgres missing: skip with the install command, except under CI=true (fail).
 - `tool`: ``tool(name)`` is tools/NAME.py as a module (tools/ is not a package, and test modules
   cannot import conftest in importlib mode).
+- `tcp_proxy`: ``tcp_proxy(port, plans=None)`` -> a started TcpProxy (tests/sources/proxy.py, the
+  loopback fault injector) in front of 127.0.0.1:port, closed at the end of the test module.
 - `--run-slow`: enable tests marked `slow` (long fuzz and scale runs).
 """
 
@@ -102,6 +104,26 @@ def twin(request, monkeypatch):
     monkeypatch.setattr(speedups, "impl", mod)
     monkeypatch.setattr(speedups, "IMPLEMENTATION", mod.IMPLEMENTATION)
     return mod
+
+
+@pytest.fixture(scope="module")
+def tcp_proxy():
+    key = "_mysqlddl_tests_sources_proxy"
+    mod = sys.modules.get(key)
+    if mod is None:
+        spec = importlib.util.spec_from_file_location(key, ROOT / "tests" / "sources" / "proxy.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.modules[key] = mod
+    made = []
+
+    def make(port: int, plans=None):
+        made.append(mod.TcpProxy(port, plans))
+        return made[-1]
+
+    yield make
+    for p in made:
+        p.close()
 
 
 @pytest.fixture

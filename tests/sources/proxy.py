@@ -9,7 +9,8 @@ Connections are numbered from 1 in the order they are accepted. A plan applies t
 server sends on that connection: ``("cut", n)`` forwards ``n`` bytes then closes both sides (a
 dropped connection); ``("stall", n)`` forwards ``n`` bytes then forwards nothing more, keeping
 the sockets open (a silent NAT drop: only a read timeout notices); ``("hold", event)`` forwards
-nothing from the server until ``event`` (a threading.Event) is set.
+nothing from the server until ``event`` (a threading.Event) is set. ``retarget(port)`` then
+``cut_all()`` moves the address to another server (a failover behind a virtual IP).
 """
 
 from __future__ import annotations
@@ -83,6 +84,21 @@ class TcpProxy:
             except OSError:
                 pass
             s.close()
+
+    def retarget(self, port: int) -> None:
+        """Send the connections accepted from now on to ``port`` on the same host (an address that
+        moved to another server: a virtual IP after a failover)."""
+        self.target = (self.target[0], port)
+
+    def cut_all(self) -> None:
+        """Drop every connection made so far, both sides (the moved address does)."""
+        with self._lock:
+            socks = list(self._socks)
+        for s in socks:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def close(self) -> None:
         self._closed.set()

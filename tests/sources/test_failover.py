@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -167,3 +168,43 @@ def test_a_file_position_is_refused_after_a_failover(pair, tmp_path):
     with pytest.raises(BinlogPurgedError) as e:
         run_pipeline(write(primary, 65), once=True)
     assert done.checkpoint.position.file in str(e.value)
+
+
+def test_a_reconnect_that_reaches_another_server_is_refused(pair, tcp_proxy):
+    """The address a stream uses moves to another server while it streams (a proxy in front of the
+    primary sends new connections to the replica, and drops the old ones: a virtual IP after a
+    failover). The source reconnects, sees another server_id, and stops with a ServerIdentityError
+    naming both, rather than resume the primary's file position on the replica (whose binlogs are
+    numbered its own way) or KILL the old dump's thread id there (another thread on that server)."""
+    primary, replica = pair
+    primary.execute("CREATE DATABASE IF NOT EXISTS fo3", "CREATE TABLE IF NOT EXISTS fo3.t (id INT PRIMARY KEY)",
+                    "INSERT INTO fo3.t VALUES (1)")
+    px = tcp_proxy(primary.port)
+    uri = f"mysql://repl@127.0.0.1:{px.port}/?server-id=69&ssl-mode=disabled&heartbeat=1"
+    src = open_source(uri, SourceOptions(follow=True, reconnect_delay=0.1, reconnect_attempts=3))
+    outcome: dict = {}
+
+    def read():
+        try:
+            for n, _ev in enumerate(src, 1):
+                outcome["events"] = n
+                if n == 5:
+                    moved.set()
+        except Exception as e:      # noqa: BLE001 -- the outcome is checked below
+            outcome["error"] = e
+
+    moved = threading.Event()
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert moved.wait(30), outcome
+    px.retarget(replica.port)
+    px.cut_all()
+    reader.join(60)
+    try:
+        assert not reader.is_alive(), "the stream went on after the address moved"
+        e = outcome.get("error")
+        assert isinstance(e, ServerIdentityError), outcome
+        assert e.setting == "server_id" and "server_id 12, not 11" in str(e), str(e)
+        assert src.reconnects == 1 and outcome["events"] >= 5
+    finally:
+        src.close()

@@ -43,18 +43,19 @@ our server-id), waits (backoff with jitter), and dumps again from the start of t
 the events before the last one yielded are decoded again (their TABLE_MAPs are needed by the rows
 after them; the consumer keeps the ones it had) but not yielded again. So nothing is buffered: a
 transaction bigger than memory streams, and a consumer sees each event exactly once, in order.
+A reconnect that reaches another server (the address moved to it: a failover) is refused with a
+ServerIdentityError, never resumed at this server's file position there.
 
-(Over 600 lines because the start-up checks, the dump loop and the reconnection share one
-connection state; the start-up checks (~130 lines) and the error-1236 mapping (``_server_error``,
-~50 lines) are the pieces to move out first.)
+(The start-up checks, and the reconnection's check that it reached the same server, are in
+:mod:`.checks`.)
 """
 
 from __future__ import annotations
 
 import random
+import select
 import socket
 import time
-import warnings
 from collections.abc import Iterator
 
 from ...binlog import packets
@@ -75,7 +76,6 @@ from ...errors import (
     ProtocolError,
     ReplicaIdConflictError,
     ServerConnectError,
-    ServerIdentityError,
     ServerSettingError,
     SourceError,
 )
@@ -85,10 +85,13 @@ from ..options import SourceOptions
 from ..uri import ServerUri, resolve_password
 from . import protocol
 from . import pymysql_bridge as bridge
+from .checks import ServerChecks, SourceWarning
 
 #: Bytes asked of the socket per read, received straight into the framer's reusable buffer
 #: (``PacketFramer.read_from``): a read costs one system call and no allocation, however large.
 _RECV = 1 << 20
+#: Seconds between two calls of ``on_wait`` while the stream is caught up.
+_WAIT_SLICE = 0.25
 #: Transaction starts: MySQL GTID_LOG_EVENT, ANONYMOUS_GTID_LOG_EVENT, GTID_TAGGED_LOG_EVENT
 #: (libs/mysql/binlog/event/binlog_event.h); MariaDB's GTID (162) is handled apart (its flags say
 #: whether a BEGIN is implied).
@@ -101,8 +104,13 @@ _FL_STANDALONE = 1
 _STMT_END_F = 1
 
 
-class SourceWarning(UserWarning):
-    """A check the source could not make (it goes on without it)."""
+def _readable(sock, timeout: float) -> bool:
+    """Bytes to read on ``sock`` within ``timeout`` seconds (a TLS socket may hold decrypted bytes
+    that select(2) does not see: ``pending``)."""
+    pending = getattr(sock, "pending", None)
+    if pending is not None and pending():
+        return True
+    return bool(select.select([sock], [], [], timeout)[0])
 
 
 class _Lost(Exception):
@@ -119,7 +127,7 @@ def _begin_query(q: str) -> bool:
     return head.startswith(("BEGIN", "XA START", "XA BEGIN"))
 
 
-class ServerSource(EventSource):
+class ServerSource(ServerChecks, EventSource):
     """Stream a server's binlog as a replica. See the module docstring.
 
     ``uri``: a :class:`~mysqlddl.sources.uri.ServerUri`. ``options``: :class:`SourceOptions`.
@@ -151,6 +159,10 @@ class ServerSource(EventSource):
         self.decoder = self._new_decoder()
         self.read_timeout = 3 * uri.heartbeat
         self.reconnects = 0
+        #: called (no argument) whenever the stream has caught up with the server and waits for more,
+        #: then every quarter second until it comes; returning True ends the stream there (a
+        #: pipeline commits what ended and notices a stop request while the server is quiet)
+        self.on_wait = None
         #: each lost connection: (the (file, pos) the dump resumes at, whether a transaction was open, why)
         self.resumes: list[tuple[tuple[str, int] | None, bool, str]] = []
         self._dump_conn = None
@@ -175,119 +187,6 @@ class ServerSource(EventSource):
     # -- start-up checks ------------------------------------------------------------------------------
     def _err(self, cls, message: str, **kw):
         return cls(message, server=self.uri.address, **kw)
-
-    def _inspect(self) -> None:
-        conn = self.control
-        names = ("version", "log_bin", "binlog_format", "binlog_row_image", "binlog_checksum", "server_id",
-                 "server_uuid", "gtid_mode", "gtid_executed", "gtid_purged", "gtid_binlog_pos", "max_allowed_packet")
-        v = self.settings = bridge.query_dict(
-            conn, "SHOW GLOBAL VARIABLES WHERE Variable_name IN (" + ",".join(f"'{n}'" for n in names) + ")")
-        self.server_version = str(v.get("version", bridge.server_version(conn)))
-        self.flavor = "mariadb" if "mariadb" in self.server_version.lower() else "mysql"
-        self.server_uuid = v.get("server_uuid")
-        if str(v.get("log_bin", "OFF")).upper() not in ("ON", "1"):
-            raise self._err(ServerSettingError, "binary logging is off: there is nothing to stream", setting="log_bin",
-                            fix="start the server with --log-bin and a server_id")
-        fmt = str(v.get("binlog_format", "")).upper()
-        if fmt != "ROW":
-            raise self._err(ServerSettingError, f"binlog_format is {fmt or 'unknown'}, not ROW: statement-based "
-                            "changes carry no row images", setting="binlog_format",
-                            fix="SET GLOBAL binlog_format=ROW and set it in the server's configuration "
-                                "(sessions started before keep their format)")
-        image = str(v.get("binlog_row_image", "FULL")).upper()
-        if image != "FULL" and not (self.options.allow_minimal and image in ("MINIMAL", "NOBLOB")):
-            raise self._err(ServerSettingError, f"binlog_row_image is {image}, not FULL: rows would lack columns",
-                            setting="binlog_row_image",
-                            fix="SET GLOBAL binlog_row_image=FULL, or allow partial images (--allow-minimal: "
-                                "the events say which columns are present)")
-        self.checksum = str(v.get("binlog_checksum", "NONE")).upper() == "CRC32"
-        if int(v.get("server_id", 0) or 0) == self.uri.server_id:
-            raise self._err(ReplicaIdConflictError, f"server-id {self.uri.server_id} is the server's own server_id",
-                            setting="server-id", fix="choose another ?server-id= in the URI")
-        self._check_identity(v)
-        self._check_privileges()
-        self._check_replica_id()
-
-    def _check_identity(self, v: dict) -> None:
-        """A stored file position names a place in one server's binlogs: on another server (a
-        failover) the same file name and offset are other events. The identity is ``server_uuid``
-        (MySQL) or ``server_id`` (MariaDB has no uuid); a GTID start is not checked, it survives."""
-        o = self.options
-        if o.start_gtid:
-            return
-        fix = "restart from a GTID position (--start-gtid), which survives a failover"
-        if o.expected_server_uuid and self.server_uuid \
-                and o.expected_server_uuid.lower() != str(self.server_uuid).lower():
-            raise self._err(ServerIdentityError, f"the server's server_uuid is {self.server_uuid}, the stored "
-                            f"position was taken on {o.expected_server_uuid}: its file positions "
-                            "mean nothing here (a failover?)", setting="server_uuid", fix=fix)
-        sid = int(v.get("server_id", 0) or 0)
-        if o.expected_server_id is not None and sid != int(o.expected_server_id):
-            raise self._err(ServerIdentityError, f"the server's server_id is {sid}, the stored position was "
-                            f"taken on server_id {o.expected_server_id}: its file positions mean nothing here "
-                            "(a failover?)", setting="server_id", fix=fix)
-
-    def _check_privileges(self) -> None:
-        """REPLICATION SLAVE (dump) and REPLICATION CLIENT (list the binlogs; MariaDB 10.5+: BINLOG
-        MONITOR) on ``*.*``, from SHOW GRANTS (MySQL Reference Manual "Privileges Provided by MySQL";
-        MariaDB KB "GRANT"). A role may grant them too: with a role active the check is left to the server."""
-        grants = " ".join(str(r[0]) for r in bridge.query(self.control, "SHOW GRANTS")).upper()
-        try:
-            role = bridge.query(self.control, "SELECT CURRENT_ROLE()")[0][0]
-        except SourceError:
-            role = None
-        if role not in (None, "NONE", ""):
-            return
-        globals_ = " ".join(g for g in grants.split("GRANT ") if " ON *.* " in g)
-        everything = "ALL PRIVILEGES" in globals_
-        missing = []
-        if not everything and not any(p in globals_ for p in ("REPLICATION SLAVE", "REPLICATION REPLICA")):
-            missing.append("REPLICATION SLAVE")
-        if not everything and not any(p in globals_ for p in ("REPLICATION CLIENT", "BINLOG MONITOR", "SUPER")):
-            missing.append("REPLICATION CLIENT")
-        if missing:
-            raise self._err(ServerSettingError, f"user {self._user!r} lacks {' and '.join(missing)}",
-                            setting=" and ".join(missing) + " privilege",
-                            fix=f"GRANT {', '.join(missing)} ON *.* TO the user (as an administrator)")
-
-    def _check_replica_id(self) -> None:
-        """No other replica registered with our server-id. A registration that goes away within two
-        heartbeat periods was a dead run's (one killed or crashed: the server ends its dump thread
-        only when a heartbeat to the closed socket fails, the first write being accepted and the
-        second refused; measured on MariaDB 10.11: 1.6 s at heartbeat=1, 9.4 s at 5), so a restart
-        right after a crash waits for it rather than failing; a live one is refused."""
-        deadline = time.monotonic() + 2 * self.uri.heartbeat + 2
-        while True:
-            row = self._replica_with_our_id()
-            if row is None:
-                return
-            if time.monotonic() >= deadline:
-                break
-            time.sleep(0.2)
-        raise self._err(ReplicaIdConflictError, f"another replica is registered with server-id "
-                        f"{self.uri.server_id} (host {row[1] or '?'}, port {row[2]}): the server would "
-                        "drop one of the two streams each time the other connects", setting="server-id",
-                        fix="choose another ?server-id=; if it is an old run of this tool, KILL its "
-                            "'Binlog Dump' connection (SHOW PROCESSLIST)")
-
-    def _replica_with_our_id(self):
-        """The SHOW REPLICAS / SHOW SLAVE HOSTS row with our server-id, or None."""
-        try:
-            try:
-                hosts = bridge.query(self.control, "SHOW REPLICAS")       # MySQL 8.0.22+ (8.4 has only this)
-            except SourceError as e:
-                if e.code not in (1064, 1149):                          # ER_PARSE_ERROR: MariaDB, older MySQL
-                    raise
-                hosts = bridge.query(self.control, "SHOW SLAVE HOSTS")
-        except SourceError as e:
-            if e.code not in (1227, 1142):
-                raise
-            # ER_SPECIFIC_ACCESS_DENIED_ERROR: MariaDB 10.5.2+ wants REPLICATION MASTER ADMIN for it
-            warnings.warn(f"{self.uri.address}: cannot list the other replicas (SHOW SLAVE HOSTS: {e.message}), "
-                          f"so server-id {self.uri.server_id} is not checked for a clash; grant REPLICATION "
-                          "MASTER ADMIN (MariaDB) to have it checked", SourceWarning, stacklevel=5)
-            return None
-        return next((row for row in hosts if int(row[0]) == self.uri.server_id), None)
 
     # -- start and stop -------------------------------------------------------------------------------
     def _binlogs(self, conn=None) -> list[tuple[str, int]]:
@@ -443,6 +342,8 @@ class ServerSource(EventSource):
                 if e.code in (1045, 1044, 1698):
                     raise
                 raise _Lost(f"cannot reconnect: {e.message}") from None
+            # (the address may lead to another server now: a thread id there is another thread)
+            self._same_server(self.control)
         if old is not None:
             try:
                 bridge.query(self.control, f"KILL {int(old)}")
@@ -465,6 +366,8 @@ class ServerSource(EventSource):
             raise _Lost(e.message) from None
         self._dump_conn = conn
         self._dump_id = bridge.thread_id(conn)
+        if self.reconnects:
+            self._same_server(conn)         # (.checks: the address may lead to another server now)
         period = int(self.uri.heartbeat * 1e9)
         sets = ["@master_binlog_checksum = @@global.binlog_checksum",
                 "@source_binlog_checksum = @@global.binlog_checksum",
@@ -570,9 +473,12 @@ class ServerSource(EventSource):
         header_of = decoder.header
         seq = file_seq(self._current_file) if self._current_file else -1
         read_from, recv_into = framer.read_from, sock.recv_into
+        on_wait = self.on_wait
         while True:
             got = next_event()
             if got is None:
+                if on_wait is not None and not _readable(sock, 0) and self._wait(sock, on_wait):
+                    return
                 try:
                     got = read_from(recv_into, _RECV)
                 except TimeoutError:
@@ -644,6 +550,20 @@ class ServerSource(EventSource):
             if isinstance(ev, TransactionPayloadEvent):
                 yield from decoder.payload_events(ev)
             done = self._done = (seq, pos + size)
+
+    def _wait(self, sock, on_wait) -> bool:
+        """The stream caught up (nothing buffered, nothing on the socket): call ``on_wait`` now and
+        every quarter second until bytes arrive (a heartbeat at the latest); True: it asked to stop.
+        Three heartbeat periods without a byte: the connection is lost, as a blocking read says."""
+        waited = 0.0
+        while True:
+            if on_wait():
+                return True
+            if _readable(sock, _WAIT_SLICE):
+                return False
+            waited += _WAIT_SLICE
+            if waited >= self.read_timeout:
+                raise _Lost(f"nothing received for {self.read_timeout:g} s (three heartbeat periods)")
 
     def _track(self, ev: Event, t: int, pos: int, size: int) -> None:
         """Keep ``_resume``: the start of the open transaction, or the next event's position outside one."""

@@ -1,0 +1,155 @@
+"""The live source's checks of the server it logged into (:class:`ServerChecks`, a part of
+:class:`~mysqlddl.sources.server.source.ServerSource`, which holds the connection state they read:
+``control``, ``uri``, ``options``, ``_user``, ``_err``): the settings, the identity a stored
+position was taken on, the privileges and the other replicas' ids at start-up, and after a
+reconnect that the address still leads to the same server. Every refusal is a typed error naming
+the setting and the fix."""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+from ...errors import ReplicaIdConflictError, ServerIdentityError, ServerSettingError, SourceError
+from . import pymysql_bridge as bridge
+
+
+class SourceWarning(UserWarning):
+    """A check the source could not make (it goes on without it)."""
+
+
+class ServerChecks:
+    """The checks, as methods of the source (see the module docstring)."""
+
+    def _inspect(self) -> None:
+        conn = self.control
+        names = ("version", "log_bin", "binlog_format", "binlog_row_image", "binlog_checksum", "server_id",
+                 "server_uuid", "gtid_mode", "gtid_executed", "gtid_purged", "gtid_binlog_pos", "max_allowed_packet")
+        v = self.settings = bridge.query_dict(
+            conn, "SHOW GLOBAL VARIABLES WHERE Variable_name IN (" + ",".join(f"'{n}'" for n in names) + ")")
+        self.server_version = str(v.get("version", bridge.server_version(conn)))
+        self.flavor = "mariadb" if "mariadb" in self.server_version.lower() else "mysql"
+        self.server_uuid = v.get("server_uuid")
+        if str(v.get("log_bin", "OFF")).upper() not in ("ON", "1"):
+            raise self._err(ServerSettingError, "binary logging is off: there is nothing to stream", setting="log_bin",
+                            fix="start the server with --log-bin and a server_id")
+        fmt = str(v.get("binlog_format", "")).upper()
+        if fmt != "ROW":
+            raise self._err(ServerSettingError, f"binlog_format is {fmt or 'unknown'}, not ROW: statement-based "
+                            "changes carry no row images", setting="binlog_format",
+                            fix="SET GLOBAL binlog_format=ROW and set it in the server's configuration "
+                                "(sessions started before keep their format)")
+        image = str(v.get("binlog_row_image", "FULL")).upper()
+        if image != "FULL" and not (self.options.allow_minimal and image in ("MINIMAL", "NOBLOB")):
+            raise self._err(ServerSettingError, f"binlog_row_image is {image}, not FULL: rows would lack columns",
+                            setting="binlog_row_image",
+                            fix="SET GLOBAL binlog_row_image=FULL, or allow partial images (--allow-minimal: "
+                                "the events say which columns are present)")
+        self.checksum = str(v.get("binlog_checksum", "NONE")).upper() == "CRC32"
+        if int(v.get("server_id", 0) or 0) == self.uri.server_id:
+            raise self._err(ReplicaIdConflictError, f"server-id {self.uri.server_id} is the server's own server_id",
+                            setting="server-id", fix="choose another ?server-id= in the URI")
+        self._check_identity(v)
+        self._check_privileges()
+        self._check_replica_id()
+
+    def _check_identity(self, v: dict) -> None:
+        """A stored file position names a place in one server's binlogs: on another server (a
+        failover) the same file name and offset are other events. The identity is ``server_uuid``
+        (MySQL) or ``server_id`` (MariaDB has no uuid); a GTID start is not checked, it survives."""
+        o = self.options
+        if o.start_gtid:
+            return
+        fix = "restart from a GTID position (--start-gtid), which survives a failover"
+        if o.expected_server_uuid and self.server_uuid \
+                and o.expected_server_uuid.lower() != str(self.server_uuid).lower():
+            raise self._err(ServerIdentityError, f"the server's server_uuid is {self.server_uuid}, the stored "
+                            f"position was taken on {o.expected_server_uuid}: its file positions "
+                            "mean nothing here (a failover?)", setting="server_uuid", fix=fix)
+        sid = int(v.get("server_id", 0) or 0)
+        if o.expected_server_id is not None and sid != int(o.expected_server_id):
+            raise self._err(ServerIdentityError, f"the server's server_id is {sid}, the stored position was "
+                            f"taken on server_id {o.expected_server_id}: its file positions mean nothing here "
+                            "(a failover?)", setting="server_id", fix=fix)
+
+    def _check_privileges(self) -> None:
+        """REPLICATION SLAVE (dump) and REPLICATION CLIENT (list the binlogs; MariaDB 10.5+: BINLOG
+        MONITOR) on ``*.*``, from SHOW GRANTS (MySQL Reference Manual "Privileges Provided by MySQL";
+        MariaDB KB "GRANT"). A role may grant them too: with a role active the check is left to the server."""
+        grants = " ".join(str(r[0]) for r in bridge.query(self.control, "SHOW GRANTS")).upper()
+        try:
+            role = bridge.query(self.control, "SELECT CURRENT_ROLE()")[0][0]
+        except SourceError:
+            role = None
+        if role not in (None, "NONE", ""):
+            return
+        globals_ = " ".join(g for g in grants.split("GRANT ") if " ON *.* " in g)
+        everything = "ALL PRIVILEGES" in globals_
+        missing = []
+        if not everything and not any(p in globals_ for p in ("REPLICATION SLAVE", "REPLICATION REPLICA")):
+            missing.append("REPLICATION SLAVE")
+        if not everything and not any(p in globals_ for p in ("REPLICATION CLIENT", "BINLOG MONITOR", "SUPER")):
+            missing.append("REPLICATION CLIENT")
+        if missing:
+            raise self._err(ServerSettingError, f"user {self._user!r} lacks {' and '.join(missing)}",
+                            setting=" and ".join(missing) + " privilege",
+                            fix=f"GRANT {', '.join(missing)} ON *.* TO the user (as an administrator)")
+
+    def _check_replica_id(self) -> None:
+        """No other replica registered with our server-id. A registration that goes away within two
+        heartbeat periods was a dead run's (one killed or crashed: the server ends its dump thread
+        only when a heartbeat to the closed socket fails, the first write being accepted and the
+        second refused; measured on MariaDB 10.11: 1.6 s at heartbeat=1, 9.4 s at 5), so a restart
+        right after a crash waits for it rather than failing; a live one is refused."""
+        deadline = time.monotonic() + 2 * self.uri.heartbeat + 2
+        while True:
+            row = self._replica_with_our_id()
+            if row is None:
+                return
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.2)
+        raise self._err(ReplicaIdConflictError, f"another replica is registered with server-id "
+                        f"{self.uri.server_id} (host {row[1] or '?'}, port {row[2]}): the server would "
+                        "drop one of the two streams each time the other connects", setting="server-id",
+                        fix="choose another ?server-id=; if it is an old run of this tool, KILL its "
+                            "'Binlog Dump' connection (SHOW PROCESSLIST)")
+
+    def _replica_with_our_id(self):
+        """The SHOW REPLICAS / SHOW SLAVE HOSTS row with our server-id, or None."""
+        try:
+            try:
+                hosts = bridge.query(self.control, "SHOW REPLICAS")       # MySQL 8.0.22+ (8.4 has only this)
+            except SourceError as e:
+                if e.code not in (1064, 1149):                          # ER_PARSE_ERROR: MariaDB, older MySQL
+                    raise
+                hosts = bridge.query(self.control, "SHOW SLAVE HOSTS")
+        except SourceError as e:
+            if e.code not in (1227, 1142):
+                raise
+            # ER_SPECIFIC_ACCESS_DENIED_ERROR: MariaDB 10.5.2+ wants REPLICATION MASTER ADMIN for it
+            warnings.warn(f"{self.uri.address}: cannot list the other replicas (SHOW SLAVE HOSTS: {e.message}), "
+                          f"so server-id {self.uri.server_id} is not checked for a clash; grant REPLICATION "
+                          "MASTER ADMIN (MariaDB) to have it checked", SourceWarning, stacklevel=5)
+            return None
+        return next((row for row in hosts if int(row[0]) == self.uri.server_id), None)
+
+    def _same_server(self, conn) -> None:
+        """After a reconnect: the address may lead to another server now (a failover behind a moved
+        address: a virtual IP, a DNS name, a proxy). Its binlogs are numbered its own way, so the
+        dump must not resume there at this server's file position: other events, or none, would
+        come. The identity is ``server_uuid`` (MySQL) and ``server_id`` (MariaDB has no uuid), as
+        at start-up (:meth:`_check_identity`)."""
+        v = bridge.query_dict(conn, "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('server_id', 'server_uuid')")
+        was_id, now_id = int(self.settings.get("server_id", 0) or 0), int(v.get("server_id", 0) or 0)
+        was_uuid, now_uuid = str(self.server_uuid or "").lower(), str(v.get("server_uuid") or "").lower()
+        if (was_id, was_uuid) == (now_id, now_uuid):
+            return
+        what = "server_uuid" if was_uuid != now_uuid else "server_id"
+        was, now = (was_uuid, now_uuid) if what == "server_uuid" else (was_id, now_id)
+        raise self._err(ServerIdentityError, f"reconnected to {self.uri.address}, which is now another server "
+                        f"({what} {now}, not {was} as when the stream started): a failover behind the address; "
+                        "the stream's file positions mean nothing there", setting=what,
+                        file=self._current_file, log_pos=self._next,
+                        fix="go on from the last delivered GTID set (mysqlddl run follows it: [source] "
+                            "on_identity_change = \"follow-gtid\")")
