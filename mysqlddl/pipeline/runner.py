@@ -21,6 +21,10 @@ One run (:meth:`Pipeline.run`):
    committed, the sink asked to close its open segment there (``rotate``); what was read past it
    is dropped (the sink cuts it, a restart reads it again).
 
+A server source whose address leads to another server after a reconnect (a failover while
+running: ServerIdentityError from the source) is run again from the checkpoint, which follows the
+new server (or refuses it) as a restart does; ``[source] on_identity_change = "error"`` stops instead.
+
 Error strategies (``[errors] strategy``): ``exit`` (default) raises the positioned error with the
 checkpoint intact; ``skip`` writes a record the sink cannot write (a rows event that does not
 decode, ...), or a DDL that cannot be parsed or applied, to the dead-letter file (JSON Lines) with
@@ -74,7 +78,7 @@ from ..binlog.events import (
 from ..changes import ChangeReader
 from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.transactions import parse_xid
-from ..errors import CheckpointError, MysqlddlError, PipelineError, SinkError
+from ..errors import CheckpointError, MysqlddlError, PipelineError, ServerIdentityError, SinkError
 from ..faults import fault
 from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionMark
 from ..options import ErrorPolicy, Options
@@ -159,6 +163,8 @@ class Pipeline:
         self._stop = False
         self.retries = 0
         self._retries_stored = 0
+        #: times a followed server turned out to be another one mid-run (then followed from the checkpoint)
+        self.failovers_met = 0
         mode = self.config.stats.progress
         if progress is None and (mode == "always" or (mode == "auto" and sys.stderr.isatty())):
             progress = sys.stderr
@@ -176,6 +182,15 @@ class Pipeline:
         while True:
             try:
                 return self._run(once)
+            except ServerIdentityError as e:
+                # the server source reconnected to another server (its address moved to it: a
+                # failover while running): a new run from the checkpoint follows it from the GTID set
+                # there, or refuses it (.failover), as a restart would
+                if self.config.source.on_identity_change != "follow-gtid":
+                    raise
+                self.failovers_met += 1
+                self._note(f"the source's address leads to another server now ({e}): going on from the "
+                           "checkpoint")
             except (SinkError, OSError, ConnectionError) as e:
                 transient = not isinstance(e, SinkError) or e.transient
                 if errors.strategy != "retry" or not transient or self.retries >= errors.retries:

@@ -80,11 +80,12 @@ class ServerSource:
     server, a failover, is followed from the checkpoint's GTID set: :meth:`restart_at_gtid`,
     pipeline.failover)."""
 
-    def __init__(self, uri: str, options, *, follow: bool = False, stop=None, registry=None, defaults_file=None,
-                 **_kw):
+    def __init__(self, uri: str, options, *, follow: bool = False, stop=None, idle=None, registry=None,
+                 defaults_file=None, **_kw):
         self.uri, self.options, self.follow, self.registry = uri, options, follow, registry
         self.defaults_file = defaults_file
         self._stop = stop
+        self._idle = idle
         self._source = None
         self._opened_at = None          # ("pos", key) or ("gtid", set) the open stream started at
         #: a GTID set to start after instead of a file position (a failover: pipeline.failover)
@@ -108,7 +109,15 @@ class ServerSource:
                 opts = SourceOptions(decode=self.options, start=None if start is None else f"{start.file}:{start.pos}",
                                      follow=self.follow, defaults_file=self.defaults_file)
             self._source = open_source(self.uri, opts, registry=self.registry)
+            self._source.on_wait = self._waiting
         return self._source
+
+    def _waiting(self) -> bool:
+        """The stream caught up with the server: what ended is committed (``idle``), a stop request
+        ends the stream (a quiet server sends no event that would let it be noticed)."""
+        if self._idle is not None:
+            self._idle()
+        return self._stop is not None and self._stop()
 
     def restart_at_gtid(self, gtid_set: str) -> None:
         """Stream from after ``gtid_set`` instead (the server checks it holds the set: a

@@ -24,6 +24,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import psycopg
@@ -84,13 +85,13 @@ def _writes(srv, db: str, start: int, transactions: int) -> int:
     return transactions
 
 
-def _uri(srv, server_id: int) -> str:
-    return f"mysql://repl@127.0.0.1:{srv.port}/?server-id={server_id}&ssl-mode=disabled"
+def _uri(srv, server_id: int, port: int | None = None) -> str:
+    return f"mysql://repl@127.0.0.1:{port or srv.port}/?server-id={server_id}&ssl-mode=disabled"
 
 
-def _pipeline(path: Path, srv, server_id: int, db: str, extra: str = "") -> Path:
+def _pipeline(path: Path, srv, server_id: int, db: str, extra: str = "", port: int | None = None) -> Path:
     d = path.parent
-    path.write_text(f'[source]\nuri = "{_uri(srv, server_id)}"\n{extra}[sink]\nuri = "jsonl://{d}/out-{db}"\n'
+    path.write_text(f'[source]\nuri = "{_uri(srv, server_id, port)}"\n{extra}[sink]\nuri = "jsonl://{d}/out-{db}"\n'
                     f'segment_bytes = 3000\nsequence = "line"\n[checkpoint]\nuri = "sqlite://{d}/state-{db}.db"\n'
                     f'every_transactions = 4\nevery_ms = 600000\n[changes]\ndatabases = ["{db}"]\n',
                     encoding="utf-8")
@@ -170,17 +171,17 @@ def _check_output(lines: list[dict], srv, db: str, transactions: int) -> dict:
 
 
 @pytest.fixture(scope="module")
-def scenario(pair, pg_server, tmp_path_factory):
+def scenario(pair, pg_server, tcp_proxy, tmp_path_factory):
     primary, replica = pair
     tmp = tmp_path_factory.mktemp("failover-pipeline")
     counts = {}
-    for db in ("fpa", "fpb", "fpc", "fpd"):
+    for db in ("fpa", "fpb", "fpc", "fpd", "fpe"):
         primary.execute(f"CREATE DATABASE {db}", f"CREATE TABLE {db}.t (id INT PRIMARY KEY, v VARCHAR(40), n INT)")
     # (FLUSH BINARY LOGS is not replicated: the primary's file numbers run ahead of the replica's,
     # so the promoted server's positions sort before the checkpoints', as after a real failover)
     for _ in range(5):
         primary.flush_logs()
-    for db in ("fpa", "fpb", "fpc", "fpd"):
+    for db in ("fpa", "fpb", "fpc", "fpd", "fpe"):
         counts[db] = _writes(primary, db, 0, 12)
         primary.execute(f"ALTER TABLE {db}.t ADD COLUMN x VARCHAR(10) DEFAULT 'p'")
         counts[db] += _writes(primary, db, 12, 8)
@@ -194,16 +195,54 @@ def scenario(pair, pg_server, tmp_path_factory):
     d = _pg_pipeline(tmp / "d.toml", primary, 78, pg_uri)
     killed = _run(d, "after-sink-commit@5")
     assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
-    for db in ("fpa", "fpb", "fpd"):
-        counts[db] += _writes(primary, db, 20, 10)       # (after the stop: reaches the replica only)
-    replica.wait_caught_up()
-    replica.promote()
-    for db in ("fpa", "fpb", "fpd"):
-        counts[db] += _writes(replica, db, 30, 6)
-        replica.execute(f"ALTER TABLE {db}.t ADD COLUMN w INT DEFAULT 7")
-        counts[db] += _writes(replica, db, 36, 10)
+    # E follows (no --once) through an address that moves from the primary to the promoted replica
+    # while it runs (a proxy, tests/sources/proxy.py, as a virtual IP)
+    px = tcp_proxy(primary.port)
+    e = _pipeline(tmp / "e.toml", primary, 80, "fpe", port=px.port)
+    env = dict(os.environ, MYSQL_PWD="repl")
+    env.pop("MYSQLDDL_FAULT", None)
+    follower = subprocess.Popen([sys.executable, "-m", "mysqlddl", "run", str(e), "--summary", "none"], env=env,
+                                cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _caught_up(e, primary, follower)
+        for db in ("fpa", "fpb", "fpd", "fpe"):
+            counts[db] += _writes(primary, db, 20, 10)       # (after the stop: reaches the replica only)
+        replica.wait_caught_up()
+        _caught_up(e, primary, follower)
+        replica.promote()
+        px.retarget(replica.port)
+        px.cut_all()
+        for db in ("fpa", "fpb", "fpd", "fpe"):
+            counts[db] += _writes(replica, db, 30, 6)
+            replica.execute(f"ALTER TABLE {db}.t ADD COLUMN w INT DEFAULT 7")
+            counts[db] += _writes(replica, db, 36, 10)
+        _caught_up(e, replica, follower)
+    finally:
+        follower.send_signal(signal.SIGTERM)
+        _, err = follower.communicate(timeout=60)
+    assert follower.returncode == 0, err.decode(errors="replace")[-3000:]
     return {"tmp": tmp, "a": a, "b": b, "counts": counts, "primary": primary, "replica": replica,
-            "a_checkpoint": first.checkpoint, "pg_uri": pg_uri}
+            "a_checkpoint": first.checkpoint, "pg_uri": pg_uri, "e": e}
+
+
+def _caught_up(conf: Path, srv, proc, timeout: float = 60) -> None:
+    """Wait until the following pipeline's checkpoint holds every GTID of ``srv``'s binlog."""
+    def seqs(text: str) -> dict:
+        return {g.split("-")[0]: int(g.split("-")[2]) for g in text.split(",") if g}
+    want = seqs(srv.query("SELECT @@GLOBAL.gtid_binlog_pos")[0][0])
+    deadline = time.monotonic() + timeout
+    ck = None
+    while time.monotonic() < deadline:
+        try:
+            ck = pipeline_status(conf)["checkpoint"]
+        except CheckpointError:
+            ck = None               # (no store yet: the first commit makes it)
+        if ck is not None and seqs(ck["gtid_set"]) == want:
+            return
+        if proc.poll() is not None:
+            pytest.fail(f"the follower ended ({proc.returncode}): {proc.stderr.read().decode()[-3000:]}")
+        time.sleep(0.2)
+    pytest.fail(f"the follower did not reach {want} in {timeout:g} s (checkpoint: {ck and ck['gtid_set']})")
 
 
 def test_a_stopped_pipeline_goes_on_across_the_failover(scenario, run_cli):
@@ -239,8 +278,9 @@ def test_a_stopped_pipeline_goes_on_across_the_failover(scenario, run_cli):
         now = [json.loads(r[0]) for r in db.execute("SELECT line FROM history WHERE pipeline='a' ORDER BY idx")]
     finally:
         db.close()
-    # (the history records every DDL, filtered or not: the ALTERs of fpa.t, fpb.t and fpd.t after the failover)
-    assert kept == s["a_checkpoint"].history_version + 1 and ck.history_version == 3 and len(now) == 4
+    # (the history records every DDL, filtered or not: the ALTERs of fpa.t, fpb.t, fpd.t and fpe.t after
+    # the failover)
+    assert kept == s["a_checkpoint"].history_version + 1 and ck.history_version == 4 and len(now) == 5
     base = {(t["id"]["database"], t["id"]["name"]): t for t in now[0]["baseline"]}
     assert [c["name"] for c in base["fpa", "t"]["columns"]] == ["id", "v", "n", "x"]
     assert all("ADD COLUMN w" in r["ddl"] for r in now[1:])
@@ -315,6 +355,20 @@ def test_a_postgresql_sink_goes_on_across_the_failover(scenario):
     done = pipeline_status(conf)
     assert done["checkpoint"]["source_id"] == "server:mariadb;server_id=22"
     assert done["stats"]["transactions"] == s["counts"]["fpd"]
+
+
+def test_a_following_pipeline_goes_on_when_its_address_moves(scenario):
+    """E followed the primary through an address that moved to the promoted replica while it ran:
+    its source reconnected, met another server (ServerIdentityError), and the run went on from its
+    checkpoint's GTID set on the new server, then stopped on SIGTERM. Its output, replayed, equals
+    the promoted server's table, every transaction once, the DDL after the failover in place."""
+    s = scenario
+    replica, tmp = s["replica"], s["tmp"]
+    _check_output(_lines(tmp / "out-fpe"), replica, "fpe", s["counts"]["fpe"])
+    ck = pipeline_status(s["e"])["checkpoint"]
+    assert ck["source_id"] == "server:mariadb;server_id=22" and ck["failover"]["epoch"] == 1
+    assert ck["failover"]["from"] == "server:mariadb;server_id=21"
+    assert not any(p.name.endswith(".tmp") for p in (tmp / "out-fpe").iterdir())
 
 
 def test_a_server_lacking_delivered_transactions_is_not_followed(scenario):

@@ -17,7 +17,8 @@ import time
 
 import pytest
 
-from mysqlddl.pipeline import run_pipeline
+from mysqlddl.errors import CheckpointError
+from mysqlddl.pipeline import pipeline_status, run_pipeline
 
 
 @pytest.fixture
@@ -116,6 +117,61 @@ def test_a_checkpoint_while_an_xa_transaction_is_prepared_over_a_server(server_e
     rows = [line for line in want.splitlines() if '"table":"t"' in line and '"db":"xas"' in line]
     assert len(rows) == 4, rows
     assert read_segments(tmp_path / "out") == want
+
+
+def test_following_a_quiet_server_commits_and_stops_on_sigterm(server_env, lab_binlogs, tmp_path, read_segments):
+    """A pipeline following the server with batches far larger than the traffic (every 1,000
+    transactions or 10 minutes) commits what ended as soon as the stream has caught up (the source's
+    on_wait), and a SIGTERM stops it while the server sends nothing (before, both waited for the next
+    event: the last transactions stayed uncommitted, and the stop was not noticed, on a quiet
+    server). A --once run afterwards delivers nothing again."""
+    srv = server_env
+    srv.execute("CREATE DATABASE IF NOT EXISTS quiet", "CREATE TABLE IF NOT EXISTS quiet.t (id INT PRIMARY KEY)")
+    uri = f"mysql://repl@127.0.0.1:{srv.port}/?server-id=3107&heartbeat=30"
+    p = _pipeline(tmp_path / "p.toml", source=uri, out=tmp_path / "out", store=tmp_path / "p.db", every=1000)
+    env = dict(os.environ, MYSQL_PWD="repl")
+    cmd = [sys.executable, "-m", "mysqlddl", "run", str(p), "--summary", "none"]
+    proc = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _settled(srv, p, proc)
+        srv.execute(*(f"INSERT INTO quiet.t VALUES ({i})" for i in range(3)))
+        at = _settled(srv, p, proc)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err.decode(errors="replace")[-3000:]
+    assert time.monotonic() - t0 < 5          # (heartbeats every 30 s: the stop did not wait for one)
+    # the stopped run killed its dump thread: its server-id is free for the next run at once (the
+    # thread would otherwise hold it until its next heartbeat failed, 30 s here)
+    deadline = time.monotonic() + 5
+    while any(int(r[0]) == 3107 for r in srv.query("SHOW SLAVE HOSTS")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(int(r[0]) == 3107 for r in srv.query("SHOW SLAVE HOSTS"))
+    out = read_segments(tmp_path / "out")
+    assert sum('"db":"quiet"' in line and '"op":"c"' in line for line in out.splitlines()) == 3
+    again = run_pipeline(p, once=True)
+    assert read_segments(tmp_path / "out") == out
+    assert (again.checkpoint.position.file, again.checkpoint.position.pos) == at
+
+
+def _settled(srv, conf, proc, timeout: float = 30) -> tuple[str, int]:
+    """Wait until the follower's checkpoint is at the server's end (SHOW MASTER STATUS); that end."""
+    file, pos = srv.query("SHOW MASTER STATUS")[0][:2]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"the follower ended ({proc.returncode}): {proc.stderr.read().decode()[-3000:]}")
+        try:
+            ck = pipeline_status(conf)["checkpoint"]
+        except CheckpointError:
+            ck = None               # (no store yet: the first commit makes it)
+        if ck is not None and (ck["file"], ck["pos"]) == (file, int(pos)):
+            return file, int(pos)
+        time.sleep(0.2)
+    pytest.fail(f"the follower's checkpoint did not reach {file}:{pos} in {timeout:g} s")
 
 
 def _writer(srv, stop, counts):

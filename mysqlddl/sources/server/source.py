@@ -606,6 +606,15 @@ class ServerSource(ServerChecks, EventSource):
         self._drop_dump()
         ctl = getattr(self, "control", None)
         if ctl is not None:
+            dump_id, self._dump_id = getattr(self, "_dump_id", None), None
+            if dump_id is not None:
+                # a dump thread waiting for new events notices the closed socket only when its next
+                # heartbeat fails, and holds our server-id until then (a restart would wait for it:
+                # .checks _check_replica_id); gone already: ER_NO_SUCH_THREAD, ignored
+                try:
+                    bridge.query(ctl, f"KILL {int(dump_id)}")
+                except SourceError:
+                    pass
             bridge.close(ctl)
             self.control = None
 
