@@ -29,7 +29,8 @@ Error strategies (``[errors] strategy``): ``exit`` (default) raises the position
 checkpoint intact; ``skip`` writes a record the sink cannot write (a rows event that does not
 decode, ...), or a DDL that cannot be parsed or applied, to the dead-letter file (JSON Lines) with
 its error, counts it and goes on; ``retry`` runs again from the checkpoint after a transient error
-(a sink or store I/O error, a connection error), up to ``retries`` times with doubling backoff, then
+(a sink or store I/O error, a connection error: the server's too, once the live source's own
+reconnections are spent), up to ``retries`` times with doubling backoff, then
 exits. An error inside the reader (a corrupt binlog) ends the reading under every strategy: the
 events after it cannot be framed.
 
@@ -78,7 +79,14 @@ from ..binlog.events import (
 from ..changes import ChangeReader
 from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.transactions import parse_xid
-from ..errors import CheckpointError, MysqlddlError, PipelineError, ServerIdentityError, SinkError
+from ..errors import (
+    CheckpointError,
+    MysqlddlError,
+    PipelineError,
+    ServerConnectError,
+    ServerIdentityError,
+    SinkError,
+)
 from ..faults import fault
 from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionMark
 from ..options import ErrorPolicy, Options
@@ -191,9 +199,8 @@ class Pipeline:
                 self.failovers_met += 1
                 self._note(f"the source's address leads to another server now ({e}): going on from the "
                            "checkpoint")
-            except (SinkError, OSError, ConnectionError) as e:
-                transient = not isinstance(e, SinkError) or e.transient
-                if errors.strategy != "retry" or not transient or self.retries >= errors.retries:
+            except (SinkError, ServerConnectError, OSError, ConnectionError) as e:
+                if errors.strategy != "retry" or not _transient(e) or self.retries >= errors.retries:
                     raise
                 self.retries += 1
                 self._note(f"retry {self.retries}/{errors.retries} in {delay:.1f} s after: {e}")
@@ -703,6 +710,23 @@ class Pipeline:
             self._progress_line()
             self.progress.write("\n")
             self.progress.flush()
+
+
+#: MySQL/MariaDB errors of a login the server refused (access denied, host not allowed, no such
+#: plugin): a retry would be refused again (include/mysqld_error.h ER_DBACCESS_DENIED_ERROR,
+#: ER_ACCESS_DENIED_ERROR, ER_HOST_NOT_PRIVILEGED, ER_NOT_SUPPORTED_AUTH_MODE, ER_ACCESS_DENIED_NO_PASSWORD_ERROR)
+_LOGIN_REFUSED = frozenset((1044, 1045, 1130, 1251, 1698))
+
+
+def _transient(e: Exception) -> bool:
+    """Whether the retry strategy retries ``e``: a sink's error says so itself; a server connection
+    that failed or was lost (the live source's own reconnections spent) is transient, a refused
+    login or TLS handshake (a ``setting`` to fix) is not; an OS or connection error is."""
+    if isinstance(e, SinkError):
+        return e.transient
+    if isinstance(e, ServerConnectError):
+        return e.setting is None and e.code not in _LOGIN_REFUSED
+    return True
 
 
 def _own_store(sink: Sink, name: str, readonly: bool = False):

@@ -6,6 +6,8 @@
   with 2000 rows) run once on it; its binlog files copied to a directory (the index included);
 - `pipeline_file(tmp, source=..., **tables)`: writes a pipeline TOML file;
 - `segments_text(dir)`: the sink's output, every segment in log order (closed ones, then the open one).
+- `prepare_xa(srv, xid, *statements)`: a new connection to ``srv`` holding XA transaction ``xid``
+  prepared (XA START, the statements, XA END, XA PREPARE); the caller resolves it and closes it.
 """
 
 from __future__ import annotations
@@ -72,3 +74,23 @@ def pipeline_file():
 @pytest.fixture(scope="session")
 def read_segments():
     return segments_text
+
+
+def _prepare_xa(srv, xid: str, *statements: str):
+    conn = srv.connect()
+    try:
+        with conn.cursor() as cur:
+            cur.execute(f"XA START '{xid}'")
+            for statement in statements:
+                cur.execute(statement)
+            cur.execute(f"XA END '{xid}'")
+            cur.execute(f"XA PREPARE '{xid}'")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+@pytest.fixture(scope="session")
+def prepare_xa():
+    return _prepare_xa

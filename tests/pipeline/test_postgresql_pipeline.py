@@ -228,7 +228,7 @@ def test_following_commits_when_idle_and_stops_on_sigterm(lab_binlogs, pg_server
     assert all_rows(uri, LAB_SCHEMAS) == direct[1]
 
 
-def test_an_xa_transaction_open_at_a_checkpoint_is_applied_once(lab_server, pg_server, tmp_path):
+def test_an_xa_transaction_open_at_a_checkpoint_is_applied_once(lab_server, pg_server, tmp_path, prepare_xa):
     """The XA replay with the checkpoint kept in the target: the binlog cut right before an XA
     COMMIT, a run commits a checkpoint past the XA PREPARE (its ``reader_state.xa_replay`` in the
     target's row); the whole file then: the restart reads the XA transaction again from its start,
@@ -238,22 +238,15 @@ def test_an_xa_transaction_open_at_a_checkpoint_is_applied_once(lab_server, pg_s
     srv.execute("DROP DATABASE IF EXISTS xapg")
     srv.flush_logs()
     srv.execute("CREATE DATABASE xapg", "CREATE TABLE xapg.t (id INT PRIMARY KEY, v VARCHAR(10))")
-    a, b = srv.connect(), srv.connect()
+    a = prepare_xa(srv, "xp1", "INSERT INTO xapg.t VALUES (1, 'a'), (2, 'b')",
+                   "UPDATE xapg.t SET v = 'b2' WHERE id = 2")
     try:
-        with a.cursor() as ca, b.cursor() as cb:
-            ca.execute("XA START 'xp1'")
-            ca.execute("INSERT INTO xapg.t VALUES (1, 'a'), (2, 'b')")
-            ca.execute("UPDATE xapg.t SET v = 'b2' WHERE id = 2")
-            ca.execute("XA END 'xp1'")
-            ca.execute("XA PREPARE 'xp1'")
-            cb.execute("INSERT INTO xapg.t VALUES (10, 'o')")
-            b.commit()
+        srv.execute("INSERT INTO xapg.t VALUES (10, 'o')")
+        with a.cursor() as ca:
             ca.execute("XA COMMIT 'xp1'")
-            cb.execute("INSERT INTO xapg.t VALUES (11, 'p')")
-            b.commit()
+        srv.execute("INSERT INTO xapg.t VALUES (11, 'p')")
     finally:
         a.close()
-        b.close()
     path, _ = srv.current_binlog()
     srv.flush_logs()
     commit = next(e for e in BinlogReader(path)

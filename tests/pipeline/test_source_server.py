@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -17,8 +18,8 @@ import time
 
 import pytest
 
-from mysqlddl.errors import CheckpointError
-from mysqlddl.pipeline import pipeline_status, run_pipeline
+from mysqlddl.errors import CheckpointError, ServerConnectError
+from mysqlddl.pipeline import Pipeline, pipeline_status, run_pipeline
 
 
 @pytest.fixture
@@ -79,7 +80,7 @@ def test_killed_and_restarted_over_a_server_equals_one_run(server_env, lab_binlo
 
 
 def test_a_checkpoint_while_an_xa_transaction_is_prepared_over_a_server(server_env, lab_binlogs, tmp_path,
-                                                                        read_segments):
+                                                                        read_segments, prepare_xa):
     """A run over the server stops while an XA transaction is prepared, its checkpoint past the
     PREPARE (``reader_state.xa_replay``); the next run must stream from the XA transaction's start,
     not from the checkpoint (where the first run's identity check had opened the stream: the XA
@@ -89,25 +90,18 @@ def test_a_checkpoint_while_an_xa_transaction_is_prepared_over_a_server(server_e
     srv.execute("CREATE DATABASE IF NOT EXISTS xas", "CREATE TABLE IF NOT EXISTS xas.t (id INT PRIMARY KEY)")
     uri = f"mysql://repl@127.0.0.1:{srv.port}/?server-id=3106"
     p = _pipeline(tmp_path / "p.toml", source=uri, out=tmp_path / "out", store=tmp_path / "p.db", every=1)
-    a, b = srv.connect(), srv.connect()
+    a = prepare_xa(srv, "xs1", "INSERT INTO xas.t VALUES (1), (2)")
     try:
-        with a.cursor() as ca, b.cursor() as cb:
-            ca.execute("XA START 'xs1'")
-            ca.execute("INSERT INTO xas.t VALUES (1), (2)")
-            ca.execute("XA END 'xs1'")
-            ca.execute("XA PREPARE 'xs1'")
-            cb.execute("INSERT INTO xas.t VALUES (10)")
-            b.commit()
-            first = run_pipeline(p, once=True)
-            ck = first.checkpoint
-            replay = ck.reader_state["xa_replay"]
-            assert replay["pending"] == 1 and (replay["file_seq"], replay["pos"]) < ck.position.key
+        srv.execute("INSERT INTO xas.t VALUES (10)")
+        first = run_pipeline(p, once=True)
+        ck = first.checkpoint
+        replay = ck.reader_state["xa_replay"]
+        assert replay["pending"] == 1 and (replay["file_seq"], replay["pos"]) < ck.position.key
+        with a.cursor() as ca:
             ca.execute("XA COMMIT 'xs1'")
-            cb.execute("INSERT INTO xas.t VALUES (11)")
-            b.commit()
+        srv.execute("INSERT INTO xas.t VALUES (11)")
     finally:
         a.close()
-        b.close()
     second = run_pipeline(p, once=True)
     assert second.checkpoint.reader_state is None            # (nothing prepared any more)
     ref = _pipeline(tmp_path / "r.toml", source=f"file://{srv.binlog_dir}", out=tmp_path / "rout",
@@ -155,6 +149,41 @@ def test_following_a_quiet_server_commits_and_stops_on_sigterm(server_env, lab_b
     again = run_pipeline(p, once=True)
     assert read_segments(tmp_path / "out") == out
     assert (again.checkpoint.position.file, again.checkpoint.position.pos) == at
+
+
+def test_retry_goes_on_when_the_server_answers_again(server_env, lab_binlogs, tmp_path, read_segments, tcp_proxy,
+                                                    monkeypatch):
+    """A server that cannot be reached (the proxy in front of it leads to a closed port) is a
+    connection error: under ``strategy = "exit"`` the run stops with ServerConnectError, nothing
+    written; under ``"retry"`` it runs again with backoff and goes on once the address leads to the
+    server again (after 1 s), and its output equals one run over the server's binlog files. A
+    refused login is not retried."""
+    srv = server_env
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    dead_port = closed.getsockname()[1]
+    closed.close()                      # (a port nothing listens on)
+    px = tcp_proxy(dead_port)
+    uri = f"mysql://repl@127.0.0.1:{px.port}/?server-id=3108"
+    p = _pipeline(tmp_path / "p.toml", source=uri, out=tmp_path / "out", store=tmp_path / "p.db")
+    with pytest.raises(ServerConnectError):
+        run_pipeline(p, once=True)
+    assert pipeline_status(p)["checkpoint"] is None
+    p.write_text(p.read_text() + '[errors]\nstrategy = "retry"\nretries = 8\nbackoff_ms = 200\n')
+    threading.Timer(1.0, px.retarget, (srv.port,)).start()
+    done = Pipeline(p)
+    result = done.run(once=True)
+    assert done.retries >= 1 and result.stats["retries"] == done.retries
+    ref = _pipeline(tmp_path / "r.toml", source=f"file://{srv.binlog_dir}", out=tmp_path / "rout",
+                    store=tmp_path / "r.db")
+    run_pipeline(ref, once=True)
+    assert read_segments(tmp_path / "out") == read_segments(tmp_path / "rout")
+    # a wrong password is refused at once, not retried
+    monkeypatch.setenv("MYSQL_PWD", "wrong")
+    bad = Pipeline(p)
+    with pytest.raises(ServerConnectError) as e:
+        bad.run(once=True)
+    assert e.value.code == 1045 and bad.retries == 0
 
 
 def _settled(srv, conf, proc, timeout: float = 30) -> tuple[str, int]:

@@ -43,25 +43,18 @@ def _xa_start(events, gtrid: str):
 
 
 def test_a_checkpoint_while_an_xa_transaction_is_prepared_reads_it_again(lab_server, tmp_path, pipeline_file,
-                                                                          read_segments):
+                                                                          read_segments, prepare_xa):
     srv = lab_server
     srv.execute("CREATE DATABASE IF NOT EXISTS xat", "CREATE TABLE IF NOT EXISTS xat.t (id INT PRIMARY KEY)")
     srv.flush_logs()
-    a, b = srv.connect(), srv.connect()
+    a = prepare_xa(srv, "x1", "INSERT INTO xat.t VALUES (1), (2)")
     try:
-        with a.cursor() as ca, b.cursor() as cb:
-            ca.execute("XA START 'x1'")
-            ca.execute("INSERT INTO xat.t VALUES (1), (2)")
-            ca.execute("XA END 'x1'")
-            ca.execute("XA PREPARE 'x1'")
-            cb.execute("INSERT INTO xat.t VALUES (10)")
-            b.commit()
+        srv.execute("INSERT INTO xat.t VALUES (10)")
+        with a.cursor() as ca:
             ca.execute("XA COMMIT 'x1'")
-            cb.execute("INSERT INTO xat.t VALUES (11)")
-            b.commit()
+        srv.execute("INSERT INTO xat.t VALUES (11)")
     finally:
         a.close()
-        b.close()
     path, _ = srv.current_binlog()
     srv.flush_logs()
     events = list(BinlogReader(path))
@@ -89,26 +82,21 @@ def test_a_checkpoint_while_an_xa_transaction_is_prepared_reads_it_again(lab_ser
     assert out.count('"table":"t"') == 4 and ref.stats["dml"]["xat.t"] == {"c": 4}
 
 
-def _prepared_stretch(srv, others: int):
+def _prepared_stretch(srv, prepare_xa, others: int):
     """XA 'x2' prepared, then ``others`` transactions committed; returns (open connection, binlog)."""
     srv.execute("CREATE DATABASE IF NOT EXISTS xat2", "CREATE TABLE IF NOT EXISTS xat2.t (id INT PRIMARY KEY)",
                 "CREATE TABLE IF NOT EXISTS xat2.o (id INT PRIMARY KEY)", "DELETE FROM xat2.t", "DELETE FROM xat2.o")
     srv.flush_logs()
-    a = srv.connect()
-    with a.cursor() as ca:
-        ca.execute("XA START 'x2'")
-        ca.execute("INSERT INTO xat2.t VALUES (1), (2), (3)")
-        ca.execute("XA END 'x2'")
-        ca.execute("XA PREPARE 'x2'")
+    a = prepare_xa(srv, "x2", "INSERT INTO xat2.t VALUES (1), (2), (3)")
     srv.execute(*(f"INSERT INTO xat2.o VALUES ({i})" for i in range(others)))
     path, _ = srv.current_binlog()
     return a, path
 
 
 def test_an_xa_transaction_left_prepared_does_not_stop_the_checkpoints(lab_server, tmp_path, pipeline_file,
-                                                                       read_segments, run_cli):
+                                                                       read_segments, run_cli, prepare_xa):
     srv = lab_server
-    a, path = _prepared_stretch(srv, 30)
+    a, path = _prepared_stretch(srv, prepare_xa, 30)
     try:
         src = tmp_path / "src"
         src.mkdir()
@@ -146,14 +134,15 @@ def test_an_xa_transaction_left_prepared_does_not_stop_the_checkpoints(lab_serve
     assert "xa_replay" not in (r3.checkpoint.reader_state or {})
 
 
-def test_a_replay_that_misses_the_prepared_transactions_stops(lab_server, tmp_path, pipeline_file, read_segments):
+def test_a_replay_that_misses_the_prepared_transactions_stops(lab_server, tmp_path, pipeline_file, read_segments,
+                                                              prepare_xa):
     """A source read again from the checkpoint's ``xa_replay`` that gives fewer prepared XA
     transactions than the checkpoint had open (the replay start moved here to the checkpoint itself,
     past x2's start: what a stream opened at the wrong place gave over a server) would release
     nothing at their COMMIT; the run stops with a PipelineError naming both positions, before
     delivering anything, and leaves the checkpoint as it was."""
     srv = lab_server
-    a, path = _prepared_stretch(srv, 3)
+    a, path = _prepared_stretch(srv, prepare_xa, 3)
     try:
         src = tmp_path / "src"
         src.mkdir()
@@ -188,9 +177,10 @@ def test_a_replay_that_misses_the_prepared_transactions_stops(lab_server, tmp_pa
 
 
 @pytest.mark.parametrize("nth", [2, 4, 6])
-def test_sigkill_after_a_checkpoint_taken_while_prepared(nth, lab_server, tmp_path, pipeline_file, read_segments):
+def test_sigkill_after_a_checkpoint_taken_while_prepared(nth, lab_server, tmp_path, pipeline_file, read_segments,
+                                                         prepare_xa):
     srv = lab_server
-    a, path = _prepared_stretch(srv, 8)
+    a, path = _prepared_stretch(srv, prepare_xa, 8)
     try:
         with a.cursor() as ca:
             ca.execute("XA COMMIT 'x2'")

@@ -90,6 +90,10 @@ from .checks import ServerChecks, SourceWarning
 #: Bytes asked of the socket per read, received straight into the framer's reusable buffer
 #: (``PacketFramer.read_from``): a read costs one system call and no allocation, however large.
 _RECV = 1 << 20
+#: Seconds without a byte after which the stream has caught up with the server (``on_wait`` is
+#: called): a server sending its binlog never pauses this long, so a momentarily empty socket in the
+#: middle of a backlog does not count (a pipeline would commit there, far more often than it asks).
+_CAUGHT_UP = 0.05
 #: Seconds between two calls of ``on_wait`` while the stream is caught up.
 _WAIT_SLICE = 0.25
 #: Transaction starts: MySQL GTID_LOG_EVENT, ANONYMOUS_GTID_LOG_EVENT, GTID_TAGGED_LOG_EVENT
@@ -477,7 +481,7 @@ class ServerSource(ServerChecks, EventSource):
         while True:
             got = next_event()
             if got is None:
-                if on_wait is not None and not _readable(sock, 0) and self._wait(sock, on_wait):
+                if on_wait is not None and not _readable(sock, _CAUGHT_UP) and self._wait(sock, on_wait):
                     return
                 try:
                     got = read_from(recv_into, _RECV)
@@ -552,9 +556,10 @@ class ServerSource(ServerChecks, EventSource):
             done = self._done = (seq, pos + size)
 
     def _wait(self, sock, on_wait) -> bool:
-        """The stream caught up (nothing buffered, nothing on the socket): call ``on_wait`` now and
-        every quarter second until bytes arrive (a heartbeat at the latest); True: it asked to stop.
-        Three heartbeat periods without a byte: the connection is lost, as a blocking read says."""
+        """The stream caught up (nothing buffered, nothing on the socket for ``_CAUGHT_UP``): call
+        ``on_wait`` now and every quarter second until bytes arrive (a heartbeat at the latest);
+        True: it asked to stop. Three heartbeat periods without a byte: the connection is lost, as a
+        blocking read says."""
         waited = 0.0
         while True:
             if on_wait():
