@@ -19,7 +19,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,101 @@ def iter_documents(path: str | Path, *, lenient: bool = False,
         i = _WS.match(text, end).end()
 
 
+def tail_documents(files: Callable[[], list[Path]], first: Path, *, start: int = 0, lenient: bool = False,
+                   errors: list[OlrJsonError] | None = None, poll: float = 0.2, stop=None,
+                   idle=None) -> Iterator[Document]:
+    """The documents of an OLR output that is being written, as :func:`iter_documents` gives a
+    finished file's: ``first`` from byte ``start``, then each file ``files()`` lists after it (in
+    the order of :func:`file_number`: OLR's file writer rotating to a new file). What is read is
+    read again from where the last whole document ended, so a document not written whole yet is
+    waited for. When nothing more can be read, ``idle()`` is called and, unless ``stop()`` says to
+    end here, the files are looked at again every ``poll`` seconds. A file is left for the next
+    one only when the next one exists and nothing but whitespace follows its last document (OLR's
+    writer finishes a file before it opens the next): an incomplete document there is an
+    OlrJsonError with its position (``lenient``: appended to ``errors``, and the next file read)."""
+    path, offset, line, index = Path(first), start, None, 0
+    while True:
+        name = str(path)
+        try:
+            with open(path, "rb") as f:
+                if line is None:
+                    line = f.read(offset).count(b"\n") + 1 if offset else 1
+                f.seek(offset)
+                raw = f.read()
+        except OSError as e:
+            raise OlrJsonError(f"cannot read: {e.strerror or e}", file=name) from None
+        read_end = offset + len(raw)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            if e.reason != "unexpected end of data":
+                err = OlrJsonError(f"not UTF-8: {e.reason}", file=name, offset=offset + e.start,
+                                   line=line + raw.count(b"\n", 0, e.start))
+                if not lenient:
+                    raise err from None
+                if errors is not None:
+                    errors.append(err)
+                raw = raw[:e.start] + b"\xef\xbf\xbd" + raw[e.end:]      # (U+FFFD, as a lenient read does)
+            text = raw.decode("utf-8", "ignore") if e.reason == "unexpected end of data" else \
+                raw.decode("utf-8", "replace")
+        if offset == 0 and text.startswith("\ufeff"):
+            text = text[1:]
+            offset = 3
+        pos = _Positions(text, line, offset)
+        i = _WS.match(text, 0).end()
+        moved = False
+        while i < len(text):
+            try:
+                value, end = _DECODER.raw_decode(text, i)
+            except json.JSONDecodeError as e:
+                m = _NEXT_DOC.search(text, i)
+                if m is None:
+                    break               # (being written: read again from its start)
+                eline, ecol, eoff = pos.at(max(e.pos, i))
+                err = OlrJsonError(f"not JSON: {e.msg}", file=name, line=eline, column=ecol, offset=eoff,
+                                   document=index)
+                if not lenient:
+                    raise err from None
+                if errors is not None:
+                    errors.append(err)
+                index += 1
+                i = m.end()
+                moved = True
+                continue
+            doc_line, _, doc_offset = pos.at(i)
+            yield Document(value, name, doc_line, doc_offset, index, pos.at(end)[2])
+            index += 1
+            i = _WS.match(text, end).end()
+            moved = True
+        line, _, offset = pos.at(i)
+        if moved:
+            continue                    # (more may have come meanwhile)
+        here = (file_number(path.name), path.name)
+        later = sorted((f for f in files() if (file_number(f.name), f.name) > here),
+                       key=lambda f: (file_number(f.name), f.name))
+        if later:
+            try:
+                grown = path.stat().st_size > read_end
+            except OSError:
+                grown = False
+            if grown:
+                continue                # (written to before the rotation: read it first)
+            if offset < read_end:
+                err = OlrJsonError(f"an incomplete document at the end of the file, and OLR has gone on to "
+                                   f"{later[0].name}", file=name, line=line, offset=offset, document=index)
+                if not lenient:
+                    raise err
+                if errors is not None:
+                    errors.append(err)
+            path, offset, line, index = later[0], 0, 1, 0
+            continue
+        if idle is not None:
+            idle()
+        if stop is not None and stop():
+            return
+        time.sleep(poll)
+
+
 def file_number(name: str) -> int:
     """The number in an OLR output file's name (its last run of digits; 0 when none): the order of
     the files OLR's file writer rotates to, and a pipeline's segment names (``file_seq``)."""
@@ -132,4 +228,4 @@ def file_number(name: str) -> int:
 
 _NUMBER = re.compile(r"(\d+)\D*$")
 
-__all__ = ["Document", "file_number", "iter_documents"]
+__all__ = ["Document", "file_number", "iter_documents", "tail_documents"]

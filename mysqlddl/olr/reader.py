@@ -122,15 +122,18 @@ class OlrReader:
     (else a new one, from ``baseline``: Oracle DDL text applied with ``baseline_owner`` as the
     default schema, in force before the first message). ``transactions`` / ``schema_changes``: emit
     BEGIN/END and schema-change events. ``ddl_parser(sql, options, source) -> commands`` replaces
-    the Oracle grammar (tests; another dialect's DDL).
+    the Oracle grammar (tests; another dialect's DDL). ``documents(errors, lenient)``: the messages'
+    documents from another stream than the files read whole (a pipeline following a growing output:
+    :func:`~mysqlddl.olr.documents.tail_documents`), its JSON errors appended to ``errors``.
     """
 
     def __init__(self, files: str | Path | Iterable[str | Path], options: Options = DEFAULT, *,
                  history: SchemaHistory | None = None, baseline: str | None = None,
                  baseline_owner: str | None = None, name: str = "mysqlddl", transactions: bool = True,
                  schema_changes: bool = True, ddl_parser: DdlParser | None = None, start: int = 0,
-                 columns: list | None = None):
+                 columns: list | None = None, documents=None):
         self.files = [files] if isinstance(files, (str, Path)) else list(files)
+        self.documents = documents
         self.start = start          # byte offset in the first file to begin at (a pipeline's resume)
         self.options = options
         self.ddl_options = options if options.dialect is Dialect.ORACLE else options.replace(dialect=Dialect.ORACLE)
@@ -183,11 +186,21 @@ class OlrReader:
             raise ValueError(f"not a column state: {e}") from None
 
     # ------------------------------------------------------------------------------ driving
-    def __iter__(self) -> Iterator[OracleChange]:
+    def _streams(self):
+        """The documents to read, stream by stream (a file each, or :attr:`documents`), each with the
+        list its JSON errors go to."""
+        if self.documents is not None:
+            errors: list[OlrError] = []
+            yield self.documents(errors, not self.strict), errors
+            return
         for n, path in enumerate(self.files):
-            json_errors: list[OlrError] = []
-            for doc in iter_documents(path, lenient=not self.strict, errors=json_errors,
-                                      start=self.start if n == 0 else 0):
+            errors = []
+            yield iter_documents(path, lenient=not self.strict, errors=errors, start=self.start if n == 0 else 0), \
+                errors
+
+    def __iter__(self) -> Iterator[OracleChange]:
+        for docs, json_errors in self._streams():
+            for doc in docs:
                 self._drain(json_errors)
                 self.stats.documents += 1
                 try:

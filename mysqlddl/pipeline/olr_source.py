@@ -20,10 +20,13 @@ carry (``db``, ``?`` when they carry none) with the output's file name less its 
 really tells two outputs apart is the message at the checkpoint's offset (the fingerprint checked
 on every restart: its ``c_scn``, ``c_idx`` and ``xid``).
 
-An OLR source is read to the end of what exists (``--once`` or not: there is no following of a
-growing OLR directory yet). OLR writes committed transactions only, each from its ``begin`` to its
-``commit``, so every commit ends a delivered transaction; the ``[changes]`` database and table
-filters do not apply to it (refused), ``operations`` does.
+With ``--once`` an OLR source is read to the end of what exists; without it, the output is
+followed as OLR writes it (:func:`~mysqlddl.olr.documents.tail_documents`: a message not written
+whole is waited for, a new file of the directory is read once the current one is finished, the
+pipeline commits what ended while it waits and stops on SIGTERM). OLR writes committed
+transactions only, each from its ``begin`` to its ``commit``, so every commit ends a delivered
+transaction; the ``[changes]`` database and table filters do not apply to it (refused),
+``operations`` does.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..errors import CheckpointError, PipelineError
-from ..olr.documents import file_number, iter_documents
+from ..olr.documents import file_number, iter_documents, tail_documents
 from ..olr.events import envelope
 from ..olr.reader import OlrReader
 from ..options import Options
@@ -127,9 +130,11 @@ class OlrSource:
 
     kind = "olr"
 
-    def __init__(self, path: Path, options: Options, **_kw):
+    def __init__(self, path: Path, options: Options, *, follow: bool = False, poll: float = 0.2, stop=None,
+                 idle=None, **_kw):
         self.path = path
         self.options = options
+        self.follow, self.poll, self.stop, self.idle = follow, poll, stop, idle
 
     def files(self) -> list[Path]:
         p = self.path
@@ -176,9 +181,17 @@ class OlrSource:
     def reader(self, start: OlrResumePosition | None, options: Options, *, history=None, baseline=None,
                baseline_owner=None, name="mysqlddl", columns=None):
         files = self._from(start)
+        offset = start.pos if start is not None else 0
+        documents = None
+        if self.follow:
+            # (the files as OLR writes them: a document not written whole is waited for, new files
+            # are read as they come; the pipeline commits while it waits and stops when asked)
+            def documents(errors, lenient):
+                return tail_documents(self.files, files[0], start=offset, lenient=lenient, errors=errors,
+                                      poll=self.poll, stop=self.stop, idle=self.idle)
         try:
             return OlrReader(files, options, history=history, baseline=baseline, baseline_owner=baseline_owner,
-                             name=name, start=start.pos if start is not None else 0, columns=columns)
+                             name=name, start=offset, columns=columns, documents=documents)
         except ValueError as e:
             raise CheckpointError(f"the checkpoint's OLR column types cannot be read: {e}") from None
 

@@ -51,7 +51,7 @@ end (:meth:`Pipeline._silent_end`), committed under the same batching, so a rest
 a long filtered stretch again.
 
 Known limits: a followed directory must hold a binlog file when the run starts (its identity is
-read from the first file). An OLR source (:mod:`.olr_source`) is read to the end of what exists.
+read from the first file), as must a followed OLR directory (:mod:`.olr_source`).
 """
 
 from __future__ import annotations

@@ -15,14 +15,15 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from mysqlddl.errors import CheckpointError, PipelineError
+from mysqlddl.errors import CheckpointError, OlrJsonError, PipelineError
 from mysqlddl.olr.documents import iter_documents
-from mysqlddl.pipeline import Pipeline, SqliteCheckpointStore, load_config, run_pipeline
+from mysqlddl.pipeline import Pipeline, SqliteCheckpointStore, load_config, pipeline_status, run_pipeline
 
 PREBUILT = "corpora/olr-json/rophy-olr-fork-prebuilt"
 SYNCHDB = "corpora/olr-json/synchdb-docs"
@@ -158,6 +159,79 @@ def test_a_checkpoint_from_another_source_is_refused(shared_path, tmp_path, pipe
         run_pipeline(q / "p.toml", once=True)
 
 
+# ------------------------------------------------------------------------------------------ following
+
+def test_a_followed_olr_output_is_read_as_olr_writes_it(olr_dir, tmp_path, run_cli, read_segments):
+    """Without --once the pipeline follows OLR's output directory while it is written: the first
+    file's last message arrives in two writes (the pipeline waits for the rest of it), then the next
+    files appear one by one, each copied in 4 KiB writes (OLR's rotation). The batches are far
+    larger than the output, so the checkpoint reaching the last commit shows the commits made while
+    waiting; a stop request ends the run. Its output equals `mysqlddl olr` over the finished files."""
+    files = _files(olr_dir)
+    live = tmp_path / "live"
+    live.mkdir()
+    data = files[0].read_bytes()
+    last0 = list(iter_documents(files[0]))[-1]
+    (live / files[0].name).write_bytes(data[:last0.offset + 10])        # (in the middle of its last message)
+    p = _pipeline(tmp_path, live, "every_transactions = 100000\nevery_ms = 600000\n")
+    pipe = Pipeline(p)
+    outcome: dict = {}
+
+    def run():
+        try:
+            outcome["result"] = pipe.run()
+        except Exception as e:      # noqa: BLE001 -- checked below
+            outcome["error"] = e
+
+    runner = threading.Thread(target=run, daemon=True)
+    runner.start()
+    try:
+        time.sleep(1.0)
+        with open(live / files[0].name, "ab") as f:
+            f.write(data[last0.offset + 10:])
+        for src in files[1:]:
+            with open(live / src.name, "wb") as f:
+                body = src.read_bytes()
+                for i in range(0, len(body), 4096):
+                    f.write(body[i:i + 4096])
+                    f.flush()
+            time.sleep(0.05)
+        last = list(iter_documents(files[-1]))[-1]
+        deadline = time.monotonic() + 60
+        ck = None
+        while time.monotonic() < deadline and "error" not in outcome:
+            try:
+                ck = pipeline_status(p)["checkpoint"]
+            except CheckpointError:
+                ck = None
+            if ck is not None and (ck["file"], ck["pos"]) == (files[-1].name, last.end):
+                break
+            time.sleep(0.2)
+        assert "error" not in outcome, outcome
+        assert ck is not None and (ck["file"], ck["pos"]) == (files[-1].name, last.end), ck
+    finally:
+        pipe.request_stop()
+        runner.join(30)
+    assert not runner.is_alive() and outcome["result"].stopped
+    assert [(live / f.name).read_bytes() for f in files] == [f.read_bytes() for f in files]
+    assert read_segments(tmp_path / "out") == _plain(run_cli, *(live / f.name for f in files))
+
+
+def test_an_incomplete_message_before_the_next_file_is_an_error(olr_dir, tmp_path):
+    """Followed, a file whose last message is not whole is waited for, until OLR has gone on to the
+    next file: then it never will be, and the run stops with an OlrJsonError at its byte offset."""
+    files = _files(olr_dir)
+    live = tmp_path / "live"
+    live.mkdir()
+    last0 = list(iter_documents(files[0]))[-1]
+    (live / files[0].name).write_bytes(files[0].read_bytes()[:last0.offset + 10])
+    shutil.copyfile(files[1], live / files[1].name)
+    with pytest.raises(OlrJsonError) as e:
+        Pipeline(_pipeline(tmp_path, live)).run()
+    assert e.value.offset == last0.offset and e.value.file.endswith(files[0].name)
+    assert f"gone on to {files[1].name}" in str(e.value)
+
+
 # ------------------------------------------------------------------------------------------ crashes
 
 def _crash_pipeline(where: Path, olr_dir: Path) -> Path:
@@ -169,11 +243,12 @@ def _crash_pipeline(where: Path, olr_dir: Path) -> Path:
     return p
 
 
-def _popen(p, env=None):
+def _popen(p, env=None, once: bool = True):
     full = dict(os.environ)
     full.pop("MYSQLDDL_FAULT", None)
     full.update(env or {})
-    return subprocess.Popen([sys.executable, "-m", "mysqlddl", "run", str(p), "--once", "--summary", "none"],
+    return subprocess.Popen([sys.executable, "-m", "mysqlddl", "run", str(p), "--summary", "none"] +
+                            (["--once"] if once else []),
                             cwd=p.parent, env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -194,13 +269,16 @@ def olr_reference(olr_dir, tmp_path, read_segments):
     return text, time.monotonic() - t0
 
 
-def _crash_loop(olr_dir, olr_reference, tmp_path, read_segments, kills: int, seed: int):
+def _crash_loop(olr_dir, olr_reference, tmp_path, read_segments, kills: int, seed: int, follow: bool = False):
+    """``kills`` runs SIGKILLed at random moments (``follow``: runs that follow the output, which
+    never end on their own, killed while reading or while waiting), then one --once run to the
+    end: the output equals one uninterrupted run's."""
     text, secs = olr_reference
     p = _crash_pipeline(tmp_path / "crash", olr_dir)
     rng = random.Random(seed)
     killed = 0
     for _ in range(kills):
-        proc = _popen(p)
+        proc = _popen(p, once=not follow)
         time.sleep(rng.uniform(0.2, 0.2 + max(0.2, secs / kills)))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
@@ -216,6 +294,11 @@ def _crash_loop(olr_dir, olr_reference, tmp_path, read_segments, kills: int, see
 def test_sigkill_at_random_moments_gives_one_uninterrupted_runs_output(olr_dir, olr_reference, tmp_path,
                                                                         read_segments):
     _crash_loop(olr_dir, olr_reference, tmp_path, read_segments, kills=6, seed=7)
+
+
+def test_sigkill_while_following_gives_one_uninterrupted_runs_output(olr_dir, olr_reference, tmp_path,
+                                                                      read_segments):
+    _crash_loop(olr_dir, olr_reference, tmp_path, read_segments, kills=4, seed=9, follow=True)
 
 
 @pytest.mark.slow
