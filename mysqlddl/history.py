@@ -220,7 +220,10 @@ class SchemaHistory:
         yield json.dumps({"mysqlddl_history": 1, "lower_case_table_names":
                           self._catalog.lower_case_table_names,
                           "baseline": [codec.to_data(t) for t in self._base.tables.values()],
-                          "baseline_databases": [codec.to_data(d) for d in self._base.databases.values()]},
+                          "baseline_databases": [codec.to_data(d) for d in self._base.databases.values()],
+                          # (views too: a restart from the stored history, or a failover's re-based
+                          # one, must know the views a DROP VIEW or CREATE VIEW later acts on)
+                          "baseline_views": [codec.to_data(v) for v in self._base.views.values()]},
                          sort_keys=True, ensure_ascii=False)
         dbs_at = dict(zip(self._dbs[0], self._dbs[1], strict=True))
         views_at = dict(zip(self._views[0], self._views[1], strict=True))
@@ -256,9 +259,11 @@ class SchemaHistory:
         head = rows[0]
         lc = head.get("lower_case_table_names", options.lower_case_table_names)
         base = Catalog(lower_case_table_names=lc)
+        base_views = [codec.from_data(v, View) for v in head.get("baseline_views", [])]
         base = base.evolve(put=[codec.from_data(t, Table) for t in head.get("baseline", [])],
                            databases={lookup_name(d["name"], lc): codec.from_data(d, Database)
-                                      for d in head.get("baseline_databases", [])})
+                                      for d in head.get("baseline_databases", [])},
+                           views=MappingProxyType({table_key(v.id, lc): v for v in base_views}))
         base = dataclasses.replace(base, version=0, changed=())
         h = cls(options.replace(lower_case_table_names=lc), baseline=base)
         cat = base

@@ -23,8 +23,8 @@ What orders positions after the failover, and why this way:
   failover, recorded at the new server's positions, which only grow from there). The old
   history's records are the old server's and are not needed again (nothing is re-read there); the
   SQLite store keeps them under the name ``PIPELINE#epochN`` for reading, in the same transaction
-  as the first checkpoint on the new server. (The re-based baseline keeps tables and databases, as
-  every stored baseline does; views are not carried.)
+  as the first checkpoint on the new server. (The re-based baseline keeps the tables, databases
+  and views, as every stored baseline does.)
 - the JSON Lines segments are named and recovered by position: they take an epoch, the number of
   failovers followed, in front of every position they order by (mysqlddl.sinks.segments), through
   :meth:`~mysqlddl.sinks.base.Sink.failover`;

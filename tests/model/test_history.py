@@ -176,3 +176,18 @@ def test_views_are_versioned_and_persisted(h, tmp_path):
     h2 = SchemaHistory.load(f, OPTS)
     assert h2.catalog_at(p(11, 5)).view(TableId("lab", "v")).definition == "SELECT 1"
     assert h2.catalog_at(p(11, 9)).view(TableId("lab", "v")) is None
+
+
+def test_baseline_views_are_persisted():
+    """A baseline's views (a schema file with CREATE VIEW, or the catalog a failover re-bases on)
+    come back from the stored lines: a DROP VIEW after a restart finds them, as it would have in
+    one uninterrupted run (it used to fail with "Unknown VIEW")."""
+    from mysqlddl.commands import CreateView, DropView
+    from mysqlddl.model import Catalog
+
+    base = CreateTable(TableId("lab", "b"), (col("a", "int"),)).apply(Catalog.empty(OPTS), OPTS)
+    base = CreateView(TableId("lab", "v"), "SELECT a FROM b").apply(base, OPTS)
+    h2 = SchemaHistory.from_lines(list(SchemaHistory(OPTS, baseline=base).lines()), OPTS)
+    assert h2.catalog_at(p(1, 4)).view(TableId("lab", "v")).definition == "SELECT a FROM b"
+    rec = h2.record(p(1, 10), "lab", "DROP VIEW v", [DropView((TableId(None, "v"),))])
+    assert rec.errors == () and h2.catalog.view(TableId("lab", "v")) is None

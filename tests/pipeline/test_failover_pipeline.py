@@ -185,6 +185,8 @@ def scenario(pair, pg_server, tcp_proxy, tmp_path_factory):
         counts[db] = _writes(primary, db, 0, 12)
         primary.execute(f"ALTER TABLE {db}.t ADD COLUMN x VARCHAR(10) DEFAULT 'p'")
         counts[db] += _writes(primary, db, 12, 8)
+    # (a view the re-based history must carry: it is dropped on the promoted server)
+    primary.execute("CREATE VIEW fpa.tv AS SELECT id, v FROM fpa.t")
     a = _pipeline(tmp / "a.toml", primary, 71, "fpa")
     first = run_pipeline(a, once=True)
     assert first.checkpoint.source_id == "server:mariadb;server_id=21"
@@ -216,6 +218,7 @@ def scenario(pair, pg_server, tcp_proxy, tmp_path_factory):
             counts[db] += _writes(replica, db, 30, 6)
             replica.execute(f"ALTER TABLE {db}.t ADD COLUMN w INT DEFAULT 7")
             counts[db] += _writes(replica, db, 36, 10)
+        replica.execute("DROP VIEW fpa.tv")
         _caught_up(e, replica, follower)
     finally:
         follower.send_signal(signal.SIGTERM)
@@ -279,11 +282,12 @@ def test_a_stopped_pipeline_goes_on_across_the_failover(scenario, run_cli):
     finally:
         db.close()
     # (the history records every DDL, filtered or not: the ALTERs of fpa.t, fpb.t, fpd.t and fpe.t after
-    # the failover)
-    assert kept == s["a_checkpoint"].history_version + 1 and ck.history_version == 4 and len(now) == 5
+    # the failover, and the DROP VIEW of the view the re-based baseline carried)
+    assert kept == s["a_checkpoint"].history_version + 1 and ck.history_version == 5 and len(now) == 6
+    assert [v["id"]["name"] for v in now[0]["baseline_views"]] == ["tv"] and "DROP VIEW" in now[5]["ddl"]
     base = {(t["id"]["database"], t["id"]["name"]): t for t in now[0]["baseline"]}
     assert [c["name"] for c in base["fpa", "t"]["columns"]] == ["id", "v", "n", "x"]
-    assert all("ADD COLUMN w" in r["ddl"] for r in now[1:])
+    assert all("ADD COLUMN w" in r["ddl"] for r in now[1:5])
     # a second run on the promoted server: same server now, nothing again
     count = len(_lines(tmp / "out-fpa"))
     again = run_pipeline(conf, once=True)
