@@ -70,6 +70,19 @@ class _Positions:
         return self.line, col, self.byte
 
 
+def _bad(err: OlrJsonError, lenient: bool, errors: list[OlrJsonError] | None) -> None:
+    """A document that cannot be read: raised (strict), or noted in ``errors`` (lenient)."""
+    if not lenient:
+        raise err from None
+    if errors is not None:
+        errors.append(err)
+
+
+def _not_json(e: json.JSONDecodeError, pos: _Positions, i: int, name: str, index: int) -> OlrJsonError:
+    eline, ecol, eoff = pos.at(max(e.pos, i))
+    return OlrJsonError(f"not JSON: {e.msg}", file=name, line=eline, column=ecol, offset=eoff, document=index)
+
+
 def iter_documents(path: str | Path, *, lenient: bool = False,
                    errors: list[OlrJsonError] | None = None, start: int = 0) -> Iterator[Document]:
     """The JSON documents of ``path`` in order. Strict: the first bad one raises
@@ -89,12 +102,8 @@ def iter_documents(path: str | Path, *, lenient: bool = False,
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        err = OlrJsonError(f"not UTF-8: {e.reason}", file=name, offset=start + e.start,
-                           line=line0 + raw.count(b"\n", 0, e.start))
-        if not lenient:
-            raise err from None
-        if errors is not None:
-            errors.append(err)
+        _bad(OlrJsonError(f"not UTF-8: {e.reason}", file=name, offset=start + e.start,
+                          line=line0 + raw.count(b"\n", 0, e.start)), lenient, errors)
         text = raw.decode("utf-8", "replace")
     if text.startswith("\ufeff") and not start:
         text = text[1:]
@@ -106,13 +115,7 @@ def iter_documents(path: str | Path, *, lenient: bool = False,
         try:
             value, end = _DECODER.raw_decode(text, i)
         except json.JSONDecodeError as e:
-            eline, ecol, eoff = pos.at(max(e.pos, i))
-            err = OlrJsonError(f"not JSON: {e.msg}", file=name, line=eline, column=ecol, offset=eoff,
-                               document=index)
-            if not lenient:
-                raise err from None
-            if errors is not None:
-                errors.append(err)
+            _bad(_not_json(e, pos, i, name, index), lenient, errors)
             index += 1
             m = _NEXT_DOC.search(text, i)
             if m is None:
@@ -152,12 +155,8 @@ def tail_documents(files: Callable[[], list[Path]], first: Path, *, start: int =
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             if e.reason != "unexpected end of data":
-                err = OlrJsonError(f"not UTF-8: {e.reason}", file=name, offset=offset + e.start,
-                                   line=line + raw.count(b"\n", 0, e.start))
-                if not lenient:
-                    raise err from None
-                if errors is not None:
-                    errors.append(err)
+                _bad(OlrJsonError(f"not UTF-8: {e.reason}", file=name, offset=offset + e.start,
+                                  line=line + raw.count(b"\n", 0, e.start)), lenient, errors)
                 raw = raw[:e.start] + b"\xef\xbf\xbd" + raw[e.end:]      # (U+FFFD, as a lenient read does)
             text = raw.decode("utf-8", "ignore") if e.reason == "unexpected end of data" else \
                 raw.decode("utf-8", "replace")
@@ -174,13 +173,7 @@ def tail_documents(files: Callable[[], list[Path]], first: Path, *, start: int =
                 m = _NEXT_DOC.search(text, i)
                 if m is None:
                     break               # (being written: read again from its start)
-                eline, ecol, eoff = pos.at(max(e.pos, i))
-                err = OlrJsonError(f"not JSON: {e.msg}", file=name, line=eline, column=ecol, offset=eoff,
-                                   document=index)
-                if not lenient:
-                    raise err from None
-                if errors is not None:
-                    errors.append(err)
+                _bad(_not_json(e, pos, i, name, index), lenient, errors)
                 index += 1
                 i = m.end()
                 moved = True
@@ -204,12 +197,9 @@ def tail_documents(files: Callable[[], list[Path]], first: Path, *, start: int =
             if grown:
                 continue                # (written to before the rotation: read it first)
             if offset < read_end:
-                err = OlrJsonError(f"an incomplete document at the end of the file, and OLR has gone on to "
-                                   f"{later[0].name}", file=name, line=line, offset=offset, document=index)
-                if not lenient:
-                    raise err
-                if errors is not None:
-                    errors.append(err)
+                _bad(OlrJsonError(f"an incomplete document at the end of the file, and OLR has gone on to "
+                                  f"{later[0].name}", file=name, line=line, offset=offset, document=index),
+                     lenient, errors)
             path, offset, line, index = later[0], 0, 1, 0
             continue
         if idle is not None:
