@@ -47,7 +47,9 @@ A reconnect that reaches another server (the address moved to it: a failover) is
 ServerIdentityError, never resumed at this server's file position there.
 
 (The start-up checks, and the reconnection's check that it reached the same server, are in
-:mod:`.checks`.)
+:mod:`.checks`. Still past 600 lines: the dump loop, the reconnection and the wait for new events
+(``on_wait``) share one connection state; the error-1236 mapping, ``_server_error`` (~50 lines),
+is the next piece to move out.)
 """
 
 from __future__ import annotations
