@@ -400,9 +400,20 @@ class SourceUriError(SourceError, ConfigError):
     """A source URI (``mysql://``, ``mariadb://``, ``file://``) or its query options are invalid."""
 
 
+#: Server errors of a login the server refused (include/mysqld_error.h ER_DBACCESS_DENIED_ERROR,
+#: ER_ACCESS_DENIED_ERROR, ER_HOST_NOT_PRIVILEGED, ER_NOT_SUPPORTED_AUTH_MODE,
+#: ER_ACCESS_DENIED_NO_PASSWORD_ERROR): the same login is refused again, however often it is tried.
+_LOGIN_REFUSED = frozenset((1044, 1045, 1130, 1251, 1698))
+
+
 class ServerConnectError(SourceError):
     """The server could not be reached, refused the login (wrong password, TLS required) or the
     connection could not be re-established within the allowed attempts."""
+
+    @property
+    def login_refused(self) -> bool:
+        """The server refused the login itself: trying again (a reconnection, a retry) cannot help."""
+        return self.code in _LOGIN_REFUSED
 
 
 class ServerSettingError(SourceError):

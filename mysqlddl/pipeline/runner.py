@@ -171,8 +171,6 @@ class Pipeline:
         self._stop = False
         self.retries = 0
         self._retries_stored = 0
-        #: times a followed server turned out to be another one mid-run (then followed from the checkpoint)
-        self.failovers_met = 0
         mode = self.config.stats.progress
         if progress is None and (mode == "always" or (mode == "auto" and sys.stderr.isatty())):
             progress = sys.stderr
@@ -196,7 +194,6 @@ class Pipeline:
                 # there, or refuses it (.failover), as a restart would
                 if self.config.source.on_identity_change != "follow-gtid":
                     raise
-                self.failovers_met += 1
                 self._note(f"the source's address leads to another server now ({e}): going on from the "
                            "checkpoint")
             except (SinkError, ServerConnectError, OSError, ConnectionError) as e:
@@ -712,12 +709,6 @@ class Pipeline:
             self.progress.flush()
 
 
-#: MySQL/MariaDB errors of a login the server refused (access denied, host not allowed, no such
-#: plugin): a retry would be refused again (include/mysqld_error.h ER_DBACCESS_DENIED_ERROR,
-#: ER_ACCESS_DENIED_ERROR, ER_HOST_NOT_PRIVILEGED, ER_NOT_SUPPORTED_AUTH_MODE, ER_ACCESS_DENIED_NO_PASSWORD_ERROR)
-_LOGIN_REFUSED = frozenset((1044, 1045, 1130, 1251, 1698))
-
-
 def _transient(e: Exception) -> bool:
     """Whether the retry strategy retries ``e``: a sink's error says so itself; a server connection
     that failed or was lost (the live source's own reconnections spent) is transient, a refused
@@ -725,7 +716,7 @@ def _transient(e: Exception) -> bool:
     if isinstance(e, SinkError):
         return e.transient
     if isinstance(e, ServerConnectError):
-        return e.setting is None and e.code not in _LOGIN_REFUSED
+        return e.setting is None and not e.login_refused
     return True
 
 

@@ -345,7 +345,7 @@ class ServerSource(ServerChecks, EventSource):
             try:
                 self.control = bridge.connect(self.uri, self._user, self._password, tls_offered=self._tls)
             except ServerConnectError as e:
-                if e.code in (1045, 1044, 1698):
+                if e.login_refused:
                     raise
                 raise _Lost(f"cannot reconnect: {e.message}") from None
             # (the address may lead to another server now: a thread id there is another thread)
@@ -367,7 +367,7 @@ class ServerSource(ServerChecks, EventSource):
         try:
             conn = bridge.connect(self.uri, self._user, self._password, tls_offered=self._tls)
         except ServerConnectError as e:
-            if e.code in (1045, 1044, 1698) or self.reconnects == 0 and self._done is None:
+            if e.login_refused or self.reconnects == 0 and self._done is None:
                 raise
             raise _Lost(e.message) from None
         self._dump_conn = conn
@@ -488,7 +488,7 @@ class ServerSource(ServerChecks, EventSource):
                 try:
                     got = read_from(recv_into, _RECV)
                 except TimeoutError:
-                    raise _Lost(f"nothing received for {self.read_timeout:g} s (three heartbeat periods)") from None
+                    raise self._silent() from None
                 except OSError as e:
                     raise _Lost(str(e)) from None
                 if not got:
@@ -570,7 +570,11 @@ class ServerSource(ServerChecks, EventSource):
                 return False
             waited += _WAIT_SLICE
             if waited >= self.read_timeout:
-                raise _Lost(f"nothing received for {self.read_timeout:g} s (three heartbeat periods)")
+                raise self._silent()
+
+    def _silent(self) -> _Lost:
+        """No byte, not even a heartbeat, for three heartbeat periods: the connection is lost."""
+        return _Lost(f"nothing received for {self.read_timeout:g} s (three heartbeat periods)")
 
     def _track(self, ev: Event, t: int, pos: int, size: int) -> None:
         """Keep ``_resume``: the start of the open transaction, or the next event's position outside one."""
