@@ -259,11 +259,14 @@ class SchemaHistory:
         head = rows[0]
         lc = head.get("lower_case_table_names", options.lower_case_table_names)
         base = Catalog(lower_case_table_names=lc)
-        base_views = [codec.from_data(v, View) for v in head.get("baseline_views", [])]
+        def views_of(data: list) -> MappingProxyType:
+            vs = [codec.from_data(v, View) for v in data]
+            return MappingProxyType({table_key(v.id, lc): v for v in vs})
+
         base = base.evolve(put=[codec.from_data(t, Table) for t in head.get("baseline", [])],
                            databases={lookup_name(d["name"], lc): codec.from_data(d, Database)
                                       for d in head.get("baseline_databases", [])},
-                           views=MappingProxyType({table_key(v.id, lc): v for v in base_views}))
+                           views=views_of(head.get("baseline_views", [])))
         base = dataclasses.replace(base, version=0, changed=())
         h = cls(options.replace(lower_case_table_names=lc), baseline=base)
         cat = base
@@ -279,8 +282,7 @@ class SchemaHistory:
             if "databases" in row:
                 dbs = {lookup_name(d["name"], lc): codec.from_data(d, Database) for d in row["databases"]}
             if "views" in row:
-                vs = [codec.from_data(v, View) for v in row["views"]]
-                views = MappingProxyType({table_key(v.id, lc): v for v in vs})
+                views = views_of(row["views"])
             h._catalog = cat
             h._add(rec, dbs, views)
             for e in rec.errors:
