@@ -107,32 +107,44 @@ def iter_documents(path: str | Path, *, lenient: bool = False,
         text = raw.decode("utf-8", "replace")
     if text.startswith("\ufeff") and not start:
         text = text[1:]
-    pos = _Positions(text, line0, start)
+    yield from _documents_in(text, _Positions(text, line0, start), name, 0, lenient, errors)
+
+
+def _documents_in(text: str, pos: _Positions, name: str, index: int, lenient: bool,
+                  errors: list[OlrJsonError] | None, *, growing: bool = False):
+    """The documents of ``text`` (``pos`` gives their places in the file, ``index`` the first one's
+    rank); a bad one is :func:`_bad`, and reading goes on at the next line starting with ``{``, or
+    ends when there is none. ``growing``: the text is what has been written of a file so far, so a
+    bad document with none after it is taken as one not written whole yet, and reading ends at
+    its start. Returns (the character where reading ended, the next document's rank)."""
     i = _WS.match(text, 0).end()
-    index = 0
     while i < len(text):
-        line, _, offset = pos.at(i)
         try:
             value, end = _DECODER.raw_decode(text, i)
         except json.JSONDecodeError as e:
+            m = _NEXT_DOC.search(text, i)
+            if m is None and growing:
+                break
             _bad(_not_json(e, pos, i, name, index), lenient, errors)
             index += 1
-            m = _NEXT_DOC.search(text, i)
             if m is None:
-                return
+                return len(text), index
             i = m.end()
             continue
+        line, _, offset = pos.at(i)
         yield Document(value, name, line, offset, index, pos.at(end)[2])
         index += 1
         i = _WS.match(text, end).end()
+    return i, index
 
 
 def tail_documents(files: Callable[[], list[Path]], first: Path, *, start: int = 0, lenient: bool = False,
                    errors: list[OlrJsonError] | None = None, poll: float = 0.2, stop=None,
                    idle=None) -> Iterator[Document]:
     """The documents of an OLR output that is being written, as :func:`iter_documents` gives a
-    finished file's: ``first`` from byte ``start``, then each file ``files()`` lists after it (in
-    the order of :func:`file_number`: OLR's file writer rotating to a new file). What is read is
+    finished file's: ``first`` from byte ``start``, then each file ``files()`` lists after it
+    (``files()`` lists them in the order of :func:`file_number`, as OLR's file writer rotates to
+    them). What is read is
     read again from where the last whole document ended, so a document not written whole yet is
     waited for. When nothing more can be read, ``idle()`` is called and, unless ``stop()`` says to
     end here, the files are looked at again every ``poll`` seconds. A file is left for the next
@@ -164,31 +176,14 @@ def tail_documents(files: Callable[[], list[Path]], first: Path, *, start: int =
             text = text[1:]
             offset = 3
         pos = _Positions(text, line, offset)
-        i = _WS.match(text, 0).end()
-        moved = False
-        while i < len(text):
-            try:
-                value, end = _DECODER.raw_decode(text, i)
-            except json.JSONDecodeError as e:
-                m = _NEXT_DOC.search(text, i)
-                if m is None:
-                    break               # (being written: read again from its start)
-                _bad(_not_json(e, pos, i, name, index), lenient, errors)
-                index += 1
-                i = m.end()
-                moved = True
-                continue
-            doc_line, _, doc_offset = pos.at(i)
-            yield Document(value, name, doc_line, doc_offset, index, pos.at(end)[2])
-            index += 1
-            i = _WS.match(text, end).end()
-            moved = True
+        was = offset
+        # (a document not written whole yet: reading ends at its start, and it is read again)
+        i, index = yield from _documents_in(text, pos, name, index, lenient, errors, growing=True)
         line, _, offset = pos.at(i)
-        if moved:
+        if offset != was:
             continue                    # (more may have come meanwhile)
         here = (file_number(path.name), path.name)
-        later = sorted((f for f in files() if (file_number(f.name), f.name) > here),
-                       key=lambda f: (file_number(f.name), f.name))
+        later = [f for f in files() if (file_number(f.name), f.name) > here]
         if later:
             try:
                 grown = path.stat().st_size > read_end
