@@ -14,16 +14,15 @@ unique: a set-based UPDATE checks each row against the rows not yet updated, so 
 value from one row to another can fail where the source's row-by-row order did not) and no key
 repeats in it (an UPDATE ... FROM updates a row once, PostgreSQL manual "UPDATE": "only one of
 the join rows will be used"). Everything else, and every change of a table without a key, goes row
-by row; a keyless table's row is found by all its columns (floats left out where other columns
-exist: their text round trip is not exact) and changed through its ``ctid``, one row only, as
-the source changed one row.
+by row; a keyless table's row is found by every column the image holds (floats, JSON, BLOBs and
+NULLs included: each compared with the value as the INSERT stored it, jsonb and numeric by their
+text, where = is looser than the value) and changed through its ``ctid``, one row only (the first
+that matches: equal rows are legal without a key), as the source changed one row.
 """
 
 from __future__ import annotations
 
 from .ddl import TargetColumn, TargetTable, qi
-
-FLOATS = ("float",)
 
 # The session's planner settings (manual 20.7.1 "Planner Method Configuration"): a set-based UPDATE
 # or DELETE joins a staged run (up to the sink's run size) to the target by its key, where a nested
@@ -79,12 +78,12 @@ def _param(c: TargetColumn) -> str:
 
 
 def match_columns(tt: TargetTable, present: list[TargetColumn]) -> list[TargetColumn]:
-    """The columns a row is found by: the key, else every present column (floats left out
-    when others exist)."""
+    """The columns a row is found by: the key, else every column the image holds. None is left
+    out: a row that differs from another only in a left-out column (a float, a JSON document)
+    would let the change land on the other one."""
     if tt.key:
         return list(tt.key)
-    exact = [c for c in present if c.natural.kind not in FLOATS]
-    return exact or present
+    return list(present)
 
 
 def where_row_sql(tt: TargetTable, match: list[TargetColumn]) -> str:
@@ -92,8 +91,22 @@ def where_row_sql(tt: TargetTable, match: list[TargetColumn]) -> str:
     tables may hold equal rows: one of them is the one the source changed)."""
     if tt.key:
         return " AND ".join(f"{qi(c.name)} = {_param(c)}" for c in match)
-    cond = " AND ".join(f"{qi(c.name)} IS NOT DISTINCT FROM {_param(c)}" for c in match)
+    cond = " AND ".join(_same(c) for c in match)
     return f"ctid = (SELECT ctid FROM {tt.qualified} WHERE {cond} LIMIT 1)"
+
+
+# value kinds whose = holds for values that are not the same: jsonb compares numbers by value
+# ('[1.0]' = '[1]', manual 8.14.4 "jsonb Containment and Existence"), numeric too (1.0 = 1.00 in an
+# unconstrained numeric); their text forms differ exactly where the stored values do
+_BY_TEXT = ("jsonb", "numeric")
+
+
+def _same(c: TargetColumn) -> str:
+    """The condition: column ``c`` holds the value the next parameter gives, NULL matching NULL
+    (``IS NOT DISTINCT FROM``), compared through the same expression the INSERT stored it with."""
+    if c.natural.kind in _BY_TEXT and not c.overridden:
+        return f"{qi(c.name)}::text IS NOT DISTINCT FROM ({_param(c)})::text"
+    return f"{qi(c.name)} IS NOT DISTINCT FROM {_param(c)}"
 
 
 def update_row_sql(tt: TargetTable, cols: list[TargetColumn], match: list[TargetColumn]) -> str:
