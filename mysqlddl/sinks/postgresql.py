@@ -61,6 +61,7 @@ from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionM
 from .base import Sink
 from .pg import ddl as D
 from .pg import dml as M
+from .pg import order as O
 from .pg.copytext import Unformatted
 from .pg.copytext import formatter as copy_formatter
 from .pg.rows import RowConverter, full_images
@@ -140,6 +141,7 @@ class PostgresSink(Sink):
                 self.conn.commit()
                 return
             cur.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+            cur.execute(O.sequence_sql(self.options.state_schema))      # (keyless tables' insertion order)
             cur.execute(f"CREATE TABLE IF NOT EXISTS {s}.mysqlddl_checkpoint (pipeline text PRIMARY KEY, "
                         "source_id text, file text, pos bigint, resume text, gtid text, history_version bigint, "
                         "history text, transactions bigint, updated_at timestamptz, state text)")

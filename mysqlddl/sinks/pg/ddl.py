@@ -364,7 +364,11 @@ def create_table(tt: TargetTable, options: PgOptions, notes: list[str]) -> list[
     out = [create_schema(tt.schema)]
     if options.enum_mode is EnumMode.TYPE:
         out += enum_type_sql(tt)
+    from . import order as O  # (order.py builds on this module's TargetTable)
+
     defs = [column_sql(c, notes) for c in tt.columns]
+    if O.has_row_column(tt):
+        defs.append(O.row_column_sql(options.state_schema))
     if options.enum_mode is EnumMode.CHECK:
         defs += [ck for c in tt.columns if (ck := enum_check(c))]
     if not tt.columns:
@@ -543,6 +547,18 @@ def alter_table(old: TargetTable, new: TargetTable, renames: dict[str, str], opt
             ck = enum_check(c)
             if ck and column_key(c.source.name) not in have:
                 out.append(f"ALTER TABLE {q} ADD {ck}")
+    # AUTO_INCREMENT values for the rows there are (an added column, or one that becomes
+    # AUTO_INCREMENT: its 0s and NULLs), in the old table's clustered order: before its hidden
+    # insertion order is dropped and before the new keys check them
+    from . import order as O  # (order.py builds on this module's TargetTable)
+
+    numbered = [c for c in added if c.source.auto_increment and c.generated is None] + [
+        n for o, n in pairs if n.source.auto_increment and not o.source.auto_increment]
+    out += [O.numbering_sql(old, c, renamed_cols) for c in numbered]
+    if O.has_row_column(old) and not O.has_row_column(new):
+        out += O.drop_row_column(new)
+    elif O.has_row_column(new) and not O.has_row_column(old):
+        out += O.add_row_column(new, options.state_schema, old, renamed_cols)
     # new keys after the columns they use; primary first
     for name, ix in sorted(new_ix.items(), key=lambda kv: not kv[1].primary):
         if old_ix.get(name) is None:

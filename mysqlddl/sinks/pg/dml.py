@@ -23,6 +23,7 @@ that matches: equal rows are legal without a key), as the source changed one row
 from __future__ import annotations
 
 from .ddl import TargetColumn, TargetTable, qi
+from .order import has_row_column
 
 # The session's planner settings (manual 20.7.1 "Planner Method Configuration"): a set-based UPDATE
 # or DELETE joins a staged run (up to the sink's run size) to the target by its key, where a nested
@@ -50,7 +51,11 @@ def key_ref(i: int) -> str:
 def insert_sql(tt: TargetTable, cols: list[TargetColumn], stage: str) -> str:
     names = ", ".join(qi(c.name) for c in cols)
     exprs = ", ".join(c.value_expr(f"s.{qi(c.name)}") for c in cols)
-    return f"INSERT INTO {tt.qualified} ({names}) SELECT {exprs} FROM {qi(stage)} s"
+    # a table keeping its insertion order (.order.ROW_COLUMN, numbered by its DEFAULT) gets the
+    # rows in the order COPY staged them: a fresh temporary heap holds them in that order and
+    # the ORDER BY keeps the SELECT from being pulled up, so the defaults are computed after it
+    order = " ORDER BY s.ctid" if has_row_column(tt) else ""
+    return f"INSERT INTO {tt.qualified} ({names}) SELECT {exprs} FROM {qi(stage)} s{order}"
 
 
 def copies_direct(cols: list[TargetColumn]) -> bool:

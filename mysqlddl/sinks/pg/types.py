@@ -53,7 +53,8 @@ Oracle (through OpenLogReplicator; SQL Reference 2.1 "Data Types")::
 
 A mapping rule may override any column's type (the value is then cast to it in the target).
 AUTO_INCREMENT and ON UPDATE CURRENT_TIMESTAMP become plain columns: their values come in every row
-image, so the target stores what the source computed.
+image, so the target stores what the source computed (but for the rows an ALTER numbers: the
+binlog has only the statement, :mod:`.order` numbers them in the source's order).
 
 Generated columns (``AS (expr) VIRTUAL | STORED | PERSISTENT``) become ``GENERATED ALWAYS AS
 (expr) STORED`` with the expression translated (:mod:`.generated` lists what is): VIRTUAL ones too,
