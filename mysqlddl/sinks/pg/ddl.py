@@ -552,9 +552,10 @@ def alter_table(old: TargetTable, new: TargetTable, renames: dict[str, str], opt
     # insertion order is dropped and before the new keys check them
     from . import order as O  # (order.py builds on this module's TargetTable)
 
-    numbered = [c for c in added if c.source.auto_increment and c.generated is None] + [
-        n for o, n in pairs if n.source.auto_increment and not o.source.auto_increment]
-    out += [O.numbering_sql(old, c, renamed_cols) for c in numbered]
+    out += [O.numbering_sql(old, c, renamed_cols, added=True) for c in added
+            if c.source.auto_increment and c.generated is None]
+    out += [O.numbering_sql(old, n, renamed_cols) for o, n in pairs
+            if n.source.auto_increment and not o.source.auto_increment]
     if O.has_row_column(old) and not O.has_row_column(new):
         out += O.drop_row_column(new)
     elif O.has_row_column(new) and not O.has_row_column(old):

@@ -95,14 +95,16 @@ def _key_order(tt: TargetTable, renamed: dict[str, str] | None = None) -> str | 
     return ", ".join(parts)
 
 
-def numbering_sql(old: TargetTable, col: TargetColumn, renamed: dict[str, str] | None = None) -> str:
+def numbering_sql(old: TargetTable, col: TargetColumn, renamed: dict[str, str] | None = None, *,
+                  added: bool = False) -> str:
     """A statement giving the rows of ``old`` (the table before the ALTER, its target) whose
     ``col`` is NULL or 0 the AUTO_INCREMENT numbers MySQL gives them: in clustered-key order, a
     counter from 1 that a kept value at or above it moves past (as inserts of those rows in that
     order would: MODIFY keeps the values that are not 0, manual "ALTER TABLE Statement", "Adding an
     AUTO_INCREMENT column"; an added column is NULL in every row). Where the table holds rows and
     their order is unknown, it raises (the DDL fails whole). ``renamed``: quoted old column name ->
-    quoted new name, of the columns the same ALTER renamed."""
+    quoted new name, of the columns the same ALTER renamed. ``added``: ``col`` is new (every row
+    is numbered: one set-based UPDATE rather than a loop)."""
     q, c = old.qualified, qi(col.name)
     order = _key_order(old, renamed)
     check = ""
@@ -117,6 +119,10 @@ def numbering_sql(old: TargetTable, col: TargetColumn, renamed: dict[str, str] |
     elif order is None:
         check = (f"IF EXISTS (SELECT 1 FROM {q}) THEN RAISE EXCEPTION USING MESSAGE = "
                  f"{ql(_unknown(old, col, 'PostgreSQL does not order its key as MySQL does'))}; END IF; RETURN; ")
+    if added and order:
+        number = (f"UPDATE {q} t SET {c} = o.n FROM (SELECT ctid AS r, row_number() OVER (ORDER BY {order}) AS n "
+                  f"FROM {q}) o WHERE t.ctid = o.r")
+        return f"DO $mysqlddl$ BEGIN {check}EXECUTE {ql(number)}; END $mysqlddl$"
     loop = (f"FOR r IN EXECUTE {ql(f'SELECT ctid AS id, {c} AS v FROM {q} ORDER BY {order}')} LOOP "
             "IF r.v IS NULL OR r.v = 0 THEN "
             f"EXECUTE {ql(f'UPDATE {q} SET {c} = $1 WHERE ctid = $2')} USING nxt, r.id; nxt := nxt + 1; "
