@@ -15,9 +15,15 @@ import pytest
 from mysqlddl.changes.filters import Filters
 from mysqlddl.changes.options import ChangeOptions
 from mysqlddl.changes.reader import ChangeReader
+from mysqlddl.ddl import run_script
 from mysqlddl.errors import UnconvertibleDdlError
 from mysqlddl.mapping import Mapping
+from mysqlddl.model.catalog import Catalog
+from mysqlddl.model.ids import TableId
+from mysqlddl.options import DEFAULT
 from mysqlddl.sinks.base import write_records
+from mysqlddl.sinks.pg import ddl as D
+from mysqlddl.sinks.pg import order as O
 from mysqlddl.sinks.pg.types import PgOptions
 from mysqlddl.sinks.postgresql import PostgresSink
 
@@ -139,3 +145,18 @@ def test_an_order_the_target_cannot_know_fails_the_ddl_whole(autoinc_binlogs, ma
         with psycopg.connect(uri) as conn:
             assert conn.execute("SELECT count(*) FROM information_schema.columns WHERE table_schema = %s AND "
                                 "table_name = %s AND column_name = %s", (DB_ERR, table, col)).fetchone() == (0,)
+
+
+def test_a_keyless_target_without_its_insertion_order_is_refused_when_it_holds_rows(pg_server):
+    # (a target table a sink without the hidden column made: its rows' order is not kept)
+    t = run_script(Catalog.empty(DEFAULT), "CREATE DATABASE d; USE d; CREATE TABLE t (a INT, v VARCHAR(5)); "
+                   "CREATE TABLE t2 (id INT AUTO_INCREMENT PRIMARY KEY, a INT, v VARCHAR(5))", DEFAULT).catalog
+    old = D.resolve(t.table(TableId("d", "t")), Mapping(), PgOptions())
+    new = D.resolve(t.table(TableId("d", "t2")), Mapping(), PgOptions())
+    uri = pg_server.create_database("autoinc_old_target")
+    with psycopg.connect(uri) as conn:
+        conn.execute('CREATE SCHEMA d; CREATE TABLE d.t (a integer, v varchar(5), id integer)')
+        conn.execute(O.numbering_sql(old, new.column("id"), added=True))     # (no rows: nothing to number)
+        conn.execute("INSERT INTO d.t (a, v, id) VALUES (1, 'x', 0)")
+        with pytest.raises(psycopg.errors.RaiseException, match="keeps no insertion order"):
+            conn.execute(O.numbering_sql(old, new.column("id"), added=True))

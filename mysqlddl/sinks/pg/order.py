@@ -28,10 +28,10 @@ from .ddl import TargetColumn, TargetTable, qi, ql
 ROW_COLUMN = "__mysqlddl_row"
 SEQUENCE = "mysqlddl_row_seq"
 
-# target value kinds whose order in PostgreSQL is the source's (numbers, dates and times); strings
-# are left out: MySQL orders them by their collation (PAD SPACE, case-insensitive...) where
-# PostgreSQL's order differs
-_ORDERED = ("int", "numeric", "float", "date", "timestamp", "timestamptz", "bool")
+# target value kinds whose order in PostgreSQL is the source's (numbers, dates and times); boolean
+# (TINYINT(1) with tinyint1_boolean) is not: 2 becomes true. Strings are left out: MySQL orders them
+# by their collation (PAD SPACE, case-insensitive...) where PostgreSQL's order differs
+_ORDERED = ("int", "numeric", "float", "date", "timestamp", "timestamptz")
 
 
 def clustered_key(table: Table):
@@ -67,6 +67,7 @@ def add_row_column(tt: TargetTable, state_schema: str, old: TargetTable, renamed
     out = [f"ALTER TABLE {q} ADD COLUMN IF NOT EXISTS {c} bigint"]
     order = _key_order(old, renamed)
     if order:
+        # (numbers n - 2**62: below every number the sequence, which starts at 1, gives)
         out.append(f"UPDATE {q} t SET {c} = o.n - 4611686018427387904 FROM (SELECT ctid AS r, row_number() OVER "
                    f"(ORDER BY {order}) AS n FROM {q}) o WHERE t.ctid = o.r")
     out.append(f"ALTER TABLE {q} ALTER COLUMN {c} SET DEFAULT "
