@@ -514,6 +514,7 @@ class PostgresSink(Sink):
                 if tt is not None:
                     out += D.truncate_table(tt)
         renames, col_renames = self._renames(rec)
+        starts = O.alter_starts(rec)
         new = {(tid.database, tid.name): t for tid, t in rec.tables}
         # renames first: a table moved to its new name, then diffed there
         for old_id, new_id in renames:
@@ -549,7 +550,7 @@ class PostgresSink(Sink):
                     out += D.create_table(ntt, self.options, notes)
             elif ntt is not None:
                 ott = self._target(*key)
-                out += D.alter_table(ott, ntt, col_renames.get(key, {}), self.options, notes, ts)
+                out += D.alter_table(ott, ntt, col_renames.get(key, {}), self.options, notes, ts, starts.get(key, 1))
             self._set_version(key, t)
         return out
 

@@ -38,6 +38,14 @@ STATEMENTS = [
     f"INSERT INTO {DB}.k VALUES (2, 'e')",
     f"ALTER TABLE {DB}.k ADD COLUMN id INT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST",
     f"INSERT INTO {DB}.k (a, v) VALUES (7, 'f')",
+    # the ALTER's own AUTO_INCREMENT = n is where the numbers start (the CREATE's is not: no column had it)
+    f"CREATE TABLE {DB}.k2 (a INT, v VARCHAR(5)) AUTO_INCREMENT = 50",
+    f"INSERT INTO {DB}.k2 VALUES (5, 'a'), (3, 'b')",
+    f"ALTER TABLE {DB}.k2 ADD COLUMN id INT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST",
+    f"CREATE TABLE {DB}.k3 (a INT, v VARCHAR(5))",
+    f"INSERT INTO {DB}.k3 VALUES (5, 'a'), (3, 'b')",
+    f"ALTER TABLE {DB}.k3 ADD COLUMN id INT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST, AUTO_INCREMENT = 100",
+    f"INSERT INTO {DB}.k3 (a, v) VALUES (7, 'c')",
     # a primary key: numbered in its order, not the insertion order
     f"CREATE TABLE {DB}.p (a INT PRIMARY KEY, v VARCHAR(5))",
     f"INSERT INTO {DB}.p VALUES (5, 'a'), (3, 'b'), (9, 'c'), (1, 'd')",
@@ -76,7 +84,8 @@ STATEMENTS = [
     f"INSERT INTO {DB_ERR}.s2 VALUES ('c', 3)",
     f"ALTER TABLE {DB_ERR}.s2 ADD COLUMN id INT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST",
 ]
-TABLES = {"k": ("id", "a", "v"), "p": ("a", "v", "x"), "u": ("a", "b", "v", "x"), "d": ("a", "v", "x"),
+TABLES = {"k": ("id", "a", "v"), "k2": ("id", "a", "v"), "k3": ("id", "a", "v"), "p": ("a", "v", "x"),
+          "u": ("a", "b", "v", "x"), "d": ("a", "v", "x"),
           "m": ("id", "v"), "m2": ("id", "v"), "q": ("id", "a", "v")}
 
 

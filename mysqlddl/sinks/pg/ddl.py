@@ -432,10 +432,11 @@ def cast_expr(ref: str, old: TargetColumn, new: TargetColumn) -> str:
 
 
 def alter_table(old: TargetTable, new: TargetTable, renames: dict[str, str], options: PgOptions,
-                notes: list[str], fill_ts: float | None = None) -> list[str]:
+                notes: list[str], fill_ts: float | None = None, ai_start: int = 1) -> list[str]:
     """ALTER statements taking the target of ``old`` to that of ``new`` (same schema and name:
     :func:`rename_table` moved it before). ``renames``: source column renames of the statement,
-    column_key(old name) -> new name."""
+    column_key(old name) -> new name. ``ai_start``: the first number of rows an AUTO_INCREMENT
+    column added or made numbers (:func:`.order.alter_starts`)."""
     q = new.qualified
     out: list[str] = []
     back = {column_key(v): k for k, v in renames.items()}
@@ -552,9 +553,9 @@ def alter_table(old: TargetTable, new: TargetTable, renames: dict[str, str], opt
     # insertion order is dropped and before the new keys check them
     from . import order as O  # (order.py builds on this module's TargetTable)
 
-    out += [O.numbering_sql(old, c, renamed_cols, added=True) for c in added
+    out += [O.numbering_sql(old, c, renamed_cols, added=True, start=ai_start) for c in added
             if c.source.auto_increment and c.generated is None]
-    out += [O.numbering_sql(old, n, renamed_cols) for o, n in pairs
+    out += [O.numbering_sql(old, n, renamed_cols, start=ai_start) for o, n in pairs
             if n.source.auto_increment and not o.source.auto_increment]
     if O.has_row_column(old) and not O.has_row_column(new):
         out += O.drop_row_column(new)

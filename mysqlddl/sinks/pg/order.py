@@ -22,6 +22,7 @@ fails whole, under the sink's on_ddl_error and the pipeline's error strategy) ra
 
 from __future__ import annotations
 
+from ...commands.alter_table import AlterTable, TableOptions
 from ...model.table import Table
 from .ddl import TargetColumn, TargetTable, qi, ql
 
@@ -97,7 +98,7 @@ def _key_order(tt: TargetTable, renamed: dict[str, str] | None = None) -> str | 
 
 
 def numbering_sql(old: TargetTable, col: TargetColumn, renamed: dict[str, str] | None = None, *,
-                  added: bool = False) -> str:
+                  added: bool = False, start: int = 1) -> str:
     """A statement giving the rows of ``old`` (the table before the ALTER, its target) whose
     ``col`` is NULL or 0 the AUTO_INCREMENT numbers MySQL gives them: in clustered-key order, a
     counter from 1 that a kept value at or above it moves past (as inserts of those rows in that
@@ -105,7 +106,8 @@ def numbering_sql(old: TargetTable, col: TargetColumn, renamed: dict[str, str] |
     AUTO_INCREMENT column"; an added column is NULL in every row). Where the table holds rows and
     their order is unknown, it raises (the DDL fails whole). ``renamed``: quoted old column name ->
     quoted new name, of the columns the same ALTER renamed. ``added``: ``col`` is new (every row
-    is numbered: one set-based UPDATE rather than a loop)."""
+    is numbered: one set-based UPDATE rather than a loop). ``start``: the first number (the
+    ALTER's own ``AUTO_INCREMENT = n`` option, :func:`alter_starts`)."""
     q, c = old.qualified, qi(col.name)
     order = _key_order(old, renamed)
     check = ""
@@ -121,15 +123,31 @@ def numbering_sql(old: TargetTable, col: TargetColumn, renamed: dict[str, str] |
         check = (f"IF EXISTS (SELECT 1 FROM {q}) THEN RAISE EXCEPTION USING MESSAGE = "
                  f"{ql(_unknown(old, col, 'PostgreSQL does not order its key as MySQL does'))}; END IF; RETURN; ")
     if added and order:
-        number = (f"UPDATE {q} t SET {c} = o.n FROM (SELECT ctid AS r, row_number() OVER (ORDER BY {order}) AS n "
-                  f"FROM {q}) o WHERE t.ctid = o.r")
+        number = (f"UPDATE {q} t SET {c} = o.n FROM (SELECT ctid AS r, row_number() OVER (ORDER BY {order}) "
+                  f"+ {start - 1} AS n FROM {q}) o WHERE t.ctid = o.r")
         return f"DO $mysqlddl$ BEGIN {check}EXECUTE {ql(number)}; END $mysqlddl$"
     loop = (f"FOR r IN EXECUTE {ql(f'SELECT ctid AS id, {c} AS v FROM {q} ORDER BY {order}')} LOOP "
             "IF r.v IS NULL OR r.v = 0 THEN "
             f"EXECUTE {ql(f'UPDATE {q} SET {c} = $1 WHERE ctid = $2')} USING nxt, r.id; nxt := nxt + 1; "
             "ELSIF r.v >= nxt THEN nxt := r.v + 1; END IF; END LOOP; ") if order else ""
-    body = f"DECLARE r record; nxt numeric := 1; BEGIN {check}{loop}END"
+    body = f"DECLARE r record; nxt numeric := {start}; BEGIN {check}{loop}END"
     return f"DO $mysqlddl$ {body} $mysqlddl$"
+
+
+def alter_starts(rec) -> dict[tuple[str, str], int]:
+    """Per (database, table) of the ALTERs of the history record ``rec``: the ``AUTO_INCREMENT = n``
+    table option they set (the model keeps no such option: it is the counter's state, not the
+    table's shape), where the numbering of :func:`numbering_sql` starts."""
+    out = {}
+    for cmd in rec.commands:
+        if isinstance(cmd, AlterTable):
+            tid = cmd.table.qualified(rec.default_db)
+            for op in cmd.operations:
+                if isinstance(op, TableOptions):
+                    for k, v in op.options:
+                        if k == "AUTO_INCREMENT" and v.isdigit():
+                            out[(tid.database, tid.name)] = max(int(v), 1)
+    return out
 
 
 def _unknown(tt: TargetTable, col: TargetColumn, why: str) -> str:
@@ -139,5 +157,5 @@ def _unknown(tt: TargetTable, col: TargetColumn, why: str) -> str:
             "from a snapshot taken after this DDL)")
 
 
-__all__ = ["ROW_COLUMN", "SEQUENCE", "add_row_column", "clustered_key", "drop_row_column", "has_row_column",
-           "numbering_sql", "row_column_sql", "sequence_sql"]
+__all__ = ["ROW_COLUMN", "SEQUENCE", "add_row_column", "alter_starts", "clustered_key", "drop_row_column",
+           "has_row_column", "numbering_sql", "row_column_sql", "sequence_sql"]
