@@ -12,8 +12,9 @@ A table without such a key (:func:`clustered_key` None) holds a hidden column :d
 in the target: a number from the sink's sequence (``<state_schema>.mysqlddl_row_seq``), given to a
 row when it is inserted and kept by updates, as DB_ROW_ID is. It is the order of the binlog, which
 is the source's insertion order where transactions inserting into the table did not overlap (MySQL
-manual 19.5.1.1 "Replication and AUTO_INCREMENT": a replica applying the binlog numbers as this
-sink does). Rows whose number is unknown hold NULL (rows of a table that lost its key in an order
+manual "Replication and AUTO_INCREMENT": a replica applying the binlog numbers as this
+sink does; an initial snapshot reads such a table in one scan, its clustered order, before the
+binlog's rows). Rows whose number is unknown hold NULL (rows of a table that lost its key in an order
 PostgreSQL cannot reproduce, or of a target from a sink version without the column).
 
 A numbering whose order is unknown is refused (:func:`numbering_sql` raises in the target: the DDL
