@@ -498,6 +498,11 @@ class ServerSource(ServerChecks, EventSource):
             if kind != packets.PACKET_OK:
                 p = b"\xff" + data if kind == packets.PACKET_ERR else data
                 if kind == packets.PACKET_EOF:
+                    if stop is None:
+                        # following (no BINLOG_DUMP_NON_BLOCK): the server sends EOF only when the
+                        # dump thread is ended, by a shutdown (MariaDB sql/sql_repl.cc
+                        # mysql_binlog_send, the killed thread's end) or a KILL: a lost connection
+                        raise _Lost("the server ended the dump (EOF: a shutdown or a KILL)")
                     return
                 if kind == packets.PACKET_ERR:
                     err = self._server_error(p)
