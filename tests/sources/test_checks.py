@@ -18,6 +18,7 @@ import pytest
 
 from mysqlddl.errors import ReplicaIdConflictError, SourceUriError
 from mysqlddl.sources import SourceOptions, open_source
+from mysqlddl.sources.server.checks import SourceWarning
 from mysqlddl.sources.uri import parse_uri
 
 from .conftest import PASSWORD
@@ -109,6 +110,18 @@ def test_the_opt_in_starts_without_the_check(minimal, tmp_path):
         src = open_source(live.uri(193, user="minrepl", ssl_mode="disabled", allow_server_id_takeover="yes"),
                           SourceOptions(from_now=True))
         src.close()
+        # the opt-in with the running stream's own id: the takeover it accepts, said as such by the one ended
+        with pytest.warns(SourceWarning, match="server-id 192 is not checked"):
+            src = open_source(live.uri(192, user="minrepl", ssl_mode="disabled", allow_server_id_takeover="yes"),
+                              SourceOptions(from_now=True, follow=True))
+        try:
+            next(iter(src))
+            _, err = first.communicate(timeout=30)
+        finally:
+            src.close()
+        assert first.returncode == 1 and "Traceback" not in err.decode()
+        assert "(server-id 192): the server ended this stream" in err.decode()
+        assert "[setting: server-id]" in err.decode()
     finally:
         first.kill()
         first.wait(10)

@@ -48,6 +48,17 @@ def _wait_rows(path, table: str, n: int, proc, timeout: float = 60) -> list[int]
     return _rows(path, table)
 
 
+def _streaming(live, server_id: int, proc, timeout: float = 60) -> None:
+    """Wait until the follower's dump runs (its registration is listed): before, a server away is a
+    start-up failure, not a lost connection."""
+    deadline = time.monotonic() + timeout
+    while not any(int(r[0]) == server_id for r in live.server.query("SHOW SLAVE HOSTS")):
+        if proc.poll() is not None:
+            pytest.fail(f"the follower ended (rc {proc.returncode}): {proc.stderr.read().decode()[-3000:]}")
+        assert time.monotonic() < deadline, "the follower never started its dump"
+        time.sleep(0.05)
+
+
 def _insert(srv, table: str, ids) -> None:
     srv.execute(*(f"INSERT INTO lab.{table} VALUES ({i})" for i in ids))
 
@@ -68,7 +79,7 @@ def test_changes_follow_goes_on_after_a_clean_shutdown(live, tmp_path):
            "--from-now", "--follow", "--format", "native", "--summary", "none", "-o", str(out)]
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        time.sleep(2)
+        _streaming(live, 150, proc)
         _insert(srv, "shut_changes", range(1, 11))
         assert _wait_rows(out, "shut_changes", 10, proc) == list(range(1, 11))
         _restart_after(srv, 1.5)
@@ -89,8 +100,7 @@ def test_changes_follow_fails_when_the_server_stays_away(live, tmp_path):
            "--from-now", "--follow", "--summary", "none", "--reconnect-attempts", "2", "-o", str(out)]
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        time.sleep(2)
-        assert proc.poll() is None
+        _streaming(live, 151, proc)
         srv.stop()
         try:
             _, err = proc.communicate(timeout=60)
@@ -145,11 +155,7 @@ def test_a_following_pipeline_fails_when_the_server_stays_away(live, tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "mysqlddl", "run", str(p)], cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 60
-        while not (tmp_path / "p.db").exists() and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        time.sleep(1)
-        assert proc.poll() is None, proc.stderr.read().decode()[-3000:]
+        _streaming(live, 153, proc)
         srv.stop()
         try:
             _, err = proc.communicate(timeout=90)
@@ -162,3 +168,30 @@ def test_a_following_pipeline_fails_when_the_server_stays_away(live, tmp_path):
     err = err.decode()
     assert proc.returncode == 1, err[-3000:]
     assert "reconnection attempts failed" in err and "Traceback" not in err
+
+
+def test_a_signal_while_reconnecting_stops_at_once(live, tmp_path):
+    """Ctrl-C while the server is away: the reconnection's backoff (up to 30 s a wait) notices it
+    (the source's on_wait), the command stops with its summary and 130."""
+    srv = live.server
+    cmd = [sys.executable, "-m", "mysqlddl", "changes", live.uri(154, heartbeat=1, ssl_mode="disabled"),
+           "--from-now", "--follow", "--reconnect-attempts", "30", "-o", str(tmp_path / "out.jsonl")]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _streaming(live, 154, proc)
+        srv.stop()
+        try:
+            time.sleep(3)
+            assert proc.poll() is None, proc.stderr.read().decode()[-3000:]
+            t0 = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=30)
+        finally:
+            srv.start()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    err = err.decode()
+    assert proc.returncode == 130, err[-3000:]
+    assert time.monotonic() - t0 < 3 and "Traceback" not in err and "DML rows" in err

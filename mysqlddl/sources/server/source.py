@@ -445,17 +445,19 @@ class ServerSource(ServerChecks, EventSource):
         if code in (1227, 1045, 1142):
             return self._err(ServerSettingError, f"the server refused the dump: {msg}", code=code,
                              setting="REPLICATION SLAVE privilege", fix="GRANT REPLICATION SLAVE ON *.* TO the user")
+        low = msg.lower()
+        if code == 4052 or "same server_uuid" in low or "same server_id" in low or "same server-id" in low:
+            # MariaDB ER_SLAVE_SAME_ID (4052), MySQL in a 1236: a dump with our server-id took over
+            return self._err(ReplicaIdConflictError, f"{msg} (server-id {self.uri.server_id}): the server "
+                             "ended this stream", code=code, setting="server-id",
+                             fix="give each stream its own ?server-id=", **where)
         if code != 1236:
             return self._err(SourceError, msg, code=code, **where)
-        low = msg.lower()
         try:
             names = [n for n, _ in self._binlogs()]
         except SourceError:
             names = []
         have = f"the server has: {self._list(names)}"
-        if "same server_uuid" in low or "same server_id" in low or "same server-id" in low:
-            return self._err(ReplicaIdConflictError, f"{msg}", code=code, setting="server-id",
-                             fix="choose another ?server-id=")
         if "could not find first log file" in low:
             return self._err(BinlogPurgedError, f"the start binlog is gone (purged); {have}", code=code,
                              files=tuple(names), setting="--start-position",
