@@ -42,11 +42,15 @@ EXIT_OK = 0
 EXIT_INPUT = 1
 EXIT_USAGE = 2
 EXIT_MISMATCH = 3
+#: stopped by a signal: 128 + its number, the shell's convention (130 SIGINT, 143 SIGTERM)
+EXIT_SIGNAL = 128
 
 OK = "0  success"
 INPUT_REJECTED = ("1  the input was rejected: a path that cannot be read or written, or an input error "
                   "(the positioned error is on stderr)")
 USAGE = "2  usage error (bad option or value; the usage line is printed)"
+STOPPED = ("130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM: what was read is written and flushed, the summary "
+           "printed")
 MISMATCH = ("3  a TABLE_MAP does not match the table version in force (the baseline is missing or wrong; "
             "--on-mismatch flag decodes such rows by the TABLE_MAP alone and marks them)")
 

@@ -18,6 +18,7 @@ import datetime
 import gc
 import json
 import os
+import signal
 import sys
 import time
 
@@ -28,7 +29,8 @@ HELP = "change events (Debezium envelope) as JSON Lines"
 EXIT_MISMATCH = common.EXIT_MISMATCH
 EXIT_CODES = (common.OK, "1  the input was rejected: a path that cannot be read or written, an unreadable or "
               "corrupt binlog, a DDL that cannot be parsed or applied (--ddl-errors raise), a bad --schema "
-              "file; the positioned error is on stderr", common.USAGE, common.MISMATCH)
+              "file; the positioned error is on stderr", common.USAGE, common.MISMATCH,
+              f"{common.STOPPED} (a server input)")
 
 
 def add_arguments(sp: argparse.ArgumentParser) -> None:
@@ -125,6 +127,9 @@ def run_changes(args: argparse.Namespace) -> int:
     gc_was_on = gc.isenabled()
     gc.disable()
     try:
+        if common.is_server_uri(args.binlogs[0]):
+            with _Signals() as signals:
+                return _run_changes(args, gc_was_on, signals)
         return _run_changes(args, gc_was_on)
     finally:
         gc.unfreeze()
@@ -141,7 +146,7 @@ def _change_options(args, **kw):
                          schema_database=args.schema_database, schema_position=args.schema_position, **kw)
 
 
-def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
+def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | None = None) -> int:
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeReader
     from ..errors import SchemaMismatchError
@@ -165,6 +170,8 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
         source = open_source(source[0], common.server_source_options(args, options.decode),
                              registry=None if args.include_query else query_free_registry(),
                              start_hook=snapshot.hook)
+        # a signal is acted on while the source waits for the server too (caught up, or reconnecting)
+        source.on_wait = signals.asked
         schema, options = snapshot.baseline(options)
     else:
         snapshot, schema = None, common.read_baseline(args)
@@ -192,6 +199,8 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
                 records = snapshot.then(records)
             if following:
                 records = _flush_at_commits(records, out, every=args.no_transactions)
+            if signals is not None:
+                records = signals.until(records)
             first = next(records, None)
             # the collector comes back with the first record, everything made before it frozen
             gc.freeze()
@@ -211,10 +220,47 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
     close = getattr(source, "close", None)
     if close is not None:
         close()
-    if following and args.output:
-        out.close()
+    if following:
+        out.close() if args.output else out.flush()
     _summary(reader.stats, args.summary)
+    if signals is not None and signals.signum is not None:
+        return common.EXIT_SIGNAL + signals.signum
     return 0
+
+
+class _Signals:
+    """SIGINT (Ctrl-C) and SIGTERM while a server is streamed: noted, not raised (a
+    KeyboardInterrupt would end the command with a traceback in the middle of a write), so the
+    stream stops after the record being written, or at once while it waits for the server
+    (``on_wait``); the output is flushed, the summary printed, and the exit code is the shell's
+    128 + the signal's number (cli.args.EXIT_SIGNAL: 130, 143)."""
+
+    def __init__(self):
+        self.signum: int | None = None
+        self._old: dict = {}
+
+    def __enter__(self) -> _Signals:
+        for s in (signal.SIGINT, signal.SIGTERM):
+            self._old[s] = signal.signal(s, self._note)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for s, handler in self._old.items():
+            signal.signal(s, handler)
+
+    def _note(self, signum, frame) -> None:
+        if self.signum is None:
+            self.signum = signum
+
+    def asked(self) -> bool:
+        return self.signum is not None
+
+    def until(self, records):
+        """``records`` until a signal came (checked once the record given last was written)."""
+        for rec in records:
+            yield rec
+            if self.signum is not None:
+                return
 
 
 class _Snapshot:

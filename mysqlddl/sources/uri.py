@@ -1,6 +1,7 @@
 """Source URIs: what ``open_source`` and ``mysqlddl changes`` accept.
 
-    mysql://USER@HOST[:PORT]/?server-id=N[&ssl-mode=...&ssl-ca=FILE&heartbeat=SECONDS]
+    mysql://USER@HOST[:PORT]/?server-id=N[&ssl-mode=...&ssl-ca=FILE&heartbeat=SECONDS
+                               &allow-server-id-takeover=yes]
     mariadb://USER@HOST[:PORT]/?server-id=N...           (the same; the dialect is also detected)
     file:///path/binlog.000042                           a binlog file, directory, index or glob
     /path/binlog.000042                                  the same, as a plain path
@@ -14,6 +15,10 @@ standard input is a terminal (:func:`resolve_password`).
 for Encrypted Connections"): DISABLED, PREFERRED (the default: TLS when the server offers it,
 unverified), REQUIRED (TLS or fail, unverified), VERIFY_CA (TLS, the certificate checked against
 ``ssl-ca``), VERIFY_IDENTITY (also the host name).
+
+``allow-server-id-takeover=yes``: start even when the account cannot check that no other replica
+uses ``server-id`` (:mod:`mysqlddl.sources.server.checks`), accepting that the server then ends a
+stream already running with it; without it such a start is refused.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ class ServerUri:
     ssl_key: str | None = None
     heartbeat: float = DEFAULT_HEARTBEAT
     connect_timeout: float = 10.0
+    allow_server_id_takeover: bool = False
 
     @property
     def address(self) -> str:
@@ -65,6 +71,10 @@ class FileUri:
     """Binlog files: ``path`` is what :func:`mysqlddl.binlog.files.resolve_sources` accepts."""
 
     path: str
+
+
+_YES = ("yes", "true", "on", "1")
+_NO = ("no", "false", "off", "0")
 
 
 def _fail(uri: str, why: str, fix: str | None = None) -> SourceUriError:
@@ -116,7 +126,8 @@ def parse_uri(uri: str) -> ServerUri | FileUri:
         if key in opts:
             raise _fail(uri, f"{key} given twice")
         opts[key] = value
-    known = {"server-id", "ssl-mode", "ssl-ca", "ssl-cert", "ssl-key", "heartbeat", "connect-timeout"}
+    known = {"server-id", "ssl-mode", "ssl-ca", "ssl-cert", "ssl-key", "heartbeat", "connect-timeout",
+             "allow-server-id-takeover"}
     unknown = sorted(set(opts) - known)
     if unknown:
         raise _fail(uri, f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}",
@@ -131,10 +142,14 @@ def parse_uri(uri: str) -> ServerUri | FileUri:
         raise _fail(uri, f"ssl-mode={mode} needs the CA certificate", "add &ssl-ca=/path/ca.pem")
     heartbeat = _number(uri, "heartbeat", opts.get("heartbeat", str(DEFAULT_HEARTBEAT)), float, 0.1, 4294967.0)
     timeout = _number(uri, "connect-timeout", opts.get("connect-timeout", "10"), float, 0.1, 3600.0)
+    takeover = opts.get("allow-server-id-takeover", "no").lower()
+    if takeover not in _YES + _NO:
+        raise _fail(uri, f"allow-server-id-takeover={opts['allow-server-id-takeover']!r}", "yes or no")
     return ServerUri(scheme=scheme, host=parts.hostname, port=port, user=unquote(parts.username)
                      if parts.username else None, server_id=server_id, ssl_mode=mode,
                      ssl_ca=opts.get("ssl-ca") or None, ssl_cert=opts.get("ssl-cert") or None,
-                     ssl_key=opts.get("ssl-key") or None, heartbeat=heartbeat, connect_timeout=timeout)
+                     ssl_key=opts.get("ssl-key") or None, heartbeat=heartbeat, connect_timeout=timeout,
+                     allow_server_id_takeover=takeover in _YES)
 
 
 # ------------------------------------------------------------------------------------ credentials

@@ -96,19 +96,25 @@ class ServerChecks:
                             fix=f"GRANT {', '.join(missing)} ON *.* TO the user (as an administrator)")
 
     def _check_replica_id(self) -> None:
-        """No other replica registered with our server-id. A registration that goes away within two
-        heartbeat periods was a dead run's (one killed or crashed: the server ends its dump thread
-        only when a heartbeat to the closed socket fails, the first write being accepted and the
-        second refused; measured on MariaDB 10.11: 1.6 s at heartbeat=1, 9.4 s at 5), so a restart
-        right after a crash waits for it rather than failing; a live one is refused."""
+        """No other replica registered with our server-id: the server ends a dump thread with the
+        server-id of a new dump (MariaDB sql/sql_parse.cc COM_BINLOG_DUMP: sql_repl.cc ``kill_zombie_dump_threads``;
+        the ended one gets error 4052), so a second stream would silently kick out a running one.
+        A registration that goes away within two heartbeat periods was a dead run's (one killed or
+        crashed: the server ends its dump thread only when a heartbeat to the closed socket fails,
+        the first write being accepted and the second refused; measured on MariaDB 10.11: 1.6 s at
+        heartbeat=1, 9.4 s at 5), so a restart right after a crash waits for it rather than failing;
+        a live one is refused, and so is a start whose check cannot be made (:meth:`_unchecked`)."""
         deadline = time.monotonic() + 2 * self.uri.heartbeat + 2
         while True:
             row = self._replica_with_our_id()
             if row is None:
                 return
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= deadline or isinstance(row, str) and self.uri.allow_server_id_takeover:
                 break
             time.sleep(0.2)
+        if isinstance(row, str):
+            self._unchecked(row)
+            return
         raise self._err(ReplicaIdConflictError, f"another replica is registered with server-id "
                         f"{self.uri.server_id} (host {row[1] or '?'}, port {row[2]}): the server would "
                         "drop one of the two streams each time the other connects", setting="server-id",
@@ -116,7 +122,8 @@ class ServerChecks:
                             "'Binlog Dump' connection (SHOW PROCESSLIST)")
 
     def _replica_with_our_id(self):
-        """The SHOW REPLICAS / SHOW SLAVE HOSTS row with our server-id, or None."""
+        """The SHOW REPLICAS / SHOW SLAVE HOSTS row with our server-id, or None; when the account may
+        not list the replicas, None if no replica at all is connected, else why it cannot be told (a str)."""
         try:
             try:
                 hosts = bridge.query(self.control, "SHOW REPLICAS")       # MySQL 8.0.22+ (8.4 has only this)
@@ -128,11 +135,53 @@ class ServerChecks:
             if e.code not in (1227, 1142):
                 raise
             # ER_SPECIFIC_ACCESS_DENIED_ERROR: MariaDB 10.5.2+ wants REPLICATION MASTER ADMIN for it
-            warnings.warn(f"{self.uri.address}: cannot list the other replicas (SHOW SLAVE HOSTS: {e.message}), "
-                          f"so server-id {self.uri.server_id} is not checked for a clash; grant REPLICATION "
-                          "MASTER ADMIN (MariaDB) to have it checked", SourceWarning, stacklevel=5)
-            return None
+            # (MySQL: REPLICATION SLAVE, which the dump needs anyway)
+            return self._without_the_list(e.message)
         return next((row for row in hosts if int(row[0]) == self.uri.server_id), None)
+
+    def _without_the_list(self, refused: str):
+        """The check an account that may not list the replicas can make: how many dump threads run
+        (MariaDB's ``Slaves_connected`` status, MariaDB KB "Replication and Binary Log Status
+        Variables": readable without any privilege, 1 while one of our streams runs, measured on
+        10.11). None: none does, so none can clash; else why the clash cannot be ruled out."""
+        why = f"SHOW SLAVE HOSTS was refused ({refused})"
+        try:
+            status = bridge.query_dict(self.control, "SHOW GLOBAL STATUS LIKE 'Slaves_connected'")
+        except SourceError as e:
+            status = {}
+            why += f", and so was SHOW GLOBAL STATUS ({e.message})"
+        if "slaves_connected" not in status:
+            return why + ", and the server does not say how many replicas are connected (Slaves_connected)"
+        connected = int(status["slaves_connected"] or 0)
+        if connected == 0:
+            return None
+        why += (f", and {connected} replica{'s are' if connected > 1 else ' is'} connected (Slaves_connected) "
+                "with server-ids this account cannot see")
+        try:
+            # the account's own threads are listed without the PROCESS privilege (MariaDB KB "SHOW PROCESSLIST")
+            own = [f"{r[0]} from {r[2]}" for r in bridge.query(self.control, "SHOW PROCESSLIST")
+                   if str(r[4]).startswith("Binlog Dump")]
+        except SourceError:
+            own = []
+        if own:
+            why += f"; this account's 'Binlog Dump' threads: {', '.join(own)}"
+        return why
+
+    def _unchecked(self, why: str) -> None:
+        """The server-id check could not be made: refused, unless the URI opts in
+        (``allow-server-id-takeover=yes``), which goes on with a SourceWarning saying what was not checked."""
+        sid = self.uri.server_id
+        if self.uri.allow_server_id_takeover:
+            warnings.warn(f"{self.uri.address}: server-id {sid} is not checked for a clash: {why} "
+                          "(allow-server-id-takeover=yes: a stream running with it would be ended)",
+                          SourceWarning, stacklevel=6)
+            return
+        raise self._err(ReplicaIdConflictError, f"cannot check that no other replica uses server-id {sid}: {why}; "
+                        "started, this stream would make the server end one running with that server-id "
+                        "(error 4052)", setting="server-id",
+                        fix="GRANT REPLICATION MASTER ADMIN ON *.* TO the user (MariaDB 10.5.2+: SHOW SLAVE "
+                            "HOSTS needs it), or, when no other stream uses this server-id, add "
+                            "&allow-server-id-takeover=yes to the URI")
 
     def _same_server(self, conn) -> None:
         """After a reconnect: the address may lead to another server now (a failover behind a moved

@@ -38,10 +38,12 @@ check, decoders and payload expansion).
 Reconnection, at a transaction boundary, never repeating or skipping an event: the source remembers
 where the current transaction began (its GTID event, or BEGIN) and the end of the last event it
 yielded. After a lost connection (a read error, the server gone, no byte and no heartbeat for three
-heartbeat periods) it kills the old connection (``KILL <id>``: the old dump thread may still hold
-our server-id), waits (backoff with jitter), and dumps again from the start of that transaction:
-the events before the last one yielded are decoded again (their TABLE_MAPs are needed by the rows
-after them; the consumer keeps the ones it had) but not yielded again. So nothing is buffered: a
+heartbeat periods; while following, also a dump ended by an EOF packet: a clean shutdown or a
+KILL) it kills the old connection (``KILL <id>``: the old dump thread may still hold our
+server-id), waits (backoff with jitter; ``on_wait`` is called meanwhile, as when caught up), and
+dumps again from the start of that transaction: the events before the last one yielded are
+decoded again (their TABLE_MAPs are needed by the rows after them; the consumer keeps the ones it
+had) but not yielded again. So nothing is buffered: a
 transaction bigger than memory streams, and a consumer sees each event exactly once, in order.
 A reconnect that reaches another server (the address moved to it: a failover) is refused with a
 ServerIdentityError, never resumed at this server's file position there.
@@ -328,11 +330,25 @@ class ServerSource(ServerChecks, EventSource):
                                         fix="check the server and the network; restart from the last position "
                                             "delivered") from None
                     delay = min(self.options.reconnect_max_delay, self.options.reconnect_delay * (2 ** attempts))
-                    time.sleep(delay * random.uniform(0.5, 1.0))
+                    if self._backoff(delay * random.uniform(0.5, 1.0)):
+                        return
                     attempts += 1
                     self.reconnects += 1
         finally:
             self._drop_dump()
+
+    def _backoff(self, seconds: float) -> bool:
+        """Wait ``seconds`` before a reconnection, calling ``on_wait`` every quarter second: the stream
+        waits for the server as when it has caught up (a pipeline commits what ended, a stop request
+        ends the stream now, not after up to ``reconnect_max_delay``); True: it asked to stop."""
+        end = time.monotonic() + seconds
+        while True:
+            if self.on_wait is not None and self.on_wait():
+                return True
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            time.sleep(min(left, _WAIT_SLICE))
 
     def _kill_old(self) -> None:
         """``KILL`` the previous dump connection (sql/sql_parse.cc ``sql_kill``), so two dumps with our
@@ -429,17 +445,19 @@ class ServerSource(ServerChecks, EventSource):
         if code in (1227, 1045, 1142):
             return self._err(ServerSettingError, f"the server refused the dump: {msg}", code=code,
                              setting="REPLICATION SLAVE privilege", fix="GRANT REPLICATION SLAVE ON *.* TO the user")
+        low = msg.lower()
+        if code == 4052 or "same server_uuid" in low or "same server_id" in low or "same server-id" in low:
+            # MariaDB ER_SLAVE_SAME_ID (4052), MySQL in a 1236: a dump with our server-id took over
+            return self._err(ReplicaIdConflictError, f"{msg} (server-id {self.uri.server_id}): the server "
+                             "ended this stream", code=code, setting="server-id",
+                             fix="give each stream its own ?server-id=", **where)
         if code != 1236:
             return self._err(SourceError, msg, code=code, **where)
-        low = msg.lower()
         try:
             names = [n for n, _ in self._binlogs()]
         except SourceError:
             names = []
         have = f"the server has: {self._list(names)}"
-        if "same server_uuid" in low or "same server_id" in low or "same server-id" in low:
-            return self._err(ReplicaIdConflictError, f"{msg}", code=code, setting="server-id",
-                             fix="choose another ?server-id=")
         if "could not find first log file" in low:
             return self._err(BinlogPurgedError, f"the start binlog is gone (purged); {have}", code=code,
                              files=tuple(names), setting="--start-position",
@@ -498,6 +516,11 @@ class ServerSource(ServerChecks, EventSource):
             if kind != packets.PACKET_OK:
                 p = b"\xff" + data if kind == packets.PACKET_ERR else data
                 if kind == packets.PACKET_EOF:
+                    if stop is None:
+                        # following (no BINLOG_DUMP_NON_BLOCK): the server sends EOF only when the
+                        # dump thread is ended, by a shutdown (MariaDB sql/sql_repl.cc
+                        # mysql_binlog_send, the killed thread's end) or a KILL: a lost connection
+                        raise _Lost("the server ended the dump (EOF: a shutdown or a KILL)")
                     return
                 if kind == packets.PACKET_ERR:
                     err = self._server_error(p)

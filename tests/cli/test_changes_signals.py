@@ -1,0 +1,88 @@
+"""`mysqlddl changes mysql://... --follow` stopped by a signal (Ctrl-C, a service manager's SIGTERM):
+it stops cleanly, what was written is flushed, the usual summary is printed, and the exit code is
+the shell's for that signal (128 + its number: 130 for SIGINT, 143 for SIGTERM), never a traceback.
+A real follower process and real signals, on the session's lab MariaDB (its replication account)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.mariadb
+
+
+def _ids(path, table: str) -> list[int]:
+    if not path.exists():
+        return []
+    # (the lab account cannot read the tables' definitions: the columns are positional, col_1)
+    return [next(iter(r["after"].values())) for r in map(json.loads, path.read_text().splitlines())
+            if r.get("op") == "c" and r["source"]["table"] == table]
+
+
+def _follow(srv, tmp_path, server_id: int, table: str, *extra: str):
+    srv.execute("CREATE DATABASE IF NOT EXISTS sig", f"CREATE TABLE IF NOT EXISTS sig.{table} (id INT PRIMARY KEY)")
+    out = tmp_path / "out.jsonl"
+    uri = f"mysql://{srv.REPL_USER}@127.0.0.1:{srv.port}/?server-id={server_id}&heartbeat=1&ssl-mode=disabled"
+    env = dict(os.environ, MYSQL_PWD=srv.REPL_PASSWORD)
+    proc = subprocess.Popen([sys.executable, "-m", "mysqlddl", "changes", uri, "--from-now", "--follow",
+                             "-o", str(out), *extra], env=env, cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    time.sleep(2)
+    srv.execute(*(f"INSERT INTO sig.{table} VALUES ({i})" for i in range(1, 6)))
+    deadline = time.monotonic() + 30
+    while len(_ids(out, table)) < 5 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return proc, out
+
+
+@pytest.mark.parametrize(("signum", "rc"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_stops_a_follower_cleanly(mariadb_server, tmp_path, signum, rc):
+    table = f"t{int(signum)}"
+    proc, out = _follow(mariadb_server, tmp_path, 160 + int(signum), table)
+    try:
+        assert proc.poll() is None, proc.stderr.read().decode()[-3000:]
+        assert _ids(out, table) == [1, 2, 3, 4, 5]
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    err = err.decode()
+    assert proc.returncode == rc, err[-3000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "DML rows 5" in err and f"sig.{table}: c=5" in err         # the usual text summary
+    assert _ids(out, table) == [1, 2, 3, 4, 5]
+    assert out.read_text().endswith("\n")
+
+
+def test_a_signal_while_rows_stream_stops_at_a_record(mariadb_server, tmp_path):
+    """Stopped while a backlog streams (not waiting for the server): the output ends with a whole
+    record, the JSON summary counts what was written."""
+    srv = mariadb_server
+    table = "backlog"
+    proc, out = _follow(srv, tmp_path, 170, table, "--summary", "json")
+    try:
+        srv.execute(*(f"INSERT INTO sig.{table} VALUES " + ",".join(f"({t * 500 + i})" for i in range(1, 501))
+                      for t in range(1, 60)))
+        deadline = time.monotonic() + 30
+        while len(_ids(out, table)) < 1000 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    err = err.decode()
+    assert proc.returncode == 130, err[-3000:]
+    assert "Traceback" not in err
+    summary = json.loads(err.splitlines()[-1])
+    written = [json.loads(x) for x in out.read_text().splitlines()]       # every line whole
+    assert summary["dml_rows"] == sum(1 for r in written if "op" in r)
