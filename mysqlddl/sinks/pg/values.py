@@ -29,8 +29,8 @@ import datetime
 import json
 import re
 from collections import Counter
-from decimal import Decimal
 
+from ...binlog.values.jsonb import to_text
 from ...errors import ValuePolicyError
 from .types import PgType, ValuePolicy
 
@@ -121,17 +121,12 @@ def _timestamptz(v):
     return v
 
 
-def _json_default(o):
-    if isinstance(o, Decimal):
-        return float(o) if o != o.to_integral_value() else int(o)
-    if isinstance(o, (bytes, bytearray)):
-        return bytes(o).decode("utf-8", "replace")
-    return str(o)
-
-
 def _jsonb(v):
-    text = json.dumps(v, ensure_ascii=False, default=_json_default, allow_nan=False) if not isinstance(
-        v, (bytes, bytearray)) else json.dumps(bytes(v).decode("utf-8", "replace"))
+    """A JSON document as the text of its jsonb value: its numbers exactly (jsonb keeps a number as
+    numeric, manual 8.14.1: a double would round ``12345678901234567890.123`` and could not hold
+    ``1e400``), the document ``null`` (JSON_NULL) as jsonb ``'null'`` (SQL NULL never gets here)."""
+    text = to_text(v, compact=True) if not isinstance(v, (bytes, bytearray)) else json.dumps(
+        bytes(v).decode("utf-8", "replace"))
     if "\\u0000" in text:
         raise ValueProblem("nul-in-text", text.replace("\\u0000", ""))
     try:
