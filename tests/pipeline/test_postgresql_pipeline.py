@@ -460,3 +460,34 @@ def test_mapping_rules_are_checked_against_the_restored_schema_on_every_start(la
                                        'column = "a"\nname = "a_old"\n', ""))
     proc = cli("run", p, "--once", "--summary", "none")
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_json_documents_reach_the_target_exactly(mariadb_server, pg_server, tmp_path):
+    """Issue #30 item 7: MariaDB JSON (LONGTEXT) documents through `mysqlddl run` into jsonb, value by
+    value: the document null is jsonb 'null' (not SQL NULL), 12345678901234567890.123 and 1e400 keep
+    their value, -0 and 1.0 theirs; the run completes (1e400 used to stop it with a ValueError
+    traceback at the same event on every restart). SQL: tests/changes/test_values.py JSON_SQL on
+    the session's MariaDB 10.11; DECIMAL(20,10) -0.0000000001 stored exactly too."""
+    from ..changes.test_values import DECIMALS, JSON_SQL, STORED, capture
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for f in capture(mariadb_server, *JSON_SQL):
+        (src / f.name).write_bytes(f.read_bytes())
+    uri = pg_server.create_database("pipe_json")
+    p = write_file(tmp_path / "json.toml", src, uri, "[stats]\nprogress = \"never\"\n", name="json")
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr
+    with psycopg.connect(uri) as conn:
+        got = dict(conn.execute("SELECT id, j IS NULL FROM jvals.t").fetchall())
+        assert got == {i: text is None for i, text in STORED.items()}
+        for i, text in STORED.items():
+            if text is not None:
+                same, kind = conn.execute("SELECT j = %s::jsonb, jsonb_typeof(j) FROM jvals.t WHERE id = %s",
+                                          (text, i)).fetchone()
+                assert same, (i, text)
+                assert (kind == "null") == (text == "null"), i
+        assert conn.execute("SELECT j::text FROM jvals.t WHERE id = 3").fetchone() == ("12345678901234567890.123",)
+        for i, text in DECIMALS.items():
+            assert conn.execute("SELECT d::text FROM jvals.t WHERE id = %s", (i,)).fetchone() == (text,)
