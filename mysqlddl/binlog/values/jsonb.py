@@ -264,8 +264,14 @@ def parse(data, decimal_as_str: bool = False):
 
 
 def _text_int(s: str):
-    # "-0" is a JSON number whose sign int cannot keep (RFC 8259 section 6 allows it)
-    return Decimal(s) if s == "-0" else int(s)
+    # "-0" is a JSON number whose sign int cannot keep (RFC 8259 section 6 allows it); an integer
+    # longer than int() reads from text (sys.get_int_max_str_digits, 4300) keeps its digits as a Decimal
+    if s == "-0":
+        return Decimal(s)
+    try:
+        return int(s)
+    except ValueError:
+        return Decimal(s)
 
 
 def _no_constant(s: str):
