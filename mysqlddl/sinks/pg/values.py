@@ -160,8 +160,8 @@ def _jsonb(v):
     A number numeric cannot hold (``1e200000``, valid JSON for MariaDB) is out-of-range: clamped to
     its exact text as a JSON string."""
     if not isinstance(v, (bytes, bytearray)) and _unfit_numbers(v, False) is not None:
-        raise ValueProblem("out-of-range", to_text(_unfit_numbers(v, True), compact=True))
-    text = to_text(v, compact=True) if not isinstance(v, (bytes, bytearray)) else json.dumps(
+        raise ValueProblem("out-of-range", to_text(_unfit_numbers(v, True)))
+    text = to_text(v) if not isinstance(v, (bytes, bytearray)) else json.dumps(
         bytes(v).decode("utf-8", "replace"))
     if "\\u0000" in text:
         raise ValueProblem("nul-in-text", text.replace("\\u0000", ""))
