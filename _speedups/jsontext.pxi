@@ -3,8 +3,8 @@
 # the bytes the reference gives:
 #   json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode(envelope value)
 # with the envelope's value choices (envelope.py json_value): int as decimal digits, float as
-# float.__repr__, Decimal as str(Decimal), datetime/date isoformat (UTC TIMESTAMP + "Z"), TIME as
-# [-]HH:MM:SS[.ffffff], bytes as base64, str escaped as json's ensure_ascii encoder does
+# float.__repr__, Decimal as number_text (plain digits), datetime/date isoformat (UTC TIMESTAMP
+# + "Z"), TIME as [-]HH:MM:SS[.ffffff], bytes as base64, str escaped as json's ensure_ascii encoder does
 # (RFC 8259 section 7; CPython Modules/_json.c ``ascii_escape_unichar``: '"' '\\' and \b \f \n \r
 # \t get their short escapes, every other code point outside ' '..'~' becomes \u00XX with lowercase
 # hex, and one outside the BMP a \uXXXX\uXXXX surrogate pair).
@@ -305,45 +305,12 @@ cdef int jb_put_double(JBuf *b, double d) except -1:
 
 
 cdef int jb_put_decimal(JBuf *b, Step *s, const Digits *g) except -1:
-    """The JSON string of str(Decimal) for a NEWDECIMAL (or the exact text with decimal_as="str").
-
-    str(Decimal) is the General Decimal Arithmetic to-scientific-string conversion: with the
-    coefficient's digits c (no leading zeros, "0" for zero) and exponent e = -scale,
-    adjusted = e + len(c) - 1; plain notation when e <= 0 and adjusted >= -6 (the exact text
-    _decimal_chars writes), else c[0] ["." c[1:]] "E" adjusted (e.g. DECIMAL(10,8) zero is "0E-8")."""
+    """The JSON string of a NEWDECIMAL: its exact text in plain notation with the column's scale
+    (_decimal_chars: "-0.0000000001", "0.00000000"), as the pure path's number_text writes it
+    (mysqlddl/binlog/values/jsonb.py); never str(Decimal)'s exponent form ("-1E-10", "0E-8")."""
     cdef char text[160]
-    cdef int scale = g.scale
-    cdef bint negative = g.negative
     cdef int t = _decimal_chars(text, g)
-    cdef int first = 1 if negative else 0, k, nd, adjusted
-    cdef char *digits
     jb_putc(b, 34)
-    if not s.d and scale > 0:
-        # coefficient digits: the text without sign and '.', leading zeros dropped
-        k = first
-        nd = 0
-        digits = text + 80      # scratch after the text (at most 67 characters long)
-        for k in range(first, t):
-            if text[k] == 46:
-                continue
-            if nd == 0 and text[k] == 48:
-                continue
-            digits[nd] = text[k]
-            nd += 1
-        if nd == 0:
-            digits[0] = 48
-            nd = 1
-        adjusted = -scale + nd - 1
-        if adjusted < -6:
-            if negative:
-                jb_putc(b, 45)
-            jb_putc(b, digits[0])
-            if nd > 1:
-                jb_putc(b, 46)
-                jb_put(b, digits + 1, nd - 1)
-            jb_put(b, b"E-", 2)
-            jb_put_u64(b, <uint64_t>(-adjusted))
-            return jb_putc(b, 34)
     jb_put(b, text, t)
     return jb_putc(b, 34)
 

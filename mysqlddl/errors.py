@@ -351,6 +351,13 @@ class UnconvertibleDdlError(SinkError):
     """A DDL the PostgreSQL converter cannot express (``what`` says which part)."""
 
 
+class SinkValueError(SinkError):
+    """A record a sink could not take because of a value in it: its rendering or conversion raised
+    (a ValueError, TypeError or ArithmeticError; ``what`` names it). Never transient: the same event
+    fails the same way on every restart, so the pipeline's error strategy decides (``skip``: a dead
+    letter; else the run stops with this error and the event's ``position`` and ``table``)."""
+
+
 # ------------------------------------------------------------------------------- live (server) sources
 
 

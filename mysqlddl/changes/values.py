@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import ipaddress
-import json
 
+from ..binlog.values.jsonb import JSON_NULL, parse_text
 from ..model.column import Column
 from ..model.table import Table
 from ..model.types import TypeFamily
@@ -25,11 +25,13 @@ def value_family(col: Column, table: Table) -> TypeFamily:
 
 
 def typed_value(family: TypeFamily, v):
-    """Values the schema knows better than the row image: MariaDB JSON (LONGTEXT) as an object,
-    INET4/INET6 (fixed binary) as addresses. Anything that does not convert is left as it is."""
+    """Values the schema knows better than the row image: MariaDB JSON (LONGTEXT) as the document
+    the MySQL binary JSON path gives for it (:func:`mysqlddl.binlog.values.jsonb.parse_text`: exact
+    numbers, the document ``null`` as JSON_NULL, not SQL NULL), INET4/INET6 (fixed binary) as
+    addresses. Anything that does not convert is left as it is."""
     if family is F.JSON and isinstance(v, str):
         try:
-            return json.loads(v)
+            return parse_text(v)
         except ValueError:
             return v
     if family in (F.INET4, F.INET6) and isinstance(v, (bytes, bytearray)):
@@ -64,4 +66,4 @@ def mariadb_uuid_text(v, swap_all: bool = False):
 
 
 
-__all__ = ["mariadb_uuid_text", "typed_value", "uuid_swap_all", "value_family"]
+__all__ = ["JSON_NULL", "mariadb_uuid_text", "typed_value", "uuid_swap_all", "value_family"]

@@ -27,12 +27,12 @@ new server (or refuses it) as a restart does; ``[source] on_identity_change = "e
 
 Error strategies (``[errors] strategy``): ``exit`` (default) raises the positioned error with the
 checkpoint intact; ``skip`` writes a record the sink cannot write (a rows event that does not
-decode, ...), or a DDL that cannot be parsed or applied, to the dead-letter file (JSON Lines) with
-its error, counts it and goes on; ``retry`` runs again from the checkpoint after a transient error
-(a sink or store I/O error, a connection error: the server's too, once the live source's own
-reconnections are spent), up to ``retries`` times with doubling backoff, then
-exits. An error inside the reader (a corrupt binlog) ends the reading under every strategy: the
-events after it cannot be framed.
+decode, a value the sink cannot render or convert: SinkValueError, ...), or a DDL that cannot be
+parsed or applied, to the dead-letter file (JSON Lines) with its error, counts it and goes on;
+``retry`` runs again from the checkpoint after a transient error (a sink or store I/O error, a
+connection error: the server's too, once the live source's own reconnections are spent), up to
+``retries`` times with doubling backoff, then exits. An error inside the reader (a corrupt binlog)
+ends the reading under every strategy: the events after it cannot be framed.
 
 XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMMIT (DESIGN
 "Binlog facts"). A checkpoint written while prepared transactions are open records where the first
@@ -86,6 +86,7 @@ from ..errors import (
     ServerConnectError,
     ServerIdentityError,
     SinkError,
+    SinkValueError,
 )
 from ..faults import fault
 from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionMark
@@ -568,17 +569,32 @@ class Pipeline:
 
     def _write(self, rec) -> bool:
         """``sink.write(rec)``; under the skip strategy a record the sink cannot write goes to the
-        dead-letter file instead (False)."""
+        dead-letter file instead (False). A value the sink cannot render or convert (a ValueError,
+        TypeError or ArithmeticError out of it) is a SinkValueError with the record's position and
+        table, under the strategy like any other: never a traceback, which would stop the run at
+        the same event on every restart."""
         try:
             self.sink.write(rec)
             return True
+        except SinkValueError as e:
+            err = e
         except SinkError:
             raise
         except MysqlddlError as e:
+            err = e
+        except (ValueError, TypeError, ArithmeticError) as e:
+            src = rec.source
+            file, pos = getattr(src, "file", None), getattr(src, "pos", None)
+            db, table = getattr(src, "db", None) or getattr(src, "owner", None), getattr(src, "table", None)
+            err = SinkValueError(f"the sink cannot take a value of this record: {type(e).__name__}: {e}",
+                                 position=f"{file}:{pos}" if file else None,
+                                 table=f"{db}.{table}" if table else None, what=type(e).__name__)
             if self.config.errors.strategy != "skip":
-                raise
-            self._dead_letter(rec, e)
-            return False
+                raise err from e
+        if self.config.errors.strategy != "skip":
+            raise err
+        self._dead_letter(rec, err)
+        return False
 
     # -- dead letters -----------------------------------------------------------------------------
     def _dead_file(self):

@@ -16,11 +16,14 @@ metadata", "Schema change topic"), so existing consumers can read them::
 Deliberate differences, each for a batch reader of archived logs: the top-level ``ts_ms`` is the
 event's own time (Debezium's is the connector's wall clock), so a re-run gives the same bytes;
 temporal values are ISO-8601 text rather than Debezium's epoch numbers (exact for every MySQL
-range, including zero dates kept as the server's text); DECIMAL is its exact digits as a string;
+range, including zero dates kept as the server's text); DECIMAL is its exact digits as a string,
+in plain notation with the column's scale (``"-0.0000000001"``, not ``str(Decimal)``'s ``"-1E-10"``);
 binary values are base64 (Debezium's ``binary.handling.mode=bytes`` in JSON). JSON columns are the
 document's text when the reader ran with ``Options(json_as="text")`` (as the CLI does), which is
 Debezium's ``io.debezium.data.Json`` (a string), and MariaDB's stored text byte for byte; the Python
-API's default (documents as objects) renders as nested JSON. Debezium's Kafka-only parts have no
+API's default (documents as objects) renders as nested JSON (a number other than an integer as its
+exact digits in a string, as DECIMAL; the document ``null``, JSON_NULL, as its text ``"null"``, so
+that it stays apart from SQL NULL, as in the text form). Debezium's Kafka-only parts have no
 equivalent in a JSON Lines stream: no key, no tombstone after a delete; the two key headers of a
 primary-key change (its "Primary key updates" section) become the ``headers`` member. Row events carry a
 ``mysqlddl`` object only when the column names are not the schema's (``naming``) or a TABLE_MAP
@@ -39,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..binlog import rows as rows_mod
+from ..binlog.values.jsonb import JsonNull, number_text
 from ..changes.records import Naming, RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.values import mariadb_uuid_text, typed_value
 from ..model import render
@@ -72,7 +76,9 @@ def json_value(v: Any) -> Any:
     if isinstance(v, float):
         return v if math.isfinite(v) else str(v)
     if isinstance(v, decimal.Decimal):
-        return str(v)
+        return number_text(v)
+    if isinstance(v, JsonNull):
+        return "null"
     if isinstance(v, datetime.datetime):
         if v.tzinfo is not None and v.utcoffset() == datetime.timedelta(0):
             return v.replace(tzinfo=None).isoformat() + "Z"
@@ -109,7 +115,7 @@ def _b64(v) -> str:
 # json_value by exact type for the row values seen most (None: already JSON data); anything else
 # (subclasses, containers, named tuples) goes through json_value. One dict lookup per value is
 # what keeps rendering from dominating a run.
-_BY_TYPE = {int: None, str: None, bool: None, type(None): None, float: _float, decimal.Decimal: str,
+_BY_TYPE = {int: None, str: None, bool: None, type(None): None, float: _float, decimal.Decimal: number_text,
             datetime.datetime: _datetime, datetime.date: datetime.date.isoformat,
             datetime.timedelta: _td_text, bytes: _b64}
 

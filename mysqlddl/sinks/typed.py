@@ -41,6 +41,7 @@ import json
 
 from ..binlog.rows import ABSENT  # a column the row image does not hold (MINIMAL/NOBLOB images)
 from ..binlog.values.geometry import Geometry
+from ..binlog.values.jsonb import to_text
 from ..errors import ConfigError
 from ..model.column import Column
 from ..model.table import Table
@@ -62,6 +63,13 @@ def _rendered(v) -> str:
     """A value of a column the types above do not cover: the CLI's JSON rendering of it."""
     j = json_value(v)
     return j if isinstance(j, str) else json.dumps(j, ensure_ascii=False, separators=(",", ":"))
+
+
+def _json_document(v) -> str:
+    """A JSON column's value as text: the document's text as decoded (json_as="text"), or a document
+    decoded as an object written back, numbers exact, the document ``null`` (JSON_NULL) as "null"
+    (SQL NULL stays null)."""
+    return v if isinstance(v, str) else to_text(v, compact=True)
 
 
 def _geometry(v) -> dict:
@@ -97,6 +105,8 @@ def column_type(col: Column):
         return pa.timestamp("us", tz="UTC"), frozenset({datetime.datetime}), None
     if fam is F.TIME:
         return pa.duration("us"), frozenset({datetime.timedelta}), None
+    if fam is F.JSON:
+        return pa.string(), None, _json_document
     if fam in _TEXT:
         return pa.string(), frozenset({str}), None
     if fam in _BINARY:

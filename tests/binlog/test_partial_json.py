@@ -169,8 +169,9 @@ def read(bl, build_binlog, body, **kw):
 
 # ------------------------------------------------------------------------------------ tests
 def test_binary_json_fixture_encoder_round_trips():
-    for doc in (BEFORE1, K1, BEFORE2, [], {"a": {"b": [None, False, "s"]}}, 2, "x", None):
+    for doc in (BEFORE1, K1, BEFORE2, [], {"a": {"b": [None, False, "s"]}}, 2, "x"):
         assert jsonb.parse(jb(doc)) == doc
+    assert jsonb.parse(jb(None)) is jsonb.JSON_NULL         # the document null, not SQL NULL
 
 
 def test_partial_update_rows_through_the_reader(twin, bl, build_binlog):
@@ -182,7 +183,7 @@ def test_partial_update_rows_through_the_reader(twin, bl, build_binlog):
     assert isinstance(j, JsonPartialUpdate) and isinstance(k, JsonPartialUpdate)
     # every diff of the column, in order, not only the first
     assert j.diffs == (JsonDiff("replace", "$.a", 2), JsonDiff("insert", "$.c[1]", "x"),
-                       JsonDiff("insert", '$."new key"', None), JsonDiff("remove", "$.b", None))
+                       JsonDiff("insert", '$."new key"', jsonb.JSON_NULL), JsonDiff("remove", "$.b", None))
     assert k.diffs == (JsonDiff("replace", "$[0]", 10),)
     assert a1[0] == 1 and a1[2] == "x"
     assert j.apply(b1[1]) == {"a": 2, "c": [1, "x"], "new key": None}

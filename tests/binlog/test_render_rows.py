@@ -282,13 +282,16 @@ def test_binary_is_base64_with_restored_padding():
     ("-" + "9" * 35 + "." + "9" * 30, 65, 30), ("0." + "0" * 29 + "1", 65, 30), ("0." + "0" * 30, 65, 30),
     ("999999999", 9, 0), ("-1", 1, 0), ("0", 10, 0), ("123.4", 4, 1), ("0.5", 1, 1), ("-0.000000001", 10, 9),
 ])
-def test_decimal_text_is_str_of_decimal(text, precision, scale):
-    """str(Decimal) switches to exponent notation when the adjusted exponent is below -6
-    (DECIMAL(10,8) zero is "0E-8"): that is what the CLI has always written."""
+def test_decimal_text_is_plain_with_the_scale(text, precision, scale):
+    """Plain notation with exactly the column's scale (DECIMAL(10,8) zero is "0.00000000", -1e-9 in
+    DECIMAL(10,9) "-0.000000001"), never str(Decimal)'s exponent form ("0E-8", "-1E-9"), which the
+    CLI wrote before (issue #30, "DECIMAL notation")."""
     from decimal import Decimal
 
     raw = _decimal_bin(text, precision, scale)
-    assert one(T.NEWDECIMAL, precision << 8 | scale, raw) == ENCODE(str(Decimal(text)))
+    got = one(T.NEWDECIMAL, precision << 8 | scale, raw)
+    assert got == ENCODE(format(Decimal(text), "f")) and "E" not in got
+    assert len(got.strip('"').partition(".")[2]) == scale
     assert one(T.NEWDECIMAL, precision << 8 | scale, raw, Options(decimal_as="str")).strip('"').lstrip("-") \
         .replace(".", "").lstrip("0") == text.lstrip("-").replace(".", "").lstrip("0")
 

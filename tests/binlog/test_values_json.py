@@ -15,6 +15,7 @@ from decimal import Decimal
 import pytest
 
 from mysqlddl.binlog.values import JsonOpaque, jsonb
+from mysqlddl.binlog.values.jsonb import JSON_NULL
 from mysqlddl.errors import CorruptEventError
 
 
@@ -36,14 +37,17 @@ def opaque(field_type: int, data: bytes) -> bytes:
 
 CASES = [
     ("0401", True, "true"),
-    ("0400", None, "null"),
+    ("0400", JSON_NULL, "null"),                                           # the document null, not SQL NULL
     ("0402", False, "false"),
     ("05feff", -2, "-2"),
     ("06feff", 65534, "65534"),
     ("07" + (-70000).to_bytes(4, "little", signed=True).hex(), -70000, "-70000"),
     ("09" + (-5).to_bytes(8, "little", signed=True).hex(), -5, "-5"),
     ("0a" + "ff" * 8, 18446744073709551615, "18446744073709551615"),
-    ("0b" + struct.pack("<d", 1.5).hex(), 1.5, "1.5"),
+    # a double as the shortest decimal that reads back to it, the value MariaDB's text gives
+    ("0b" + struct.pack("<d", 1.5).hex(), Decimal("1.5"), "1.5"),
+    ("0b" + struct.pack("<d", 0.1).hex(), Decimal("0.1"), "0.1"),
+    ("0b" + struct.pack("<d", 1e20).hex(), Decimal("1E+20"), "1E+20"),
     ("0c03616263", "abc", '"abc"'),
     ("0cc801" + "61" * 200, "a" * 200, '"' + "a" * 200 + '"'),          # 2-byte data-length
     ("0c04" + 'é"\n'.encode().hex(), 'é"\n', '"é\\"\\n"'),
@@ -61,7 +65,7 @@ CASES = [
     (opaque(12, (packed_date(2024, 2, 29) | packed_time(False, 23, 59, 58, 7)).to_bytes(8, "little")).hex(),
      dt.datetime(2024, 2, 29, 23, 59, 58, 7), '"2024-02-29 23:59:58.000007"'),
     (opaque(252, b"\x01\x02").hex(), JsonOpaque(252, b"\x01\x02"), '"base64:type252:AQI="'),
-    ("", None, "null"),                                                     # empty value = JSON null
+    ("", JSON_NULL, "null"),                                                # empty value = JSON null
 ]
 
 

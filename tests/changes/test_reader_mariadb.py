@@ -270,10 +270,11 @@ TYPES = [
 def _replay(srv, changes, src_db: str, dst_db: str) -> None:
     """Apply the DDL and the row changes of `src_db` to `dst_db`: INSERT for c, UPDATE/DELETE
     matching the whole before image (NULL-safe) for u/d."""
-    import json as _json
+    from mysqlddl.binlog.values.jsonb import to_text
 
     def val(v):
-        return _json.dumps(v) if isinstance(v, (dict, list)) else v
+        # a JSON document as its text, numbers exact (2.5 is a Decimal: json.dumps cannot write it)
+        return to_text(v) if isinstance(v, (dict, list)) else v
 
     conn = srv.connect()
     try:

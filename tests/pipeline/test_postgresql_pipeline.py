@@ -460,3 +460,67 @@ def test_mapping_rules_are_checked_against_the_restored_schema_on_every_start(la
                                        'column = "a"\nname = "a_old"\n', ""))
     proc = cli("run", p, "--once", "--summary", "none")
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_json_documents_reach_the_target_exactly(mariadb_server, pg_server, tmp_path):
+    """Issue #30 item 7: MariaDB JSON (LONGTEXT) documents through `mysqlddl run` into jsonb, value by
+    value: the document null is jsonb 'null' (not SQL NULL), 12345678901234567890.123 and 1e400 keep
+    their value, -0 and 1.0 theirs; the run completes (1e400 used to stop it with a ValueError
+    traceback at the same event on every restart). SQL: tests/changes/test_values.py JSON_SQL on
+    the session's MariaDB 10.11; DECIMAL(20,10) -0.0000000001 stored exactly too."""
+    from ..changes.test_values import DECIMALS, JSON_SQL, STORED, capture
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for f in capture(mariadb_server, *JSON_SQL):
+        (src / f.name).write_bytes(f.read_bytes())
+    uri = pg_server.create_database("pipe_json")
+    p = write_file(tmp_path / "json.toml", src, uri, "[stats]\nprogress = \"never\"\n", name="json")
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr
+    with psycopg.connect(uri) as conn:
+        got = dict(conn.execute("SELECT id, j IS NULL FROM jvals.t").fetchall())
+        assert got == {i: text is None for i, text in STORED.items()}
+        for i, text in STORED.items():
+            if text is not None:
+                same, kind = conn.execute("SELECT j = %s::jsonb, jsonb_typeof(j) FROM jvals.t WHERE id = %s",
+                                          (text, i)).fetchone()
+                assert same, (i, text)
+                assert (kind == "null") == (text == "null"), i
+        assert conn.execute("SELECT j::text FROM jvals.t WHERE id = 3").fetchone() == ("12345678901234567890.123",)
+        for i, text in DECIMALS.items():
+            assert conn.execute("SELECT d::text FROM jvals.t WHERE id = %s", (i,)).fetchone() == (text,)
+
+
+def test_a_json_number_numeric_cannot_hold_goes_through_the_value_policy(mariadb_server, pg_server, tmp_path):
+    """1e200000 is valid JSON for MariaDB (10.11: JSON_VALID checks the syntax) but beyond numeric,
+    which jsonb keeps numbers as (manual 8.1.2: 131072 digits before the point, 16383 after). It used
+    to fail the target's COPY with no event position, at the same place on every restart. Now it is a
+    value-policy case with its position: null (the default) counts it and the run completes; error
+    stops with the event's file:pos; clamp keeps the number's digits as a JSON string."""
+    from ..changes.test_reader_mariadb import capture
+
+    src = tmp_path / "src"
+    src.mkdir()
+    files = capture(mariadb_server, "DROP DATABASE IF EXISTS jbig", "CREATE DATABASE jbig",
+                    "CREATE TABLE jbig.t (id INT PRIMARY KEY, j JSON)",
+                    "INSERT INTO jbig.t VALUES (1, '{\"x\": 1e200000, \"y\": 1.5}'), (2, '[1e-20000]'), (3, '1e400')")
+    for f in files:
+        (src / f.name).write_bytes(f.read_bytes())
+    want = {"null": {1: None, 2: None, 3: "1" + "0" * 400},
+            "clamp": {1: '{"x": "1E+200000", "y": 1.5}', 2: '["1E-20000"]', 3: "1" + "0" * 400}}
+    for policy, rows in want.items():
+        uri = pg_server.create_database(f"pipe_jbig_{policy}")
+        p = write_file(tmp_path / policy / "p.toml", src, uri, f'value_policy = "{policy}"\n', name="jbig")
+        proc = cli("run", p, "--once", "--summary", "json")
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        counts = json.loads(proc.stderr.strip().splitlines()[-1])["stats"]["value_policy"]
+        assert counts == [["jbig.t", "j", "out-of-range", policy, 2]]
+        with psycopg.connect(uri) as conn:
+            assert dict(conn.execute("SELECT id, j::text FROM jbig.t").fetchall()) == rows
+    uri = pg_server.create_database("pipe_jbig_error")
+    p = write_file(tmp_path / "error" / "p.toml", src, uri, 'value_policy = "error"\n', name="jbig")
+    proc = cli("run", p, "--once", "--summary", "none")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "out-of-range" in proc.stderr and f"at {files[0].name}:" in proc.stderr and "jbig.t" in proc.stderr

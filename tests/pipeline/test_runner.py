@@ -15,7 +15,7 @@ import pytest
 from mysqlddl.binlog.events import MariadbGtidEvent, QueryEvent, XidEvent
 from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.changes.records import RowBatch, SchemaChange
-from mysqlddl.errors import BinlogError, CheckpointError, MysqlddlError, SinkError
+from mysqlddl.errors import BinlogError, CheckpointError, MysqlddlError, SinkError, SinkValueError
 from mysqlddl.pipeline import Pipeline, SqliteCheckpointStore, load_config, pipeline_status, run_pipeline
 from mysqlddl.sinks.segments import SegmentSink
 
@@ -215,6 +215,44 @@ def test_skip_writes_the_event_and_its_error_to_the_dead_letter_file(shop, tmp_p
     assert "cannot decode these rows" in d["error"] and d["rows_b64"] and d["pos"] > 4
     assert read_segments(tmp_path / "out").count("\n") == 18
     assert pipeline_status(shop)["stats"]["skipped"] == 1
+
+
+class ValueFailingSink(SegmentSink):
+    """The segment sink, raising what the JSON encoder raised for MariaDB's {"big": 1e400} once read
+    as a double (issue #30 item 7) on the rows events of one table and op: a value it cannot take."""
+
+    def __init__(self, directory, *, table, op):
+        super().__init__(directory)
+        self.table, self.op = table, op
+
+    def write(self, record):
+        if type(record) is RowBatch and record.mapping.qualified_name == self.table and record.op == self.op:
+            raise ValueError("Out of range float values are not JSON compliant")
+        super().write(record)
+
+
+def test_a_value_the_sink_cannot_take_stops_with_a_positioned_error(shop, tmp_path, read_segments):
+    # (exit: a typed error naming the event, not a ValueError traceback; the checkpoint before it)
+    with pytest.raises(SinkValueError, match="Out of range float") as e:
+        Pipeline(shop, sink=ValueFailingSink(tmp_path / "out", table="shop.orders", op="d")).run(once=True)
+    assert e.value.table == "shop.orders" and e.value.what == "ValueError"
+    file, _, pos = e.value.position.rpartition(":")
+    assert file == SHOP.name and int(pos) > 4
+    assert f"at {SHOP.name}:{pos}" in str(e.value)
+    delivered = read_segments(tmp_path / "out")
+    assert '"op":"d"' not in delivered
+    assert pipeline_status(shop)["checkpoint"]["sequence"] == delivered.count("\n")
+
+
+def test_a_value_the_sink_cannot_take_is_a_dead_letter_under_skip(shop, tmp_path, read_segments):
+    _with_strategy(shop, "[errors]\nstrategy = \"skip\"\n")
+    result = Pipeline(shop, sink=ValueFailingSink(tmp_path / "out", table="shop.orders", op="d")).run(once=True)
+    assert result.stats["skipped"] == 1
+    dead = [json.loads(x) for x in load_config(shop).dead_letter_path.read_text().splitlines()]
+    assert [(d["record"], d["table"], d["op"], d["error_type"], d["file"]) for d in dead] == [
+        ("RowBatch", "shop.orders", "d", "SinkValueError", SHOP.name)]
+    assert "Out of range float" in dead[0]["error"] and dead[0]["pos"] > 4 and dead[0]["rows_b64"]
+    assert read_segments(tmp_path / "out").count("\n") == 18           # every other change delivered
 
 
 def test_retry_goes_on_after_transient_sink_errors(shop, tmp_path, read_segments):

@@ -27,6 +27,13 @@ anything else -> JsonOpaque(field_type, data), rendered as text the way MySQL do
 
 Every length and offset is checked against the enclosing container; a violation is a
 CorruptEventError (the value itself was already fenced by its declared length).
+
+The same document gives the same Python values whether it comes from this binary form or from
+MariaDB's JSON text (a LONGTEXT, :func:`parse_text`): int for an integer, Decimal for any other
+number (a double here as the shortest decimal that reads back to it, which is the number MySQL
+prints; the text's exact digits there, so ``12345678901234567890.123`` or ``1e400`` lose nothing),
+and a document that is the JSON ``null`` is :data:`JSON_NULL`, never None, which is SQL NULL (a
+``null`` inside a container stays None). :func:`to_text` writes them back exactly.
 """
 
 from __future__ import annotations
@@ -55,6 +62,30 @@ class JsonOpaque(NamedTuple):
 
     field_type: int
     data: bytes
+
+
+class JsonNull:
+    """The type of :data:`JSON_NULL`: a JSON column holding the document ``null``, which is not SQL
+    NULL (the column is not null: ``j IS NULL`` is false for it; MariaDB KB "JSON Data Type",
+    MySQL manual 13.5 "The JSON Data Type", "JSON null")."""
+
+    __slots__ = ()
+    _one = None
+
+    def __new__(cls):
+        if cls._one is None:
+            cls._one = object.__new__(cls)
+        return cls._one
+
+    def __repr__(self) -> str:
+        return "JSON_NULL"
+
+    def __reduce__(self):
+        return (JsonNull, ())
+
+
+#: the document ``null`` (see :class:`JsonNull`); one object, compared with ``is``
+JSON_NULL = JsonNull()
 
 
 def _bad(msg: str):
@@ -103,7 +134,12 @@ class _Parser:
         if t == 0x0B:
             if pos + 8 > end:
                 _bad(f"double at {pos} runs past its container")
-            return _DOUBLE.unpack_from(self.data, pos)[0]
+            d = _DOUBLE.unpack_from(self.data, pos)[0]
+            if not math.isfinite(d):
+                _bad("double is not finite")
+            # the shortest decimal that reads back to the double (repr), as MySQL prints it
+            # (sql-common/json_dom.cc ``Json_double`` -> my_gcvt): the value a MariaDB text gives
+            return Decimal(repr(d))
         if t == 0x0C:
             n, start = self.varlen(pos, end)
             if start + n > end:
@@ -219,20 +255,55 @@ def _packed_temporal(field_type: int, packed: int):
 
 
 def parse(data, decimal_as_str: bool = False):
-    """A binary JSON document -> Python value (dict, list, str, int, float, bool, None, Decimal,
-    date, datetime, timedelta, JsonOpaque)."""
+    """A binary JSON document -> Python value (dict, list, str, int, Decimal, bool, None inside a
+    container, JSON_NULL for the document ``null``, date, datetime, timedelta, JsonOpaque)."""
     if len(data) == 0:
-        return None
-    return _Parser(data, decimal_as_str).value(data[0], 1, len(data), 0)
+        return JSON_NULL
+    doc = _Parser(data, decimal_as_str).value(data[0], 1, len(data), 0)
+    return JSON_NULL if doc is None else doc
 
 
-def to_text(value) -> str:
-    """Canonical JSON text of a parsed document, spaced as MySQL prints JSON (``", "``, ``": "``),
-    keys in stored order, temporal values quoted as MySQL renders them inside JSON."""
+def _text_int(s: str):
+    # "-0" is a JSON number whose sign int cannot keep (RFC 8259 section 6 allows it); an integer
+    # longer than int() reads from text (sys.get_int_max_str_digits, 4300) keeps its digits as a Decimal
+    if s == "-0":
+        return Decimal(s)
+    try:
+        return int(s)
+    except ValueError:
+        return Decimal(s)
+
+
+def _no_constant(s: str):
+    raise ValueError(f"{s} is not JSON")      # (json.loads takes NaN and Infinity; RFC 8259 does not)
+
+
+def parse_text(text: str):
+    """A JSON document's text (MariaDB's JSON, a LONGTEXT with a json_valid() check) -> the Python
+    values :func:`parse` gives for the same document: integers as int, every other number as the
+    Decimal of its exact digits (a double would round ``12345678901234567890.123`` and make
+    ``1e400`` infinite), the document ``null`` as JSON_NULL. ValueError when it is not JSON."""
+    doc = json.loads(text, parse_float=Decimal, parse_int=_text_int, parse_constant=_no_constant)
+    return JSON_NULL if doc is None else doc
+
+
+def number_text(d: Decimal) -> str:
+    """The JSON text of an exact number: plain digits when it has no positive exponent (a literal
+    ``1.0`` stays ``1.0``, ``0.0000001`` is not written ``1E-7``, ``-0`` keeps its sign), else
+    scientific (``1e400`` is ``1E+400``, not 401 digits)."""
+    return format(d, "f") if d.as_tuple().exponent <= 0 else str(d)
+
+
+def to_text(value, compact: bool = False) -> str:
+    """Canonical JSON text of a parsed document, spaced as MySQL prints JSON (``", "``, ``": "``;
+    none when ``compact``), keys in stored order, numbers exactly (:func:`number_text`), temporal
+    values quoted as MySQL renders them inside JSON."""
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {to_text(v)}" for k, v in value.items()) + "}"
+        sep, colon = (",", ":") if compact else (", ", ": ")
+        return "{" + sep.join(f"{json.dumps(k, ensure_ascii=False)}{colon}{to_text(v, compact)}"
+                              for k, v in value.items()) + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(to_text(v) for v in value) + "]"
+        return "[" + (", " if not compact else ",").join(to_text(v, compact) for v in value) + "]"
     if isinstance(value, JsonOpaque):
         return f'"base64:type{value.field_type}:{base64.b64encode(value.data).decode("ascii")}"'
     if isinstance(value, datetime.datetime):
@@ -245,9 +316,11 @@ def to_text(value) -> str:
         secs = a.days * 86400 + a.seconds
         return f'"{"-" if neg else ""}{secs // 3600:02d}:{secs // 60 % 60:02d}:{secs % 60:02d}.{a.microseconds:06d}"'
     if isinstance(value, Decimal):
-        return str(value)
+        return number_text(value)
     if isinstance(value, float) and not math.isfinite(value):
         _bad("double is not finite")
+    if value is JSON_NULL:
+        return "null"
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -297,12 +370,14 @@ class JsonPartialUpdate(NamedTuple):
         CorruptEventError."""
         as_text = isinstance(doc, str)
         if as_text:
-            doc = json.loads(doc, parse_float=Decimal)
+            doc = parse_text(doc)
         doc = copy.deepcopy(doc)
         for k, diff in enumerate(self.diffs):
             value = diff.value
             if as_text and isinstance(value, str):
-                value = json.loads(value, parse_float=Decimal)
+                value = parse_text(value)
+            if value is JSON_NULL:
+                value = None            # (the document null, put inside a container)
             legs = parse_path(diff.path)
             if not legs:
                 _not_applied(k, diff, "the root cannot be replaced, inserted or removed by a diff")

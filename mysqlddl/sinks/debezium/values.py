@@ -43,12 +43,12 @@ import base64
 import dataclasses
 import datetime
 import decimal
-import json
 import math
 import re
 import struct
 from collections.abc import Callable
 
+from ...binlog.values.jsonb import to_text
 from ...model.column import Column, DefaultKind
 from ...model.types import TypeFamily
 from .options import DebeziumOptions
@@ -421,10 +421,11 @@ def default_json(col: Column, family: TypeFamily, codec: Codec):
 
 def _json_text(v) -> str:
     """A JSON column's value as io.debezium.data.Json: the document's text. The CLI's decoder gives
-    the text (Options(json_as="text")); a document decoded as an object is written compactly."""
+    the text (Options(json_as="text")); a document decoded as an object is written compactly, its
+    numbers exactly and the document ``null`` (JSON_NULL) as the string "null" (SQL NULL is null)."""
     if isinstance(v, str):
         return v
-    return json.dumps(v, separators=(",", ":"), default=str)
+    return to_text(v, compact=True)
 
 
 __all__ = ["DECIMAL_NAME", "NO_DEFAULT", "Codec", "binary_encoder", "column_codec", "declared_base",

@@ -19,6 +19,8 @@ and action in :class:`PolicyCounts`)::
     out-of-range    an integer beyond the target type (an    NULL     the type's bound          stop
                     overridden type, TINYINT(1) as boolean   (boolean: non-zero -> true)
                     holding 2..127)
+                    a JSON number numeric cannot hold        NULL     the number as a JSON      stop
+                    (1e200000: valid JSON for MariaDB)                string ("1E+200000")
 
 A NOT NULL column under ``null`` is clamped instead (its NULL would be refused), counted as clamp.
 """
@@ -31,6 +33,7 @@ import re
 from collections import Counter
 from decimal import Decimal
 
+from ...binlog.values.jsonb import to_text
 from ...errors import ValuePolicyError
 from .types import PgType, ValuePolicy
 
@@ -121,17 +124,45 @@ def _timestamptz(v):
     return v
 
 
-def _json_default(o):
-    if isinstance(o, Decimal):
-        return float(o) if o != o.to_integral_value() else int(o)
-    if isinstance(o, (bytes, bytearray)):
-        return bytes(o).decode("utf-8", "replace")
-    return str(o)
+# What numeric holds (src/backend/utils/adt/numeric.c ``make_result_opt_error``: NUMERIC_WEIGHT_MAX
+# base-10000 digits before the point, NUMERIC_DSCALE_MAX after it; manual 8.1.2 "up to 131072
+# digits before the decimal point; up to 16383 digits after"); jsonb keeps its numbers as numeric.
+_NUMERIC_INT_DIGITS, _NUMERIC_SCALE = 131072, 16383
+
+
+def _numeric_fits(d: Decimal) -> bool:
+    return not d.is_finite() or (d.adjusted() < _NUMERIC_INT_DIGITS and -d.as_tuple().exponent <= _NUMERIC_SCALE)
+
+
+def _unfit_numbers(doc, as_text: bool):
+    """``doc`` with every number numeric cannot hold as its text (``as_text``), else None when there
+    is none."""
+    if isinstance(doc, Decimal):
+        # (str: the scientific form, short whatever the exponent: 1E-20000, not 20000 digits)
+        return (str(doc) if as_text else True) if not _numeric_fits(doc) else None
+    if isinstance(doc, dict):
+        found = {k: _unfit_numbers(x, as_text) for k, x in doc.items()}
+        if not any(f is not None for f in found.values()):
+            return None
+        return {k: (doc[k] if f is None else f) for k, f in found.items()} if as_text else True
+    if isinstance(doc, list):
+        found = [_unfit_numbers(x, as_text) for x in doc]
+        if all(f is None for f in found):
+            return None
+        return [x if f is None else f for x, f in zip(doc, found, strict=True)] if as_text else True
+    return None
 
 
 def _jsonb(v):
-    text = json.dumps(v, ensure_ascii=False, default=_json_default, allow_nan=False) if not isinstance(
-        v, (bytes, bytearray)) else json.dumps(bytes(v).decode("utf-8", "replace"))
+    """A JSON document as the text of its jsonb value: its numbers exactly (jsonb keeps a number as
+    numeric, manual 8.14.1: a double would round ``12345678901234567890.123`` and could not hold
+    ``1e400``), the document ``null`` (JSON_NULL) as jsonb ``'null'`` (SQL NULL never gets here).
+    A number numeric cannot hold (``1e200000``, valid JSON for MariaDB) is out-of-range: clamped to
+    its exact text as a JSON string."""
+    if not isinstance(v, (bytes, bytearray)) and _unfit_numbers(v, False) is not None:
+        raise ValueProblem("out-of-range", to_text(_unfit_numbers(v, True)))
+    text = to_text(v) if not isinstance(v, (bytes, bytearray)) else json.dumps(
+        bytes(v).decode("utf-8", "replace"))
     if "\\u0000" in text:
         raise ValueProblem("nul-in-text", text.replace("\\u0000", ""))
     try:
