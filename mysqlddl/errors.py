@@ -15,9 +15,21 @@ Areas append their own subclasses below their section; existing classes are not 
 
 from __future__ import annotations
 
+from .redact import mask_text
+
 
 class MysqlddlError(Exception):
-    """Root of every error mysqlddl raises on bad input or bad configuration."""
+    """Root of every error mysqlddl raises on bad input or bad configuration.
+
+    No password is ever in one: its ``args`` and every text attribute (``message``, ``path``,
+    ``fix``, ...) are masked as they are set (:func:`mysqlddl.redact.mask_text`), so a message
+    that quotes a URI, wherever it is built, prints and logs it without its password."""
+
+    def __init__(self, *args):
+        super().__init__(*(mask_text(a) if isinstance(a, str) else a for a in args))
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, mask_text(value) if isinstance(value, str) else value)
 
     def with_context(self, **ctx):
         """Fill in position fields that are still unknown (inner decoders know less than the

@@ -66,6 +66,7 @@ from ..errors import ConfigError, MappingError, PipelineError
 from ..mapping.rules import Mapping
 from ..model.settings import with_settings
 from ..options import change_event_options
+from ..redact import masked_repr, remember_uri
 from ..sinks.debezium import DebeziumOptions
 from ..sinks.pg.types import PgOptions
 
@@ -83,8 +84,10 @@ OPERATIONS = ("c", "u", "d", "t")
 OLR_UNITS = ("s", "ms", "us", "ns")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class SourceConfig:
+    __repr__ = masked_repr          # (the URI's password, if one was given, never shown)
+
     uri: str
     poll_ms: int = 200
     #: a server source's MySQL option file ([client] user/password; else MYSQL_PWD)
@@ -99,8 +102,10 @@ class SourceConfig:
     on_identity_change: str = "follow-gtid"
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class SinkConfig:
+    __repr__ = masked_repr          # (a postgresql:// URI may hold its password)
+
     uri: str
     format: str = "native"
     segment_bytes: int = 64 << 20
@@ -112,8 +117,10 @@ class SinkConfig:
     pg: PgOptions | None = None
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class CheckpointConfig:
+    __repr__ = masked_repr
+
     uri: str
     every_transactions: int = 1000
     every_ms: int = 1000
@@ -134,7 +141,7 @@ class StatsConfig:
     progress: str = "auto"
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class PipelineConfig:
     """A whole pipeline file. ``changes``: the ChangeOptions; ``schema``: the baseline DDL text
     (None without one); ``operations``: the row ops written; ``write_transactions`` /
@@ -155,6 +162,8 @@ class PipelineConfig:
     path: str | None = None
     #: the [mapping] rules (a PostgreSQL sink's; None without the table)
     mapping: Mapping | None = None
+
+    __repr__ = masked_repr
 
     @property
     def store_path(self) -> Path:
@@ -246,6 +255,8 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
         if not isinstance(data.get(t, {}), dict):
             raise PipelineError(f"[{t}] must be a table", path=path, setting=t)
     src, snk, ckp = data.get("source", {}), data.get("sink", {}), data.get("checkpoint", {})
+    for given in (src.get("uri"), snk.get("uri")):
+        remember_uri(given)         # (its password masked in every message from now on: mysqlddl.redact)
     uri = snk.get("uri")
     pg = isinstance(uri, str) and uri.split("://", 1)[0] in PG_SCHEMES
     for where, table in (("source", src), ("sink", snk), ("checkpoint", ckp), ("changes", data.get("changes", {})),

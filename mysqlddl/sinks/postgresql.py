@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections import Counter
 
@@ -58,6 +59,7 @@ from ..model import codec
 from ..model.ids import TableId, column_key
 from ..model.table import Table
 from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionMark
+from ..redact import remember_secret, remember_uri
 from .base import Sink
 from .pg import ddl as D
 from .pg import dml as M
@@ -84,6 +86,10 @@ class PostgresSink(Sink):
     def __init__(self, uri: str, options: PgOptions | None = None, mapping: Mapping | None = None, *,
                  history=None, batched: bool = True):
         self.uri = uri
+        # (the password libpq will send, from the URI or PGPASSWORD: masked in every message from
+        # now on, e.g. a server error that quotes it; mysqlddl.redact)
+        remember_uri(uri)
+        remember_secret(os.environ.get("PGPASSWORD"))
         #: False (a pipeline decides the cadence): each commit() is one target transaction, and
         #: close() rolls back what no commit covered (a restart reads it again)
         self.batched = batched

@@ -30,6 +30,7 @@ import sys
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..errors import SourceUriError
+from ..redact import mask_uri, remember_secret, remember_uri
 
 SERVER_SCHEMES = ("mysql", "mariadb")
 SSL_MODES = ("disabled", "preferred", "required", "verify-ca", "verify-identity")
@@ -78,7 +79,8 @@ _NO = ("no", "false", "off", "0")
 
 
 def _fail(uri: str, why: str, fix: str | None = None) -> SourceUriError:
-    return SourceUriError(f"bad source URI {uri!r}: {why}", fix=fix)
+    # (masked: the URI may hold the very password it is refused for)
+    return SourceUriError(f"bad source URI {mask_uri(uri)!r}: {why}", fix=fix)
 
 
 def _number(uri: str, key: str, text: str, kind=int, low=None, high=None):
@@ -99,6 +101,9 @@ def parse_uri(uri: str) -> ServerUri | FileUri:
     if not sep:
         return FileUri(uri)
     scheme = scheme.lower()
+    # a password given in the URI is refused below, and masked in every message from now on, raw
+    # and percent-decoded (mysqlddl.redact)
+    remember_uri(uri)
     parts = urlsplit(uri)
     if scheme == "file":
         if parts.netloc not in ("", "localhost"):
@@ -194,12 +199,15 @@ def resolve_password(uri: ServerUri, *, defaults_file: str | None = None, env=No
     opts = read_option_file(defaults_file) if defaults_file else {}
     user = uri.user or opts.get("user") or env.get("USER") or None
     if "password" in opts:
-        return user, opts["password"]
-    if "MYSQL_PWD" in env:
-        return user, env["MYSQL_PWD"]
-    if interactive if interactive is not None else sys.stdin.isatty():
-        return user, getpass.getpass(f"Enter password for {user}@{uri.address}: ")
-    return user, ""
+        password = opts["password"]
+    elif "MYSQL_PWD" in env:
+        password = env["MYSQL_PWD"]
+    elif interactive if interactive is not None else sys.stdin.isatty():
+        password = getpass.getpass(f"Enter password for {user}@{uri.address}: ")
+    else:
+        password = ""
+    remember_secret(password)       # (never in a message from now on: mysqlddl.redact)
+    return user, password
 
 
 __all__ = ["DEFAULT_HEARTBEAT", "DEFAULT_PORT", "SERVER_SCHEMES", "SSL_MODES", "FileUri", "ServerUri", "parse_uri",

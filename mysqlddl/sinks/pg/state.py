@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from ...positions import BinlogPosition, OlrPosition
+from ...redact import mask_uri
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -49,16 +49,8 @@ def position_fields(pos):
 
 def masked_uri(uri: str) -> str:
     """A libpq URI for messages: its password replaced by ``***`` (a key=value string: only its
-    host, port and dbname)."""
-    if "://" not in uri:
-        keep = [kv for kv in uri.split() if kv.split("=", 1)[0] in ("host", "port", "dbname", "user")]
-        return " ".join(keep) or "(connection string)"
-    parts = urlsplit(uri)
-    netloc = parts.netloc.rsplit("@", 1)
-    if len(netloc) == 2 and ":" in netloc[0]:
-        netloc[0] = netloc[0].split(":", 1)[0] + ":***"
-    query = "&".join(q for q in parts.query.split("&") if q and not q.startswith("password="))
-    return urlunsplit(parts._replace(netloc="@".join(netloc), query=query))
+    host, port, dbname and user). The one masking of every URI kind: :func:`mysqlddl.redact.mask_uri`."""
+    return mask_uri(uri)
 
 
 class TargetCheckpointView:
