@@ -48,6 +48,11 @@ class SpeedupsUnavailableError(MysqlddlError, ImportError):
     """MYSQLDDL_REQUIRE_SPEEDUPS=1 is set but the compiled extension could not be imported."""
 
 
+class UnbuiltSourceTreeError(MysqlddlError, ImportError):
+    """``import mysqlddl`` found a source tree without its build (no generated parser): the
+    checkout's own ``mysqlddl/`` shadows the installed package when Python starts in its root."""
+
+
 # --------------------------------------------------------------------------------------------- DDL
 
 

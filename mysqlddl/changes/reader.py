@@ -120,6 +120,8 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
 
     Debezium's ``r`` (snapshot read) is never emitted: a binlog reader reads no table contents.
     The dialect and server version come from each file's FORMAT_DESCRIPTION event.
+    ``on_untyped``: None, or called once as ``on_untyped("db.table")`` when the first row without
+    a table definition is emitted (``stats.untyped`` counts them all): a CLI says it there.
     After iterating: :attr:`history`, :attr:`stats`; :attr:`options` is the decoding Options in
     force (dialect and server version detected), :attr:`config` the ChangeOptions.
     """
@@ -149,6 +151,7 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
             self.options = self._detect(cfg.decode)
         self.progress = progress
         self.stats = ChangeStats()
+        self.on_untyped = None
         self.baseline_position = None
         if cfg.schema_position is not None:
             f, p = parse_position(cfg.schema_position)
@@ -384,6 +387,8 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
         txn.counts[table] += n
         txn.total += n
         self.stats.rows[(table, op)] += n
+        if m.version is None and not m.mismatch:
+            self._untyped(table, n)
 
 
 def read_changes(source, options: ChangeOptions | None = None, **inputs) -> Iterator[Change]:

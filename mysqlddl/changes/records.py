@@ -171,7 +171,12 @@ class ChangeStats:
     a COMMIT or ROLLBACK of one prepared before the first event read, whose rows were not seen),
     ``ddl_unknown_tables`` (DDL left out, in part or whole, because it acts on tables the history
     never saw: created before the first file and not in the baseline), flagged
-    TABLE_MAP mismatches, and the first/last event timestamps (seconds)."""
+    TABLE_MAP mismatches, and the first/last event timestamps (seconds). ``snapshot``: the rows of
+    an initial snapshot (op "r") per ``db.table``, counted apart from the binlog's DML (``dml_rows``)
+    and shown as op ``r`` among the table's ``rows``. ``untyped``: the rows per ``db.table``
+    emitted without a table definition (no baseline and no CREATE in the log: columns ``col_1..n``
+    or the TABLE_MAP's names, values typed by the TABLE_MAP alone, ENUM/SET as numbers); rows let
+    through a TABLE_MAP mismatch are counted in ``mismatches`` instead."""
 
     events: int = 0
     queries: Counter = dataclasses.field(default_factory=Counter)
@@ -188,6 +193,8 @@ class ChangeStats:
     xa_unseen: int = 0
     mismatches: int = 0
     truncates: Counter = dataclasses.field(default_factory=Counter)
+    snapshot: Counter = dataclasses.field(default_factory=Counter)
+    untyped: Counter = dataclasses.field(default_factory=Counter)
     first_ts: int | None = None
     last_ts: int | None = None
 
@@ -195,10 +202,14 @@ class ChangeStats:
         per_table: dict[str, dict[str, int]] = {}
         for (table, op), n in sorted(self.rows.items()):
             per_table.setdefault(table, {})[op] = n
+        for table, n in sorted(self.snapshot.items()):
+            per_table.setdefault(table, {})["r"] = n
+        per_table = dict(sorted(per_table.items()))
         return {"events": self.events, "ddl": self.ddl, "ddl_errors": self.ddl_errors,
                 "ddl_before_baseline": self.ddl_before_baseline,
                 "ddl_unknown_tables": self.ddl_unknown_tables,
-                "dml_rows": sum(self.rows.values()), "rows": per_table,
+                "dml_rows": sum(self.rows.values()), "snapshot_rows": sum(self.snapshot.values()),
+                "rows": per_table, "rows_without_schema": dict(sorted(self.untyped.items())),
                 "queries": dict(sorted(self.queries.items())), "transactions": self.transactions,
                 "xa": {"committed": self.xa_committed, "rolled_back": self.xa_rolled_back,
                        "rows_discarded": self.xa_rows_discarded, "pending": self.xa_pending,

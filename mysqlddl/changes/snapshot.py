@@ -19,7 +19,8 @@ the binlog's rows (DESIGN: sources <- changes), so the row reader lives here.
         reads. ``catalog``: the model to type the rows with (the stream's baseline: the history's
         catalog at ``capture.position``); default: the capture's own DDL applied to an empty
         catalog. The transaction is committed when the iterator is exhausted, and rolled back when
-        it is closed early.
+        it is closed early. ``stats``: a ChangeStats whose ``snapshot`` counts each row yielded,
+        per ``db.table`` (a summary's "snapshot rows": they are not the binlog's DML rows).
 
 The connection is used through PyMySQL's public API only (``cursor()``, ``execute``, ``fetch*``,
 ``pymysql.cursors.SSCursor``, ``pymysql.err.MySQLError``).
@@ -49,7 +50,7 @@ from ..model.table import Table
 from ..model.types import TypeFamily
 from ..options import Options
 from ..sources.server.snapshot import CHANGED_UNDER_SNAPSHOT, SchemaCapture
-from .records import Naming, RowChange, Source
+from .records import ChangeStats, Naming, RowChange, Source
 from .values import typed_value, value_family
 
 F = TypeFamily
@@ -262,8 +263,13 @@ def _table_rows(conn, table: Table, opts: Options, chunk_rows: int) -> Iterator[
         cur.close()
 
 
+def _qualified(change: RowChange) -> str:
+    return f"{change.source.db}.{change.source.table}"
+
+
 def snapshot_rows(conn, capture: SchemaCapture, *, catalog: Catalog | None = None,
-                  options: Options | None = None, chunk_rows: int = 10000) -> Iterator[RowChange]:
+                  options: Options | None = None, chunk_rows: int = 10000,
+                  stats: ChangeStats | None = None) -> Iterator[RowChange]:
     """See the module docstring."""
     if not capture.in_snapshot:
         raise SnapshotError("the capture left no consistent-snapshot transaction open: call "
@@ -277,6 +283,7 @@ def snapshot_rows(conn, capture: SchemaCapture, *, catalog: Catalog | None = Non
                   server_id=capture.server_id, file=pos.file, file_seq=pos.file_seq, pos=pos.pos, row=0,
                   ts=capture.ts, snapshot="true")
     held: RowChange | None = None
+    counts = stats.snapshot if stats is not None else None
     done = False
     try:
         for db, name in capture.tables:
@@ -288,6 +295,8 @@ def snapshot_rows(conn, capture: SchemaCapture, *, catalog: Catalog | None = Non
             try:
                 for after in _table_rows(conn, table, opts, chunk_rows):
                     if held is not None:
+                        if counts is not None:
+                            counts[_qualified(held)] += 1
                         yield held
                     held = RowChange("r", src, None, after, names, Naming.SCHEMA, table)
             except pymysql.err.MySQLError as e:
@@ -304,6 +313,8 @@ def snapshot_rows(conn, capture: SchemaCapture, *, catalog: Catalog | None = Non
             conn.rollback()
     conn.commit()
     if held is not None:
+        if counts is not None:
+            counts[_qualified(held)] += 1
         yield dataclasses.replace(held, source=dataclasses.replace(held.source, snapshot="last"))
 
 

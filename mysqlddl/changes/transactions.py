@@ -55,7 +55,7 @@ class OpenTransaction:
 class TransactionBook:
     """The transaction half of :class:`~mysqlddl.changes.reader.ChangeReader` (a base class of
     it): the methods use the reader's ``_txn``, ``_held``, ``_gtid``, ``_gtid_thread``,
-    ``_query_text``, ``stats``, ``filters``, ``transactions`` and ``_source``."""
+    ``_query_text``, ``stats``, ``on_untyped``, ``filters``, ``transactions`` and ``_source``."""
 
     def _begin(self, ev, *, xa: bool = False, thread: int | None = None) -> None:
         gtid = self._gtid
@@ -99,6 +99,8 @@ class TransactionBook:
         txn.counts[table] += 1
         txn.total += 1
         self.stats.rows[(table, change.op)] += 1
+        if change.table_version is None and not change.mismatch and change.op != "t":
+            self._untyped(table, 1)
         # the change was built for this row and nobody holds it yet: fill its transaction fields
         # in place (dataclasses.replace per row cost more than decoding the row)
         setattr_ = object.__setattr__
@@ -106,6 +108,13 @@ class TransactionBook:
         setattr_(change, "total_order", txn.total)
         setattr_(change, "table_order", txn.counts[table])
         yield change
+
+    def _untyped(self, table: str, n: int) -> None:
+        """``n`` rows of ``table`` emitted without a table definition (ChangeStats.untyped)."""
+        counts = self.stats.untyped
+        if not counts and self.on_untyped is not None:
+            self.on_untyped(table)
+        counts[table] += n
 
     def _xa_prepare(self, ev: XaPrepareEvent) -> Iterator[Change]:
         txn = self._txn

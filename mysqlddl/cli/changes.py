@@ -177,6 +177,7 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
         snapshot, schema = None, common.read_baseline(args)
     reader = ChangeReader(source, options, schema=schema,
                           progress=_progress(args) if isinstance(source, list) else None)
+    reader.on_untyped = _say_untyped
 
     # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
     # made them), or text to a stdout without a binary layer (a test's StringIO)
@@ -196,7 +197,7 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
         with sink:
             records = iter(reader)
             if snapshot is not None:
-                records = snapshot.then(records)
+                records = snapshot.then(records, reader.stats)
             if following:
                 records = _flush_at_commits(records, out, every=args.no_transactions)
             if signals is not None:
@@ -292,13 +293,14 @@ class _Snapshot:
             return common.read_baseline(self.args), options
         return self.capture.ddl, options.replace(schema_position=str(self.capture.position))
 
-    def then(self, records):
-        """The snapshot's rows (``initial``), then ``records``."""
+    def then(self, records, stats):
+        """The snapshot's rows (``initial``, counted in ``stats``), then ``records``."""
         if self.mode == "initial" and self.capture is not None:
             from ..changes.snapshot import snapshot_rows  # lazy: as in hook()
 
             # the rows decoded as the stream's (the server's dialect and version on the reader's options)
-            yield from snapshot_rows(self.conn, self.capture, options=self.capture.options(self.decode))
+            yield from snapshot_rows(self.conn, self.capture, options=self.capture.options(self.decode),
+                                     stats=stats)
         if self.conn is not None:
             self.conn.close()
             self.conn = None
@@ -317,6 +319,16 @@ def _flush_at_commits(records, out, every: bool):
         t = type(rec)
         if every or t is SchemaChange or (t is TransactionMark and rec.status == "END"):
             out.flush()
+
+
+def _say_untyped(table: str) -> None:
+    """Said once, at the first table whose rows go out without a table definition (the rest are
+    counted in the summary's "rows without a table definition")."""
+    print(f"mysqlddl changes: {table} has no table definition (not in a baseline, not created in the log "
+          "read): its rows are written with positional columns col_1..n (or the TABLE_MAP's names) typed by "
+          "the TABLE_MAP alone (ENUM/SET as numbers), and so are those of any other such table; give the "
+          "schema in force before the first event with --schema DUMP.sql (mysqldump --no-data), or for a "
+          "server input --snapshot schema-only", file=sys.stderr, flush=True)
 
 
 def _summary(stats, mode: str) -> None:
@@ -340,6 +352,8 @@ def _summary(stats, mode: str) -> None:
     w = sys.stderr.write
     w(f"events {d['events']}, DDL {d['ddl']} (errors skipped {d['ddl_errors']}), DML rows {d['dml_rows']}, "
       f"transactions {d['transactions']}\n")
+    if d["snapshot_rows"]:
+        w(f"snapshot rows {d['snapshot_rows']} (op r: the tables as they were at the start position)\n")
     w(f"first event {ts(d['first_event_ts'])}, last event {ts(d['last_event_ts'])}\n")
     for table, ops in d["rows"].items():
         w(f"  {table}: " + ", ".join(f"{op}={n}" for op, n in sorted(ops.items())) + "\n")
@@ -349,6 +363,9 @@ def _summary(stats, mode: str) -> None:
           f"discarded), pending {xa['pending']}\n")
     if d["truncates"]:
         w("truncated: " + ", ".join(f"{t}={n}" for t, n in d["truncates"].items()) + "\n")
+    if d["rows_without_schema"]:
+        w("rows without a table definition: " + ", ".join(f"{t}={n}" for t, n in d["rows_without_schema"].items())
+          + "\n")
     if d["mismatches_flagged"]:
         w(f"TABLE_MAP mismatches flagged: {d['mismatches_flagged']}\n")
     if d["queries"]:

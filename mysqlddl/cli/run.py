@@ -54,4 +54,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"mysqlddl run: {'stopped' if result.stopped else 'done'} at {where}; transactions "
               f"{st['transactions']}, DDL {st['ddl']}, rows {st['dml_rows']}, skipped {st['skipped']}",
               file=sys.stderr)
+        if st.get("snapshot_rows"):
+            print(f"mysqlddl run: snapshot rows {st['snapshot_rows']} (op r: the tables as they were at the start "
+                  "position)", file=sys.stderr)
+        if st.get("rows_without_schema"):
+            print("mysqlddl run: rows without a table definition: "
+                  + ", ".join(f"{t}={n}" for t, n in st["rows_without_schema"].items()), file=sys.stderr)
     return 0

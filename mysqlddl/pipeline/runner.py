@@ -326,6 +326,7 @@ class Pipeline:
         self._ended = None
         self._last_stats = 0.0
         self._last_progress = 0.0
+        self._said_untyped = False
         if olr:
             columns = (ckpt.reader_state or {}).get("olr_columns") if ckpt is not None else None
             reader = self.reader = source.reader(start, decode, history=history, columns=columns,
@@ -490,6 +491,8 @@ class Pipeline:
             if t is RowBatch:
                 if (all_ops or rec.op in ops) and write(rec):
                     stats.rows(rec.mapping.qualified_name, rec.op, rec.count)
+                    if rec.mapping.version is None and not rec.mapping.mismatch:
+                        self._untyped(rec.mapping.qualified_name, rec.count)
                 if faults and rec.total0 >= 1000:
                     fault("huge-transaction")
             elif t is TransactionMark:
@@ -511,6 +514,19 @@ class Pipeline:
             elif t is RowChange:
                 if (all_ops or rec.op in ops) and write(rec):
                     stats.rows(f"{rec.source.db}.{rec.source.table}", rec.op, 1)
+                    if rec.table_version is None and not rec.mismatch and rec.op != "t":
+                        self._untyped(f"{rec.source.db}.{rec.source.table}", 1)
+
+    def _untyped(self, table: str, n: int) -> None:
+        """Rows written without a table definition: counted (Stats), and said once per run."""
+        if not self._said_untyped:
+            self._said_untyped = True
+            print(f"mysqlddl run: {table} has no table definition (not in the baseline, not created in the log "
+                  "read): its rows are written with positional columns col_1..n (or the TABLE_MAP's names) typed "
+                  "by the TABLE_MAP alone (ENUM/SET as numbers), and so are those of any other such table; give "
+                  "the pipeline a baseline, [changes] schema = \"DUMP.sql\" in its file (mysqldump --no-data "
+                  "of the tables before its first event)", file=sys.stderr, flush=True)
+        self.stats.rows_without_schema(table, n)
 
     def _loop_olr(self, reader) -> None:
         """:meth:`_loop` for an OLR source's records (:mod:`.olr_source`). A transaction ends at

@@ -11,6 +11,11 @@ per table, column, reason and action) are added the same way: what the sink coun
 batch is committed, less what it had counted before, joins the totals (``value_policy``: rows
 [table, column, reason, action, count]), so a batch re-read after a crash is counted once.
 
+Rows are counted per table and op (``dml``); ``dml_rows`` is the binlog's DML, and rows of op
+``r`` (an initial snapshot's reads) are ``snapshot_rows`` beside it, as ``mysqlddl changes`` counts
+them. ``rows_without_schema``: the rows per table written without a table definition (no baseline,
+no CREATE in the log: positional columns, values typed by the TABLE_MAP alone), as ``changes`` says.
+
 The stats file (JSON, replaced atomically) is written every ``interval_s`` and at the end; ``mysqlddl
 status`` shows it with the checkpoint.
 """
@@ -43,6 +48,7 @@ class Stats:
         self.skipped = int(t.get("skipped", 0))
         self.retries = int(t.get("retries", 0))
         self.dml: dict[str, collections.Counter] = {k: collections.Counter(v) for k, v in t.get("dml", {}).items()}
+        self.untyped = collections.Counter(t.get("rows_without_schema", {}))
         self.recent: collections.deque = collections.deque(t.get("recent", ()), maxlen=RECENT_BATCHES)
         self._reset_batch()
 
@@ -51,12 +57,16 @@ class Stats:
         self.b_txns = 0
         self.b_skipped = 0
         self.b_dml: collections.Counter = collections.Counter()     # (table, op) -> rows
+        self.b_untyped: collections.Counter = collections.Counter()     # table -> rows without a definition
         self.b_source_ts = None
         self.b_read_at = None
 
     # -- the open batch ---------------------------------------------------------------------------
     def rows(self, table: str, op: str, n: int) -> None:
         self.b_dml[(table, op)] += n
+
+    def rows_without_schema(self, table: str, n: int) -> None:
+        self.b_untyped[table] += n
 
     def boundary(self, source_ts: int, ddl: bool) -> None:
         """A transaction (or a DDL) ended: its commit event's timestamp, read now."""
@@ -82,6 +92,7 @@ class Stats:
         self.skipped += self.b_skipped
         for (table, op), n in self.b_dml.items():
             self.dml.setdefault(table, collections.Counter())[op] += n
+        self.untyped.update(self.b_untyped)
         if self._sink_counts is not None:
             now_counts = collections.Counter(self._sink_counts)
             self.value_policy.update(now_counts - self._sink_seen)
@@ -99,6 +110,7 @@ class Stats:
         return {"ddl": self.ddl, "transactions": self.transactions, "batches": self.batches,
                 "skipped": self.skipped, "retries": self.retries,
                 "dml": {t: dict(sorted(c.items())) for t, c in sorted(self.dml.items())},
+                "rows_without_schema": dict(sorted(self.untyped.items())),
                 "recent": list(self.recent),
                 "value_policy": [[*k, n] for k, n in sorted(self.value_policy.items()) if n]}
 
@@ -109,7 +121,8 @@ class Stats:
         for c in self.dml.values():
             by_op.update(c)
         d["dml_by_op"] = dict(sorted(by_op.items()))
-        d["dml_rows"] = sum(by_op.values())
+        d["snapshot_rows"] = by_op.get("r", 0)
+        d["dml_rows"] = sum(by_op.values()) - d["snapshot_rows"]
         d["avg_batch_size"] = round((self.transactions + self.ddl) / self.batches, 2) if self.batches else 0
         last = self.recent[-1] if self.recent else None
         if last and last["source_committed"]:

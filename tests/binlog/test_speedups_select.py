@@ -4,11 +4,16 @@ Cases for read_lenenc_int follow sql-common/pack.c net_field_length_ll (first by
 value, 251 NULL, 252/253/254 prefix a 2/3/8-byte little-endian value, 255 invalid)."""
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from mysqlddl.binlog import _twin, speedups
 from mysqlddl.errors import CorruptEventError, MysqlddlError, SpeedupsUnavailableError, TruncatedError
+
+SAMPLE = Path(__file__).resolve().parent.parent / "data" / "shop-bin.000001"
 
 LENENC_CASES = [
     # (hex, offset, expected value, expected new offset)
@@ -71,3 +76,39 @@ def test_pure_python_switch_selects_twin(monkeypatch):
 def test_required_run_really_uses_a_compiled_module():
     assert speedups.IMPLEMENTATION == "compiled"
     assert speedups.impl.__file__.endswith((".so", ".pyd"))
+
+
+def _without_compiled(tmp_path, env: dict, code: str) -> subprocess.CompletedProcess:
+    """``code`` in a Python where the compiled core cannot be imported (a None in sys.modules makes
+    its import raise ImportError, as a missing or broken build does)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MYSQLDDL_")} | env
+    prelude = "import sys; sys.modules['mysqlddl._speedups'] = None\n"
+    return subprocess.run([sys.executable, "-c", prelude + code], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+USE_TWICE = ("from mysqlddl.binlog import speedups\nfrom mysqlddl.binlog.reader import BinlogReader\n"
+             f"n = sum(1 for _ in BinlogReader({str(SAMPLE)!r}))\nspeedups.select()\n"
+             "print(speedups.IMPLEMENTATION, n)")
+
+
+def test_a_missing_compiled_core_is_said_once_on_stderr(tmp_path):
+    p = _without_compiled(tmp_path, {}, USE_TWICE)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[0] == "pure-python"
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith("mysqlddl: the compiled extension mysqlddl._speedups is not available")
+    assert "MYSQLDDL_PUREPYTHON=1" in lines[0] and "pip install" in lines[0]
+
+
+def test_the_pure_python_switch_is_silent(tmp_path):
+    p = _without_compiled(tmp_path, {"MYSQLDDL_PUREPYTHON": "1"}, USE_TWICE)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[0] == "pure-python" and p.stderr == ""
+
+
+def test_required_speedups_stay_an_error(tmp_path):
+    p = _without_compiled(tmp_path, {"MYSQLDDL_REQUIRE_SPEEDUPS": "1"}, USE_TWICE)
+    assert p.returncode == 1
+    assert p.stderr.strip().splitlines()[-1].startswith("mysqlddl.errors.SpeedupsUnavailableError: ")

@@ -4,6 +4,7 @@ from a temporary cwd, so the installed package is what runs)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -231,3 +232,25 @@ def test_schema_changes_of_unknown_tables_are_reported_once(shared_path, run_cli
         assert notes[0].startswith("mysqlddl changes: 6 schema changes left out") and "--schema" in notes[0]
     quiet = run_cli("changes", shared_path / "binlogs/maxwell/binlog.000004")
     assert quiet.returncode == 0 and "left out" not in quiet.stderr
+
+
+SHOP = Path(__file__).resolve().parent.parent / "data" / "shop-bin.000001"
+SHOP_BASELINE = SHOP.with_name("shop-baseline.sql")
+UNTYPED = {"shop.customers": 2, "shop.orders": 6}     # every row of the sample (shop-bin.PROVENANCE.md)
+
+
+def test_rows_without_a_table_definition_are_counted_and_said(run_cli):
+    # no baseline: the tables were created before the binlog, so their rows are written positionally
+    # (col_1..n, ENUM as its index); said once at the first such table, counted per table
+    proc = run_cli("changes", SHOP, "-o", "out.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    warnings = [x for x in proc.stderr.splitlines() if "no table definition" in x]
+    assert len(warnings) == 1 and warnings[0].startswith("mysqlddl changes: shop.orders has no table definition")
+    assert "--schema" in warnings[0] and "--snapshot" in warnings[0]
+    assert "rows without a table definition: shop.customers=2, shop.orders=6" in proc.stderr.splitlines()
+    proc = run_cli("changes", SHOP, "-o", "out.jsonl", "--summary", "json")
+    assert json.loads(proc.stderr.splitlines()[-1])["rows_without_schema"] == UNTYPED
+    # with the baseline: nothing to say
+    proc = run_cli("changes", SHOP, "--schema", SHOP_BASELINE, "-o", "out.jsonl", "--summary", "json")
+    assert proc.returncode == 0 and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert json.loads(proc.stderr)["rows_without_schema"] == {}

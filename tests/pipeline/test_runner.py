@@ -425,3 +425,21 @@ def test_debezium_properties_in_the_pipeline_file(tmp_path, run_cli, read_segmen
     with pytest.raises(MysqlddlError, match="decimal.handling.mode must be one of") as e:
         load_config(p)
     assert e.value.setting == "sink.debezium"
+
+
+def test_rows_without_a_baseline_are_counted_and_said(tmp_path, pipeline_file, run_cli):
+    # a pipeline file without [changes] schema over a binlog whose tables were created before it:
+    # positional rows (col_1..n, ENUM as its index), said once and counted in the summary and stats file
+    src = tmp_path / "binlogs"
+    src.mkdir()
+    shutil.copyfile(SHOP, src / SHOP.name)
+    p = pipeline_file(tmp_path / "p.toml", source=src, sink=f"jsonl://{tmp_path}/out", store=tmp_path / "state.db")
+    proc = run_cli("run", p, "--once")
+    assert proc.returncode == 0, proc.stderr
+    warnings = [x for x in proc.stderr.splitlines() if "no table definition" in x]
+    assert len(warnings) == 1 and warnings[0].startswith("mysqlddl run: shop.orders has no table definition")
+    assert "[changes] schema" in warnings[0]
+    assert "mysqlddl run: rows without a table definition: shop.customers=2, shop.orders=6" in proc.stderr
+    untyped = {"shop.customers": 2, "shop.orders": 6}
+    assert pipeline_status(p)["stats_file"]["stats"]["rows_without_schema"] == untyped
+    assert pipeline_status(p)["stats"]["rows_without_schema"] == untyped       # (carried in the checkpoint)

@@ -70,3 +70,28 @@ def test_snapshot_and_a_baseline_file_exclude_each_other(live, tmp_path):
                            "--schema", str(schema)], env=env, cwd=tmp_path, capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 1 and "leave out --schema" in proc.stderr and not proc.stdout
+
+
+def test_the_summary_counts_the_snapshot_rows(live, tmp_path):
+    # the op "r" rows are no DML of the binlog: their own count, per table and in all, in the text
+    # and the JSON summary (they were left out of both)
+    live.server.execute("CREATE DATABASE IF NOT EXISTS snapsum",
+                        "CREATE TABLE IF NOT EXISTS snapsum.a (id INT PRIMARY KEY)",
+                        "CREATE TABLE IF NOT EXISTS snapsum.b (id INT PRIMARY KEY)",
+                        "INSERT IGNORE INTO snapsum.a VALUES (1),(2),(3)",
+                        "INSERT IGNORE INTO snapsum.b VALUES (1),(2)")
+    env = dict(os.environ, MYSQL_PWD="live-pw")
+    base = [sys.executable, "-m", "mysqlddl", "changes", live.uri(144), "--snapshot", "initial", "--database",
+            "snapsum", "-o", str(tmp_path / "out.jsonl")]
+    text = subprocess.run(base, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert text.returncode == 0, text.stderr
+    lines = text.stderr.splitlines()
+    assert "DML rows 0," in lines[0]
+    assert "snapshot rows 5 (op r: the tables as they were at the start position)" in lines
+    assert "  snapsum.a: r=3" in lines and "  snapsum.b: r=2" in lines
+    js = subprocess.run([*base, "--summary", "json"], env=env, cwd=tmp_path, capture_output=True, text=True,
+                        timeout=120)
+    assert js.returncode == 0, js.stderr
+    d = json.loads(js.stderr.splitlines()[-1])
+    assert (d["dml_rows"], d["snapshot_rows"]) == (0, 5)
+    assert d["rows"] == {"snapsum.a": {"r": 3}, "snapsum.b": {"r": 2}}
