@@ -31,6 +31,7 @@ import textwrap
 
 from ..errors import ConfigError, MysqlddlError
 from ..options import SERVER_SETTINGS, Options, change_event_options
+from ..paths import holds, same_file
 
 # mysqlddl.changes and mysqlddl.binlog.reader are imported where they are used, not here: they take
 # 0.2-0.4 s to import (the DDL commands, the row decoders), which `mysqlddl --help`, `parse` or
@@ -381,6 +382,38 @@ def distinct_binlogs(sources) -> None:
             raise ConfigError(f"{f}: the same binlog file is given twice (as {seen[key]} and {f}); "
                               "give each file once")
         seen[key] = str(f)
+
+
+def refuse_inputs_as_outputs(inputs, outputs) -> None:
+    """No output is one of the inputs, and no output directory holds one (issue #30 item 1: ``-o``
+    naming the input truncated it to 0 bytes, then blamed the file). Checked before anything is
+    opened for writing. ``inputs``: the paths read (server URIs are left out; a binlog directory,
+    glob or .index file stands for its files too); ``outputs``: ``(option, path, is_directory)``,
+    a None path skipped. Same file = same device and inode (:mod:`mysqlddl.paths`), so a symlink or a
+    hard link to an input is refused like its own name."""
+    from ..binlog.files import resolve_sources  # heavy: see the imports above
+
+    files: list[tuple[str, str]] = []          # (the input as given, a file it names)
+    for given in inputs:
+        if given is None or is_server_uri(given):
+            continue
+        given = os.fspath(given)
+        files.append((given, given))
+        try:
+            files.extend((given, os.fspath(f)) for f in resolve_sources(given) if os.fspath(f) != given)
+        except (MysqlddlError, OSError):        # (not a binlog input: the file itself is what is read)
+            pass
+    for option, out, is_dir in outputs:
+        if out is None:
+            continue
+        for given, f in files:
+            if is_dir and holds(out, f):
+                raise ConfigError(f"{option} {out}: holds the input {given}: writing there could overwrite it; "
+                                  "give another directory")
+            if not is_dir and same_file(out, f):
+                raise ConfigError(f"{option} {out}: is the input {given}"
+                                  f"{'' if f == given else f' (its file {f})'}: writing it would destroy it; "
+                                  "give another path")
 
 
 def path_error(e: OSError) -> MysqlddlError:

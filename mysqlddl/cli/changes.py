@@ -45,7 +45,8 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 def check(args: argparse.Namespace) -> None:
-    """What can be checked before the first event is read: each binlog once, the output writable."""
+    """What can be checked before the first event is read: each binlog once, no output that is an
+    input, the output writable."""
     if any(common.is_server_uri(b) for b in args.binlogs):
         if len(args.binlogs) != 1:
             raise ConfigError("a server input (mysql://...) is the only input: give it alone")
@@ -55,6 +56,8 @@ def check(args: argparse.Namespace) -> None:
         raise ConfigError("--topics-dir needs --format debezium and takes the place of --output")
     if getattr(args, "snapshot", None) in ("initial", "schema-only") and args.schema is not None:
         raise ConfigError(f"--snapshot {args.snapshot} captures the schema from the server: leave out --schema")
+    common.refuse_inputs_as_outputs([*args.binlogs, args.schema], [
+        ("--output", args.output, False), ("--topics-dir", getattr(args, "topics_dir", None), True)])
     if args.output:
         common.check_writable(args.output, option="--output")
 

@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     opts = Options(dialect="oracle", olr_time_unit=args.time_unit, olr_tm_unit=args.tm_unit,
                    error_policy="skip" if args.lenient else "raise")
     common.check_readable(args.files)
+    common.refuse_inputs_as_outputs([*args.files, args.schema], [("--output", args.output, False),
+                                                                ("--history", args.history, False)])
     for path, option in ((args.output, "--output"), (args.history, "--history")):
         if path:
             common.check_writable(path, option=option)

@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from ..options import Options
 
     common.check_readable(args.inputs, what="file (.sql or .jsonl)")
+    common.refuse_inputs_as_outputs(args.inputs, [("--summary-json", args.summary_json, False)])
     if args.summary_json:
         common.check_writable(args.summary_json, option="--summary-json")
     opts = Options(dialect=args.dialect, sql_mode=args.sql_mode or "")

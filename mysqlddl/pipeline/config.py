@@ -66,6 +66,7 @@ from ..errors import ConfigError, MappingError, PipelineError
 from ..mapping.rules import Mapping
 from ..model.settings import with_settings
 from ..options import change_event_options
+from ..paths import holds
 from ..sinks.debezium import DebeziumOptions
 from ..sinks.pg.types import PgOptions
 
@@ -301,11 +302,30 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
                                 setting="sink.sequence")
         if "mapping" in data:
             raise PipelineError("[mapping] rules apply to a postgresql:// sink only", path=path, setting="mapping")
+        _refuse_source_in_sink(source, sink, path)
         return _common(data, name, base, path, source, sink, default_store)
     except ConfigError as e:
         if isinstance(e, PipelineError):
             raise
         raise PipelineError(str(e), path=path) from None
+
+
+def _refuse_source_in_sink(source: SourceConfig, sink: SinkConfig, path) -> None:
+    """A segment sink's directory must not hold the source's files (issue #30 item 1): the sink
+    writes, renames and removes files there. A file or directory source (file://, olr://, a path)
+    inside the jsonl:// directory, or that directory itself, is refused; symlinks resolved
+    (:func:`mysqlddl.paths.holds`)."""
+    if not sink.uri.startswith("jsonl:"):
+        return
+    scheme = source.uri.split("://", 1)[0] if "://" in source.uri else ""
+    if scheme not in ("", "file", "olr"):
+        return
+    src = Path(unquote(urlsplit(source.uri).path)) if scheme else Path(source.uri)
+    out = uri_path(sink.uri, "jsonl", "sink.uri")
+    if holds(out, src):
+        raise PipelineError(f"the sink directory {out} holds the source {source.uri}: its segments would be "
+                            "written among the files read; give the sink a directory of its own", path=path,
+                            setting="sink.uri")
 
 
 def _pg_pipeline(data: dict, name: str, base: Path, path, source: SourceConfig) -> PipelineConfig:
