@@ -116,6 +116,13 @@ def size(text: str) -> int:
     return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
 
 
+def count(text: str) -> int:
+    """A whole number, 0 or more (``--reconnect-attempts``)."""
+    if not re.fullmatch(r"\s*\d+\s*", text):
+        raise argparse.ArgumentTypeError(f"not a count (a whole number, 0 or more): {text!r}")
+    return int(text)
+
+
 def server_version(text: str) -> tuple[int, int, int]:
     """``8.0.40``, ``10.11`` (patch 0) or a server's own version string (``10.11.19-MariaDB-log``)."""
     try:
@@ -173,7 +180,8 @@ def add_server_settings(sp: argparse.ArgumentParser) -> None:
 
 def add_positions(sp: argparse.ArgumentParser, what: str, note: str = "") -> None:
     sp.add_argument("--start-position", type=position, metavar="N|FILE:N",
-                    help=f"{what} from this position on (N: a byte offset in the first file){note}")
+                    help=f"{what} from this position on, where an event starts (N: a byte offset in the first "
+                    f"file){note}")
     sp.add_argument("--stop-position", type=position, metavar="N|FILE:N",
                     help="stop before this position (N: a byte offset in the last file)")
 
@@ -416,6 +424,52 @@ def refuse_inputs_as_outputs(inputs, outputs) -> None:
                                   "give another path")
 
 
+def check_file_positions(args: argparse.Namespace) -> None:
+    """--start-position / --stop-position against file inputs (issue #30 item 13: a FILE:N naming
+    another file gave an empty output and exit 0; item 14: a start inside an event was blamed on
+    the event that is not there): FILE names one of the inputs (its path or base name, as the
+    reader matches it), and a start is where an event starts (the event headers walked,
+    :func:`mysqlddl.binlog.files.event_around`)."""
+    from ..binlog.files import event_around, resolve_sources  # heavy: see the imports above
+
+    files = resolve_sources(list(args.binlogs))
+    for option, value in (("--start-position", args.start_position), ("--stop-position", args.stop_position)):
+        if value is None:
+            continue
+        name, pos = (None, value) if isinstance(value, int) else file_position(value)
+        if name is None:
+            path = files[0 if option == "--start-position" else -1]
+        else:
+            path = next((f for f in files if str(f) == name or f.name == os.path.basename(name)), None)
+            if path is None:
+                raise ConfigError(f"{option} {value}: {name} is not among the inputs "
+                                  f"({', '.join(str(f) for f in files)}); give a position in one of them")
+        if option == "--start-position":
+            around = event_around(path, pos)
+            if around is not None:
+                raise ConfigError(f"{option} {value}: not at an event boundary: {path} has an event from "
+                                  f"{around[0]} to {around[1]}; start at {around[0]} or {around[1]} "
+                                  "(`mysqlddl events` lists where events start)")
+
+
+#: what only a server input takes: (option, dest, why a file input cannot)
+_SERVER_ONLY = (("--follow", "follow", "; to follow a growing binlog directory, run a pipeline (mysqlddl run)"),
+                ("--from-now", "from_now", ""), ("--start-gtid", "start_gtid", ""))
+
+
+def refuse_server_options(args: argparse.Namespace) -> None:
+    """With file inputs, the options of a server input are refused, not ignored (issue #30 item 13:
+    --follow and --from-now on files were silently dropped): a file input is read from its
+    start (or --start-position) to its end."""
+    for option, dest, more in _SERVER_ONLY:
+        if getattr(args, dest, None) not in (None, False):
+            raise ConfigError(f"{option} needs a server input (mysql://USER@HOST:PORT/?server-id=N): a file "
+                              f"input is read to its end{more}")
+    if getattr(args, "snapshot", None) not in (None, "auto"):
+        raise ConfigError(f"--snapshot {args.snapshot} needs a server input (mysql://USER@HOST:PORT/?server-id=N): "
+                          "a file input's baseline is --schema")
+
+
 def path_error(e: OSError) -> MysqlddlError:
     """An OSError that escaped the checks above, as the one-line error the CLI prints."""
     where = e.filename if e.filename is not None else "(no file name)"
@@ -442,7 +496,7 @@ def add_server_source(sp: argparse.ArgumentParser) -> None:
     g.add_argument("--allow-minimal", action="store_true", help="accept binlog_row_image=MINIMAL/NOBLOB")
     g.add_argument("--defaults-file", metavar="FILE", help="MySQL option file whose [client] group has the "
                    "user and password (else MYSQL_PWD, else a prompt on a terminal)")
-    g.add_argument("--reconnect-attempts", type=int, default=5, metavar="N",
+    g.add_argument("--reconnect-attempts", type=count, default=5, metavar="N",
                    help="reconnections tried in a row after a lost connection (default 5)")
     g.add_argument("--snapshot", choices=("auto", "initial", "schema-only", "never"), default="auto",
                    help="before streaming, capture the included tables' schema (SHOW CREATE TABLE) and "

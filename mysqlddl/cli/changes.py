@@ -52,6 +52,8 @@ def check(args: argparse.Namespace) -> None:
             raise ConfigError("a server input (mysql://...) is the only input: give it alone")
     else:
         common.distinct_binlogs(args.binlogs)
+        common.refuse_server_options(args)
+        common.check_file_positions(args)
     if getattr(args, "topics_dir", None) is not None and (args.format != "debezium" or args.output):
         raise ConfigError("--topics-dir needs --format debezium and takes the place of --output")
     if getattr(args, "snapshot", None) in ("initial", "schema-only") and args.schema is not None:

@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         reader = open_source(args.binlogs[0], common.server_source_options(args, opts))
     else:
         common.distinct_binlogs(args.binlogs)
+        common.refuse_server_options(args)
+        common.check_file_positions(args)
         reader = BinlogReader(args.binlogs, options=opts, start=common.file_position(args.start_position),
                               stop=common.file_position(args.stop_position))
     types = set(args.type) if args.type else None

@@ -153,3 +153,37 @@ def test_an_output_directory_holding_an_input_is_refused(victim, tmp_path, run_c
                     f"--topics-dir {out}", f"holds the input {path}")
         input_error(run_cli("spark", path, "--out", out), f"--out {out}", f"holds the input {path}")
     assert path.read_bytes() == data
+
+
+# ---------------------------------------------------------------- refusals that were rc 0 (#30 item 13)
+
+
+@pytest.mark.parametrize("sub", ["changes", "history", "events"])
+def test_a_position_in_a_file_not_among_the_inputs_is_refused(sub, maxwell, run_cli, input_error):
+    for option in ("--start-position", "--stop-position"):
+        input_error(run_cli(sub, maxwell, option, "other.000001:4"), f"{option} other.000001:4",
+                    "not among the inputs", str(maxwell))
+
+
+@pytest.mark.parametrize("sub", ["changes", "history", "events"])
+def test_a_start_position_inside_an_event_is_refused(sub, maxwell, run_cli, input_error):
+    # binlog.000004: a QUERY event at 276..502, the next (GTID) at 502
+    for value in (f"{maxwell.name}:500", "500"):
+        input_error(run_cli(sub, maxwell, "--start-position", value), f"--start-position {value}",
+                    "not at an event boundary", "276", "502")
+    ok = run_cli(sub, maxwell, "--start-position", f"{maxwell.name}:502")
+    assert ok.returncode == 0 and ok.stdout, ok.stderr
+
+
+def test_reconnect_attempts_below_zero_is_a_usage_error(maxwell, run_cli, usage_error):
+    for sub in ("changes", "events"):
+        usage_error(run_cli(sub, maxwell, "--reconnect-attempts", "-1"), "argument --reconnect-attempts",
+                    "0 or more")
+
+
+@pytest.mark.parametrize("option", [["--follow"], ["--from-now"], ["--start-gtid", "0-1-5"]])
+def test_server_only_options_on_file_inputs_are_refused(option, maxwell, run_cli, input_error):
+    for sub in ("changes", "events"):
+        proc = run_cli(sub, maxwell, *option)
+        input_error(proc, f"{option[0]} needs a server input (mysql://")
+        assert not proc.stdout
