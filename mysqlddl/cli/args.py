@@ -23,7 +23,9 @@ input error (exit 1) with a one-line message naming the path and the problem (:f
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
+import errno
 import os
 import re
 import sys
@@ -377,6 +379,19 @@ def check_writable(path: str, *, option: str) -> None:
         raise ConfigError(f"{option} {path}: cannot write: permission denied")
 
 
+def binlog_inputs(inputs) -> list[str]:
+    """The inputs with each ``file://`` URI as its path (a server URI stays as given); any other
+    ``scheme://`` is a SourceUriError naming the schemes taken (issue #30 item 14: ``postgres://...``
+    was "glob matches no files", ``http://...`` "no such file")."""
+    from ..sources.uri import FileUri, parse_uri  # heavy: the sources package (see the imports above)
+
+    out = []
+    for given in inputs:
+        uri = parse_uri(given) if "://" in str(given) else None
+        out.append(uri.path if isinstance(uri, FileUri) else given)
+    return out
+
+
 def distinct_binlogs(sources) -> None:
     """The binlog inputs name each file once. The same file twice would be read twice: its DDL
     again after itself, which the schema history rejects as going back in time, and its rows
@@ -468,6 +483,25 @@ def refuse_server_options(args: argparse.Namespace) -> None:
     if getattr(args, "snapshot", None) not in (None, "auto"):
         raise ConfigError(f"--snapshot {args.snapshot} needs a server input (mysql://USER@HOST:PORT/?server-id=N): "
                           "a file input's baseline is --schema")
+
+
+#: the errors of a write that failed where the output is (a full or read-only device, a quota, a
+#: file too large), which the OSError of a write, flush or close does not name (errno(3))
+_WRITE_ERRNOS = frozenset(getattr(errno, n) for n in ("ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EIO")
+                          if hasattr(errno, n))
+
+
+@contextlib.contextmanager
+def writing(path: str | None, *, option: str = "--output"):
+    """Run the block that writes ``path``: a write to it that fails is a one-line ConfigError naming
+    the option, the path and the OS error (issue #30 item 14: ``-o /dev/full`` said "(no file name):
+    no space left on device", a write's OSError carrying no file name)."""
+    try:
+        yield
+    except OSError as e:
+        if path is None or e.filename is not None or e.errno not in _WRITE_ERRNOS:
+            raise
+        raise ConfigError(f"{option} {path}: cannot write: {_problem(e)} ({errno.errorcode[e.errno]})") from None
 
 
 def path_error(e: OSError) -> MysqlddlError:

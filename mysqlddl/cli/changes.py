@@ -47,6 +47,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 def check(args: argparse.Namespace) -> None:
     """What can be checked before the first event is read: each binlog once, no output that is an
     input, the output writable."""
+    args.binlogs = common.binlog_inputs(args.binlogs)
     if any(common.is_server_uri(b) for b in args.binlogs):
         if len(args.binlogs) != 1:
             raise ConfigError("a server input (mysql://...) is the only input: give it alone")
@@ -191,7 +192,8 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
     else:
         sink = JsonLinesSink(out, name=args.name, include_query=args.include_query)
     try:
-        with sink:
+        with common.writing(args.output or args.topics_dir, option="--output" if args.output else "--topics-dir"), \
+                sink:
             records = iter(reader)
             if snapshot is not None:
                 records = snapshot.then(records)
@@ -217,7 +219,8 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool) -> int:
     if close is not None:
         close()
     if following and args.output:
-        out.close()
+        with common.writing(args.output):
+            out.close()
     _summary(reader.stats, args.summary)
     return 0
 
@@ -325,13 +328,14 @@ def run_history(args: argparse.Namespace) -> int:
     chosen = {id(ch.record) for ch in reader if isinstance(ch, SchemaChange)}
     everything = filters == Filters(stop_position=args.stop_position)
     out = common.open_output(args.output)
-    try:
-        lines = reader.history.lines()
-        out.write(next(lines) + "\n")          # the header (baseline, settings)
-        for rec, line in zip(reader.history.records, lines, strict=True):
-            if everything or id(rec) in chosen:
-                out.write(line + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
+    with common.writing(args.output):
+        try:
+            lines = reader.history.lines()
+            out.write(next(lines) + "\n")          # the header (baseline, settings)
+            for rec, line in zip(reader.history.records, lines, strict=True):
+                if everything or id(rec) in chosen:
+                    out.write(line + "\n")
+        finally:
+            if out is not sys.stdout:
+                out.close()
     return 0

@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     opts = Options(verify_checksums=not args.no_verify_checksums,
                    stop_at_truncated_tail=args.stop_at_truncated_tail)
+    args.binlogs = common.binlog_inputs(args.binlogs)
     if common.is_server_uri(args.binlogs[0]):
         # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself
         from ..sources import open_source

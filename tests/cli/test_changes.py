@@ -231,3 +231,37 @@ def test_schema_changes_of_unknown_tables_are_reported_once(shared_path, run_cli
         assert notes[0].startswith("mysqlddl changes: 6 schema changes left out") and "--schema" in notes[0]
     quiet = run_cli("changes", shared_path / "binlogs/maxwell/binlog.000004")
     assert quiet.returncode == 0 and "left out" not in quiet.stderr
+
+
+# ------------------------------------------------------------------------ clear messages (#30 item 14)
+
+
+@pytest.mark.parametrize("uri", ["postgres://u@h:5432/db?sslmode=disable", "http://example.invalid/x.bin"])
+def test_an_input_of_an_unsupported_scheme_is_named(uri, run_cli, input_error):
+    scheme = uri.split(":")[0]
+    for sub in ("changes", "history", "events"):
+        line = input_error(run_cli(sub, uri), f"unsupported source scheme '{scheme}'",
+                           "(supported: file, mysql, mariadb)")
+        assert "matches no files" not in line and "no such file" not in line
+
+
+def test_a_file_uri_input_is_its_path(shared_path, tmp_path, run_cli):
+    path = shared_path / "binlogs/maxwell/binlog.000004"
+    by_uri = run_cli("changes", f"file://{path}", "--summary", "none")
+    assert by_uri.returncode == 0, by_uri.stderr
+    assert by_uri.stdout == run_cli("changes", path, "--summary", "none").stdout
+
+
+def test_a_server_uri_without_a_user_says_how_to_give_one(run_cli, input_error):
+    # (port 1: nothing listens; the missing user is said before any connection is tried)
+    line = input_error(run_cli("changes", "mysql://127.0.0.1:1/?server-id=5", env={"USER": "", "MYSQL_PWD": "x"}),
+                       "no user to log in as", "mysql://USER@127.0.0.1:1", "--defaults-file")
+    assert "None" not in line
+
+
+def test_a_full_device_is_named_with_the_os_error(shared_path, run_cli, input_error):
+    path = shared_path / "binlogs/maxwell/binlog.000004"
+    for sub in ("changes", "history"):
+        line = input_error(run_cli(sub, path, "-o", "/dev/full"), "--output /dev/full", "ENOSPC",
+                           "no space left on device")
+        assert "(no file name)" not in line
