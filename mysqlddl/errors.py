@@ -36,6 +36,11 @@ class SpeedupsUnavailableError(MysqlddlError, ImportError):
     """MYSQLDDL_REQUIRE_SPEEDUPS=1 is set but the compiled extension could not be imported."""
 
 
+class ExtraMissingError(ConfigError, ImportError):
+    """An optional part was asked for (a postgresql:// sink) whose extra is not installed; the
+    message says what to ``pip install``. An ImportError too, so ``except ImportError`` still works."""
+
+
 # --------------------------------------------------------------------------------------------- DDL
 
 
