@@ -129,6 +129,11 @@ class ScriptError(DdlError):
     a DELIMITER line with no delimiter)."""
 
 
+class ScriptEncodingError(ScriptError):
+    """A SQL script's bytes are not text in the encoding it is read with (:mod:`mysqlddl.textfiles`);
+    the position is the first bad byte's (its byte offset is in the message)."""
+
+
 class SchemaHistoryError(DdlError):
     """A schema history cannot be used: a stored record or command is malformed, or a record was
     offered at a position before the last one (the history is append-only)."""

@@ -5,7 +5,7 @@
     add_dialect(sp)                 --dialect mysql|mariadb|oracle
     add_server_settings(sp)         --server-version X.Y.Z, --set VAR=VALUE (the schema model's inputs)
     add_positions(sp, what)         --start-position / --stop-position, N or FILE:N
-    add_baseline(sp)                --schema, --schema-database, --schema-position, --ddl-errors
+    add_baseline(sp)                --schema, --schema-encoding, --schema-database, --schema-position, --ddl-errors
     add_change_events(sp)           --on-mismatch, --truncate-events, --pk-change, --include-query
     add_stream_parts(sp)            --name, --no-transactions, --no-schema-changes
     add_filters(sp, what)           mysqlbinlog's filters (positions, datetimes, databases, tables, GTIDs)
@@ -125,6 +125,17 @@ def count(text: str) -> int:
     return int(text)
 
 
+def encoding(text: str) -> str:
+    """A MySQL charset name or a Python codec name (checked now: an unknown one is a usage error)."""
+    from ..textfiles import encoding_name  # heavy: the charset tables (see the imports above)
+
+    try:
+        encoding_name(text)
+    except ConfigError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
 def server_version(text: str) -> tuple[int, int, int]:
     """``8.0.40``, ``10.11`` (patch 0) or a server's own version string (``10.11.19-MariaDB-log``)."""
     try:
@@ -193,6 +204,7 @@ def add_baseline(sp: argparse.ArgumentParser) -> None:
     ``spark`` take them alike, so their outputs agree)."""
     sp.add_argument("--schema", metavar="DDL.sql",
                     help="baseline DDL (e.g. mysqldump --no-data) applied before the first event")
+    add_schema_encoding(sp)
     sp.add_argument("--schema-database", metavar="DB", help="default database for the baseline's "
                     "unqualified names until its first USE")
     sp.add_argument("--schema-position", type=position, metavar="FILE:N", help="where the baseline was "
@@ -203,6 +215,12 @@ def add_baseline(sp: argparse.ArgumentParser) -> None:
                     "skip leaves it out silently and goes on (both count it in the summary)")
     add_verify_checksums(sp)
     add_server_settings(sp)
+
+
+def add_schema_encoding(sp: argparse.ArgumentParser, option: str = "--schema-encoding", what: str = "--schema") -> None:
+    sp.add_argument(option, type=encoding, metavar="CHARSET",
+                    help=f"the {what} file's encoding: a MySQL charset (latin1, utf8mb4, ...) or a Python codec "
+                    "(default: as its byte-order mark or opening SET NAMES says, as mysqldump writes it, else UTF-8)")
 
 
 def add_filters(sp: argparse.ArgumentParser, what: str) -> None:
@@ -322,7 +340,8 @@ def baseline_options(args: argparse.Namespace) -> Options:
 
 def read_baseline(args: argparse.Namespace) -> str | None:
     """The --schema file's text, or None."""
-    return None if args.schema is None else read_text(args.schema, option="--schema")
+    return None if args.schema is None else read_text(args.schema, option="--schema", encoding=args.schema_encoding,
+                                                      encoding_option="--schema-encoding")
 
 
 # ------------------------------------------------------------------------------------- paths
@@ -332,16 +351,22 @@ def _problem(e: OSError) -> str:
     return (e.strerror or str(e)).lower()
 
 
-def read_text(path: str, *, option: str | None = None) -> str:
-    """A UTF-8 text file; a path that cannot be read is a one-line :class:`ConfigError`."""
+def read_text(path: str, *, option: str | None = None, encoding: str | None = None,
+              encoding_option: str = "--encoding") -> str:
+    """A DDL script's text, in ``encoding`` or as its byte-order mark or opening SET NAMES says,
+    else UTF-8 (:func:`mysqlddl.textfiles.sql_text`: bytes that are not text in it are a positioned
+    error naming ``encoding_option``); a path that cannot be read is a one-line :class:`ConfigError`."""
+    from ..textfiles import sql_text  # heavy: the charset tables (see the imports above)
+
     label = f"{option} {path}" if option else path
     if os.path.isdir(path):
         raise ConfigError(f"{label}: cannot read: is a directory, not a file")
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        with open(path, "rb") as f:
+            raw = f.read()
     except OSError as e:
         raise ConfigError(f"{label}: cannot read: {_problem(e)}") from None
+    return sql_text(raw, encoding=encoding, label=label, option=encoding_option)
 
 
 def check_readable(paths, *, what: str = "file") -> None:

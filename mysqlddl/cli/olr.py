@@ -29,6 +29,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                     help="unit of the message tm/tms (format.timestamp-metadata; default: --time-unit)")
     sp.add_argument("--schema", metavar="DDL.sql", help="Oracle DDL of the tables in force before the first "
                     "message (types rows that carry no schema.columns)")
+    common.add_schema_encoding(sp)
     sp.add_argument("--schema-owner", metavar="OWNER", help="default schema for the --schema DDL's "
                     "unqualified names")
     sp.add_argument("--lenient", action="store_true", help="skip bad documents, messages and DDL, keep values "
@@ -55,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
     for path, option in ((args.output, "--output"), (args.history, "--history")):
         if path:
             common.check_writable(path, option=option)
-    baseline = None if args.schema is None else common.read_text(args.schema, option="--schema")
+    baseline = None if args.schema is None else common.read_text(
+        args.schema, option="--schema", encoding=args.schema_encoding, encoding_option="--schema-encoding")
     reader = OlrReader(args.files, opts, baseline=baseline, baseline_owner=args.schema_owner, name=args.name,
                        transactions=not args.no_transactions, schema_changes=not args.no_schema_changes)
     # the MySQL path's sink, each line this path's envelope (the lines are ASCII: json's ensure_ascii)

@@ -28,7 +28,8 @@ Every key::
                in a segment named by its first number, or also written in every line)
     [checkpoint] uri; every_transactions = 1000; every_ms = 1000 (a batch is committed at the first
                transaction end past either, never inside a transaction)
-    [changes]  what `mysqlddl changes` takes: schema (a DDL file, the baseline), schema_database,
+    [changes]  what `mysqlddl changes` takes: schema (a DDL file, the baseline), schema_encoding
+               (its charset; default: its byte-order mark or opening SET NAMES, else UTF-8), schema_database,
                schema_position, ddl_errors (raise|warn|skip), verify_checksums, databases,
                exclude_databases, tables, exclude_tables, operations (subset of c u d t),
                include_gtids, exclude_gtids, on_mismatch, pk_change, truncate_events, include_query,
@@ -62,13 +63,14 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..changes import ChangeOptions, Filters, GtidSet
-from ..errors import ConfigError, MappingError, PipelineError
+from ..errors import ConfigError, MappingError, PipelineError, ScriptEncodingError
 from ..mapping.rules import Mapping
 from ..model.settings import with_settings
 from ..options import change_event_options
 from ..paths import holds
 from ..sinks.debezium import DebeziumOptions
 from ..sinks.pg.types import PgOptions
+from ..textfiles import sql_text
 
 # tomllib is stdlib from Python 3.11; on 3.10 the same parser is the `tomli` package (a dependency
 # there only, see pyproject.toml)
@@ -188,10 +190,10 @@ _KEYS = {
     "source": {"uri", "poll_ms", "defaults_file", "time_unit", "tm_unit", "on_identity_change"},
     "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence", "debezium"},
     "checkpoint": {"uri", "every_transactions", "every_ms"},
-    "changes": {"schema", "schema_database", "schema_position", "ddl_errors", "verify_checksums", "databases",
-                "exclude_databases", "tables", "exclude_tables", "operations", "include_gtids", "exclude_gtids",
-                "on_mismatch", "pk_change", "truncate_events", "include_query", "server_name", "transactions",
-                "schema_changes", "server_version", "settings"},
+    "changes": {"schema", "schema_encoding", "schema_database", "schema_position", "ddl_errors", "verify_checksums",
+                "databases", "exclude_databases", "tables", "exclude_tables", "operations", "include_gtids",
+                "exclude_gtids", "on_mismatch", "pk_change", "truncate_events", "include_query", "server_name",
+                "transactions", "schema_changes", "server_version", "settings"},
     "errors": {"strategy", "dead_letter", "retries", "backoff_ms"},
     "stats": {"path", "interval_s", "progress"},
 }
@@ -429,11 +431,16 @@ def _with_changes(cfg: PipelineConfig, ch: dict, base: Path, path) -> PipelineCo
     schema = None
     if "schema" in ch:
         sp = Path(_resolve(_typed(ch, "schema", str, None, "changes", path), base))
+        enc = _typed(ch, "schema_encoding", str, None, "changes", path) if "schema_encoding" in ch else None
         try:
-            schema = sp.read_text(encoding="utf-8")
+            # (its byte-order mark or opening SET NAMES, else UTF-8, unless schema_encoding says: textfiles)
+            schema = sql_text(sp.read_bytes(), encoding=enc, label=str(sp), option="[changes] schema_encoding")
         except OSError as e:
             raise PipelineError(f"cannot read the baseline schema {sp}: {e.strerror or e}", path=path,
                                 setting="changes.schema") from None
+        except (ConfigError, ScriptEncodingError) as e:
+            raise PipelineError(str(e), path=path,
+                                setting="changes.schema_encoding" if enc is not None else "changes.schema") from None
     ddl_errors = _typed(ch, "ddl_errors", str, "raise", "changes", path)
     decode = change_event_options(verify_checksums=_typed(ch, "verify_checksums", bool, True, "changes", path),
                                   ddl_errors=ddl_errors)

@@ -156,3 +156,21 @@ def test_run_refuses_a_sink_directory_holding_its_binlog(shared_path, tmp_path, 
     proc = run_cli("run", p, "--once")
     assert proc.returncode == 1 and "holds the source" in proc.stderr and "Traceback" not in proc.stderr
     assert binlog.read_bytes() == data and sorted(x.name for x in out.iterdir()) == ["binlog.000004"]
+
+
+def test_a_baseline_schema_is_read_in_its_encoding(tmp_path):
+    # (#30 item 10: a latin1 dump was a UnicodeDecodeError)
+    ddl = "CREATE TABLE t (a INT COMMENT 'caf\u00e9');\n"
+    (tmp_path / "dump.sql").write_bytes(b"/*!40101 SET NAMES latin1 */;\n" + ddl.encode("cp1252"))
+    (tmp_path / "plain.sql").write_bytes(ddl.encode("cp1252"))
+    base = '[source]\nuri = "binlogs"\n[sink]\nuri = "jsonl://out"\n[changes]\n'
+    p = tmp_path / "p.toml"
+    p.write_text(base + 'schema = "dump.sql"\n')
+    assert "caf\u00e9" in load_config(p).schema
+    p.write_text(base + 'schema = "plain.sql"\nschema_encoding = "latin1"\n')
+    assert "caf\u00e9" in load_config(p).schema
+    p.write_text(base + 'schema = "plain.sql"\n')
+    with pytest.raises(PipelineError) as e:
+        load_config(p)
+    assert e.value.setting == "changes.schema" and "line 1:34" in str(e.value)
+    assert "byte 0xe9 at byte offset 34" in str(e.value) and "[changes] schema_encoding" in str(e.value)
