@@ -180,12 +180,15 @@ def add_dialect(sp: argparse.ArgumentParser) -> None:
                     help="whose rules apply where the servers differ (default: mysql)")
 
 
-def add_server_settings(sp: argparse.ArgumentParser) -> None:
-    """The server the DDL ran on, as the schema model needs it (:func:`server_options`)."""
+def add_server_settings(sp: argparse.ArgumentParser, *, binlogs: bool = False) -> None:
+    """The server the DDL ran on, as the schema model needs it (:func:`server_options`). ``binlogs``:
+    a command that reads binlogs, which has no --dialect (each binlog names its server)."""
+    default = ("a binlog's FORMAT_DESCRIPTION event names its server's version and dialect (MySQL or MariaDB), "
+               "and those are the ones used" if binlogs else "default: 8.0.40, or 10.11 with --dialect mariadb")
     sp.add_argument("--server-version", type=server_version, metavar="X.Y.Z",
                     help="the server version the DDL ran on (versioned comments, and the defaults that "
                     "changed between versions, e.g. explicit_defaults_for_timestamp ON from MySQL 8.0.2 "
-                    "and MariaDB 10.10; default: 8.0.40, or 10.11 with --dialect mariadb)")
+                    f"and MariaDB 10.10; {default})")
     sp.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="VAR=VALUE",
                     help="a server variable as the DDL ran with it (repeatable): "
                     + ", ".join(n for n in SERVER_SETTINGS if n != "storage_engine"))
@@ -214,7 +217,7 @@ def add_baseline(sp: argparse.ArgumentParser) -> None:
                     "(exit 1, the default); warn leaves it out, prints a warning on stderr and goes on; "
                     "skip leaves it out silently and goes on (both count it in the summary)")
     add_verify_checksums(sp)
-    add_server_settings(sp)
+    add_server_settings(sp, binlogs=True)
 
 
 def add_schema_encoding(sp: argparse.ArgumentParser, option: str = "--schema-encoding", what: str = "--schema") -> None:
