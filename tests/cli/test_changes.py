@@ -265,3 +265,16 @@ def test_a_full_device_is_named_with_the_os_error(shared_path, run_cli, input_er
         line = input_error(run_cli(sub, path, "-o", "/dev/full"), "--output /dev/full", "ENOSPC",
                            "no space left on device")
         assert "(no file name)" not in line
+
+
+def test_a_warning_is_one_plain_line(shared_path, tmp_path, run_cli):
+    # (#30 item 14: warnings.warn's own format printed a Python file path, a line number and the
+    # source line of the call)
+    bad = tmp_path / "b.sql"
+    bad.write_text("CREATE TABLE wanshao.wanshao_test (id INT, col1 BIGINT);")
+    proc = run_cli("changes", shared_path / "binlogs/canal/binlog_tsdb/mysql-bin.000003", "--schema", bad,
+                   "--ddl-errors", "warn", "--on-mismatch", "flag", "--summary", "none")
+    assert proc.returncode == 0, proc.stderr
+    warned = [x for x in proc.stderr.splitlines() if "warning" in x.lower()]
+    assert warned and all(x.startswith("mysqlddl: warning: ") for x in warned), proc.stderr
+    assert "Warning:" not in proc.stderr and ".py:" not in proc.stderr and "warnings.warn" not in proc.stderr
