@@ -59,7 +59,7 @@ def check(args: argparse.Namespace) -> None:
         raise ConfigError("--topics-dir needs --format debezium and takes the place of --output")
     if getattr(args, "snapshot", None) in ("initial", "schema-only") and args.schema is not None:
         raise ConfigError(f"--snapshot {args.snapshot} captures the schema from the server: leave out --schema")
-    common.refuse_inputs_as_outputs([*args.binlogs, args.schema], [
+    common.refuse_inputs_as_outputs([*args.binlogs, args.schema, getattr(args, "defaults_file", None)], [
         ("--output", args.output, False), ("--topics-dir", getattr(args, "topics_dir", None), True)])
     if args.output:
         common.check_writable(args.output, option="--output")

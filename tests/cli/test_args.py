@@ -132,6 +132,11 @@ def test_an_output_that_is_the_schema_file_is_refused(victim, tmp_path, run_cli,
     schema.write_text("CREATE TABLE t (a INT);\n")
     input_error(run_cli("changes", path, "--schema", schema, "-o", schema), f"is the input {schema}")
     assert schema.read_text() == "CREATE TABLE t (a INT);\n"
+    cnf = tmp_path / "repl.cnf"
+    cnf.write_text("[client]\nuser=repl\n")
+    input_error(run_cli("changes", "mysql://127.0.0.1:1/?server-id=9", "--defaults-file", cnf, "-o", cnf),
+                f"is the input {cnf}")
+    assert cnf.read_text() == "[client]\nuser=repl\n"
 
 
 def test_other_outputs_that_are_inputs_are_refused(olr_crud, tmp_path, run_cli, input_error):
