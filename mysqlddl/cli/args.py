@@ -534,8 +534,10 @@ def writing(path: str | None, *, option: str = "--output"):
 
 def path_error(e: OSError) -> MysqlddlError:
     """An OSError that escaped the checks above, as the one-line error the CLI prints."""
-    where = e.filename if e.filename is not None else "(no file name)"
-    return ConfigError(f"{where}: {_problem(e)}")
+    code = f" ({errno.errorcode[e.errno]})" if e.errno in errno.errorcode else ""
+    if e.filename is None:          # (a write, flush or close names no file: see writing())
+        return ConfigError(f"{_problem(e)}{code}")
+    return ConfigError(f"{e.filename}: {_problem(e)}{code}")
 
 
 # ------------------------------------------------------------------------ server sources (issue #20)

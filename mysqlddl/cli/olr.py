@@ -61,11 +61,13 @@ def run(args: argparse.Namespace) -> int:
     reader = OlrReader(args.files, opts, baseline=baseline, baseline_owner=args.schema_owner, name=args.name,
                        transactions=not args.no_transactions, schema_changes=not args.no_schema_changes)
     # the MySQL path's sink, each line this path's envelope (the lines are ASCII: json's ensure_ascii)
-    with JsonLinesSink(args.output or sys.stdout, render=lambda change: dumps(envelope(change, name=args.name))) \
+    with common.writing(args.output), \
+            JsonLinesSink(args.output or sys.stdout, render=lambda change: dumps(envelope(change, name=args.name))) \
             as sink:
         write_records(reader, sink)
     if args.history:
-        reader.history.save(args.history)
+        with common.writing(args.history, option="--history"):
+            reader.history.save(args.history)
     _summary(reader, args.summary)
     return 0
 

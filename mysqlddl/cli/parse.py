@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
                            on_rejection=lambda rec: print(format_rejection(rec), file=sys.stderr))
     print(f"{summary['accepted']}/{summary['total']} statements accepted, {summary['rejected']} rejected")
     if args.summary_json:
-        with common.open_output(args.summary_json, option="--summary-json") as f:
+        with common.writing(args.summary_json, option="--summary-json"), \
+                common.open_output(args.summary_json, option="--summary-json") as f:
             json.dump(summary, f, indent=1, ensure_ascii=False)
             f.write("\n")
     return 1 if summary["rejected"] else 0

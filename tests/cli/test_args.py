@@ -192,3 +192,14 @@ def test_server_only_options_on_file_inputs_are_refused(option, maxwell, run_cli
         proc = run_cli(sub, maxwell, *option)
         input_error(proc, f"{option[0]} needs a server input (mysql://")
         assert not proc.stdout
+
+
+def test_a_full_device_is_named_by_every_command(olr_crud, tmp_path, run_cli, input_error):
+    # (#30 item 14: "(no file name): no space left on device")
+    for option in ("-o", "--history"):
+        input_error(run_cli("olr", "--time-unit", "s", olr_crud, option, "/dev/full"), "/dev/full", "(ENOSPC)")
+    sql = tmp_path / "a.sql"
+    sql.write_text("CREATE TABLE t (a INT);\n")
+    proc = run_cli("parse", sql, "--summary-json", "/dev/full")
+    assert proc.returncode == 1 and "--summary-json /dev/full: cannot write" in proc.stderr
+    assert "(ENOSPC)" in proc.stderr and "Traceback" not in proc.stderr
