@@ -17,7 +17,10 @@
 A bad value is a usage error: the ``type=`` functions raise ArgumentTypeError, so argparse prints
 the usage line and exits 2 before anything is read. A path that cannot be read or written is an
 input error (exit 1) with a one-line message naming the path and the problem (:func:`open_output`,
-:func:`read_text`, :func:`distinct_binlogs`).
+:func:`read_text`, :func:`distinct_binlogs`, :func:`writing`); so is an output that is one of the
+inputs (:func:`refuse_inputs_as_outputs`), a position the inputs do not have
+(:func:`check_file_positions`) and a server input's option given with files
+(:func:`refuse_server_options`).
 """
 
 from __future__ import annotations
