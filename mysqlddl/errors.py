@@ -53,6 +53,11 @@ class UnbuiltSourceTreeError(MysqlddlError, ImportError):
     checkout's own ``mysqlddl/`` shadows the installed package when Python starts in its root."""
 
 
+class ExtraMissingError(ConfigError, ImportError):
+    """An optional part was asked for (a postgresql:// sink) whose extra is not installed; the
+    message says what to ``pip install``. An ImportError too, so ``except ImportError`` still works."""
+
+
 # --------------------------------------------------------------------------------------------- DDL
 
 
@@ -139,6 +144,11 @@ class DdlSemanticError(DdlError):
 class ScriptError(DdlError):
     """A SQL script could not be split into statements (unterminated quote or comment,
     a DELIMITER line with no delimiter)."""
+
+
+class ScriptEncodingError(ScriptError):
+    """A SQL script's bytes are not text in the encoding it is read with (:mod:`mysqlddl.textfiles`);
+    the position is the first bad byte's (its byte offset is in the message)."""
 
 
 class SchemaHistoryError(DdlError):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..errors import BinlogError
 from ..positions import NO_FILE_SEQ, split_file_name
+from .events.types import BINLOG_MAGIC, V1_HEADER_LEN, EventType
 
 
 def _seq_key(p: Path):
@@ -75,4 +76,39 @@ def resolve_sources(source) -> list[Path]:
     raise TypeError(f"binlog source must be a path, a glob or a list of them, not {type(source).__name__}")
 
 
-__all__ = ["resolve_sources"]
+#: where the event length and the type code sit in every event's common header, v1 to v4
+#: (sql/log_event.h: EVENT_LEN_OFFSET 9, EVENT_TYPE_OFFSET 4)
+_EVENT_LEN_OFFSET = 9
+_EVENT_TYPE_OFFSET = 4
+
+
+def event_around(path, pos: int) -> tuple[int, int] | None:
+    """None when ``pos`` is where an event of the binlog file starts (or 0, the file's start, or at
+    or past its last event's end); else ``(start, end)`` of the event ``pos`` falls inside. Only the
+    headers are read: each event's length says where the next one starts. None too when the walk
+    cannot tell (an impossible length, an encrypted binlog whose headers after
+    START_ENCRYPTION are ciphertext, not a binlog): the reader reports those as it meets them."""
+    if pos == 0:
+        return None
+    magic = len(BINLOG_MAGIC)
+    if pos < magic:
+        return (0, magic)
+    at = magic
+    with open(path, "rb") as f:
+        if f.read(magic) != BINLOG_MAGIC:
+            return None
+        while at < pos:
+            f.seek(at)
+            head = f.read(_EVENT_LEN_OFFSET + 4)
+            if len(head) < _EVENT_LEN_OFFSET + 4:
+                return None
+            size = int.from_bytes(head[_EVENT_LEN_OFFSET:], "little")
+            if size < V1_HEADER_LEN or head[_EVENT_TYPE_OFFSET] == EventType.MARIADB_START_ENCRYPTION:
+                return None
+            if at + size > pos:
+                return (at, at + size)
+            at += size
+    return None
+
+
+__all__ = ["event_around", "resolve_sources"]

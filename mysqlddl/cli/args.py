@@ -5,7 +5,7 @@
     add_dialect(sp)                 --dialect mysql|mariadb|oracle
     add_server_settings(sp)         --server-version X.Y.Z, --set VAR=VALUE (the schema model's inputs)
     add_positions(sp, what)         --start-position / --stop-position, N or FILE:N
-    add_baseline(sp)                --schema, --schema-database, --schema-position, --ddl-errors
+    add_baseline(sp)                --schema, --schema-encoding, --schema-database, --schema-position, --ddl-errors
     add_change_events(sp)           --on-mismatch, --truncate-events, --pk-change, --include-query
     add_stream_parts(sp)            --name, --no-transactions, --no-schema-changes
     add_filters(sp, what)           mysqlbinlog's filters (positions, datetimes, databases, tables, GTIDs)
@@ -17,13 +17,18 @@
 A bad value is a usage error: the ``type=`` functions raise ArgumentTypeError, so argparse prints
 the usage line and exits 2 before anything is read. A path that cannot be read or written is an
 input error (exit 1) with a one-line message naming the path and the problem (:func:`open_output`,
-:func:`read_text`, :func:`distinct_binlogs`).
+:func:`read_text`, :func:`distinct_binlogs`, :func:`writing`); so is an output that is one of the
+inputs (:func:`refuse_inputs_as_outputs`), a position the inputs do not have
+(:func:`check_file_positions`) and a server input's option given with files
+(:func:`refuse_server_options`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
+import errno
 import os
 import re
 import sys
@@ -31,6 +36,7 @@ import textwrap
 
 from ..errors import ConfigError, MysqlddlError
 from ..options import SERVER_SETTINGS, Options, change_event_options
+from ..paths import holds, same_file
 
 # mysqlddl.changes and mysqlddl.binlog.reader are imported where they are used, not here: they take
 # 0.2-0.4 s to import (the DDL commands, the row decoders), which `mysqlddl --help`, `parse` or
@@ -119,6 +125,24 @@ def size(text: str) -> int:
     return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
 
 
+def count(text: str) -> int:
+    """A whole number, 0 or more (``--reconnect-attempts``)."""
+    if not re.fullmatch(r"\s*\d+\s*", text):
+        raise argparse.ArgumentTypeError(f"not a count (a whole number, 0 or more): {text!r}")
+    return int(text)
+
+
+def encoding(text: str) -> str:
+    """A MySQL charset name or a Python codec name (checked now: an unknown one is a usage error)."""
+    from ..textfiles import encoding_name  # heavy: the charset tables (see the imports above)
+
+    try:
+        encoding_name(text)
+    except ConfigError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
 def server_version(text: str) -> tuple[int, int, int]:
     """``8.0.40``, ``10.11`` (patch 0) or a server's own version string (``10.11.19-MariaDB-log``)."""
     try:
@@ -163,12 +187,15 @@ def add_dialect(sp: argparse.ArgumentParser) -> None:
                     help="whose rules apply where the servers differ (default: mysql)")
 
 
-def add_server_settings(sp: argparse.ArgumentParser) -> None:
-    """The server the DDL ran on, as the schema model needs it (:func:`server_options`)."""
+def add_server_settings(sp: argparse.ArgumentParser, *, binlogs: bool = False) -> None:
+    """The server the DDL ran on, as the schema model needs it (:func:`server_options`). ``binlogs``:
+    a command that reads binlogs, which has no --dialect (each binlog names its server)."""
+    default = ("a binlog's FORMAT_DESCRIPTION event names its server's version and dialect (MySQL or MariaDB), "
+               "and those are the ones used" if binlogs else "default: 8.0.40, or 10.11 with --dialect mariadb")
     sp.add_argument("--server-version", type=server_version, metavar="X.Y.Z",
                     help="the server version the DDL ran on (versioned comments, and the defaults that "
                     "changed between versions, e.g. explicit_defaults_for_timestamp ON from MySQL 8.0.2 "
-                    "and MariaDB 10.10; default: 8.0.40, or 10.11 with --dialect mariadb)")
+                    f"and MariaDB 10.10; {default})")
     sp.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="VAR=VALUE",
                     help="a server variable as the DDL ran with it (repeatable): "
                     + ", ".join(n for n in SERVER_SETTINGS if n != "storage_engine"))
@@ -176,7 +203,8 @@ def add_server_settings(sp: argparse.ArgumentParser) -> None:
 
 def add_positions(sp: argparse.ArgumentParser, what: str, note: str = "") -> None:
     sp.add_argument("--start-position", type=position, metavar="N|FILE:N",
-                    help=f"{what} from this position on (N: a byte offset in the first file){note}")
+                    help=f"{what} from this position on, where an event starts (N: a byte offset in the first "
+                    f"file){note}")
     sp.add_argument("--stop-position", type=position, metavar="N|FILE:N",
                     help="stop before this position (N: a byte offset in the last file)")
 
@@ -186,6 +214,7 @@ def add_baseline(sp: argparse.ArgumentParser) -> None:
     ``spark`` take them alike, so their outputs agree)."""
     sp.add_argument("--schema", metavar="DDL.sql",
                     help="baseline DDL (e.g. mysqldump --no-data) applied before the first event")
+    add_schema_encoding(sp)
     sp.add_argument("--schema-database", metavar="DB", help="default database for the baseline's "
                     "unqualified names until its first USE")
     sp.add_argument("--schema-position", type=position, metavar="FILE:N", help="where the baseline was "
@@ -195,7 +224,13 @@ def add_baseline(sp: argparse.ArgumentParser) -> None:
                     "(exit 1, the default); warn leaves it out, prints a warning on stderr and goes on; "
                     "skip leaves it out silently and goes on (both count it in the summary)")
     add_verify_checksums(sp)
-    add_server_settings(sp)
+    add_server_settings(sp, binlogs=True)
+
+
+def add_schema_encoding(sp: argparse.ArgumentParser, option: str = "--schema-encoding", what: str = "--schema") -> None:
+    sp.add_argument(option, type=encoding, metavar="CHARSET",
+                    help=f"the {what} file's encoding: a MySQL charset (latin1, utf8mb4, ...) or a Python codec "
+                    "(default: as its byte-order mark or opening SET NAMES says, as mysqldump writes it, else UTF-8)")
 
 
 def add_filters(sp: argparse.ArgumentParser, what: str) -> None:
@@ -315,7 +350,8 @@ def baseline_options(args: argparse.Namespace) -> Options:
 
 def read_baseline(args: argparse.Namespace) -> str | None:
     """The --schema file's text, or None."""
-    return None if args.schema is None else read_text(args.schema, option="--schema")
+    return None if args.schema is None else read_text(args.schema, option="--schema", encoding=args.schema_encoding,
+                                                      encoding_option="--schema-encoding")
 
 
 # ------------------------------------------------------------------------------------- paths
@@ -325,16 +361,22 @@ def _problem(e: OSError) -> str:
     return (e.strerror or str(e)).lower()
 
 
-def read_text(path: str, *, option: str | None = None) -> str:
-    """A UTF-8 text file; a path that cannot be read is a one-line :class:`ConfigError`."""
+def read_text(path: str, *, option: str | None = None, encoding: str | None = None,
+              encoding_option: str = "--encoding") -> str:
+    """A DDL script's text, in ``encoding`` or as its byte-order mark or opening SET NAMES says,
+    else UTF-8 (:func:`mysqlddl.textfiles.sql_text`: bytes that are not text in it are a positioned
+    error naming ``encoding_option``); a path that cannot be read is a one-line :class:`ConfigError`."""
+    from ..textfiles import sql_text  # heavy: the charset tables (see the imports above)
+
     label = f"{option} {path}" if option else path
     if os.path.isdir(path):
         raise ConfigError(f"{label}: cannot read: is a directory, not a file")
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        with open(path, "rb") as f:
+            raw = f.read()
     except OSError as e:
         raise ConfigError(f"{label}: cannot read: {_problem(e)}") from None
+    return sql_text(raw, encoding=encoding, label=label, option=encoding_option)
 
 
 def check_readable(paths, *, what: str = "file") -> None:
@@ -372,6 +414,19 @@ def check_writable(path: str, *, option: str) -> None:
         raise ConfigError(f"{option} {path}: cannot write: permission denied")
 
 
+def binlog_inputs(inputs) -> list[str]:
+    """The inputs with each ``file://`` URI as its path (a server URI stays as given); any other
+    ``scheme://`` is a SourceUriError naming the schemes taken (issue #30 item 14: ``postgres://...``
+    was "glob matches no files", ``http://...`` "no such file")."""
+    from ..sources.uri import FileUri, parse_uri  # heavy: the sources package (see the imports above)
+
+    out = []
+    for given in inputs:
+        uri = parse_uri(given) if "://" in str(given) else None
+        out.append(uri.path if isinstance(uri, FileUri) else given)
+    return out
+
+
 def distinct_binlogs(sources) -> None:
     """The binlog inputs name each file once. The same file twice would be read twice: its DDL
     again after itself, which the schema history rejects as going back in time, and its rows
@@ -387,10 +442,109 @@ def distinct_binlogs(sources) -> None:
         seen[key] = str(f)
 
 
+def refuse_inputs_as_outputs(inputs, outputs) -> None:
+    """No output is one of the inputs, and no output directory holds one (issue #30 item 1: ``-o``
+    naming the input truncated it to 0 bytes, then blamed the file). Checked before anything is
+    opened for writing. ``inputs``: the paths read (server URIs are left out; a binlog directory,
+    glob or .index file stands for its files too); ``outputs``: ``(option, path, is_directory)``,
+    a None path skipped. Same file = same device and inode (:mod:`mysqlddl.paths`), so a symlink or a
+    hard link to an input is refused like its own name."""
+    from ..binlog.files import resolve_sources  # heavy: see the imports above
+
+    files: list[tuple[str, str]] = []          # (the input as given, a file it names)
+    for given in inputs:
+        if given is None or is_server_uri(given):
+            continue
+        given = os.fspath(given)
+        files.append((given, given))
+        try:
+            files.extend((given, os.fspath(f)) for f in resolve_sources(given) if os.fspath(f) != given)
+        except (MysqlddlError, OSError):        # (not a binlog input: the file itself is what is read)
+            pass
+    for option, out, is_dir in outputs:
+        if out is None:
+            continue
+        for given, f in files:
+            if is_dir and holds(out, f):
+                raise ConfigError(f"{option} {out}: holds the input {given}: writing there could overwrite it; "
+                                  "give another directory")
+            if not is_dir and same_file(out, f):
+                raise ConfigError(f"{option} {out}: is the input {given}"
+                                  f"{'' if f == given else f' (its file {f})'}: writing it would destroy it; "
+                                  "give another path")
+
+
+def check_file_positions(args: argparse.Namespace) -> None:
+    """--start-position / --stop-position against file inputs (issue #30 item 13: a FILE:N naming
+    another file gave an empty output and exit 0; item 14: a start inside an event was blamed on
+    the event that is not there): FILE names one of the inputs (its path or base name, as the
+    reader matches it), and a start is where an event starts (the event headers walked,
+    :func:`mysqlddl.binlog.files.event_around`)."""
+    from ..binlog.files import event_around, resolve_sources  # heavy: see the imports above
+
+    files = resolve_sources(list(args.binlogs))
+    for option, value in (("--start-position", args.start_position), ("--stop-position", args.stop_position)):
+        if value is None:
+            continue
+        name, pos = (None, value) if isinstance(value, int) else file_position(value)
+        if name is None:
+            path = files[0 if option == "--start-position" else -1]
+        else:
+            path = next((f for f in files if str(f) == name or f.name == os.path.basename(name)), None)
+            if path is None:
+                raise ConfigError(f"{option} {value}: {name} is not among the inputs "
+                                  f"({', '.join(str(f) for f in files)}); give a position in one of them")
+        if option == "--start-position":
+            around = event_around(path, pos)
+            if around is not None:
+                raise ConfigError(f"{option} {value}: not at an event boundary: {path} has an event from "
+                                  f"{around[0]} to {around[1]}; start at {around[0]} or {around[1]} "
+                                  "(`mysqlddl events` lists where events start)")
+
+
+#: what only a server input takes: (option, dest, why a file input cannot)
+_SERVER_ONLY = (("--follow", "follow", "; to follow a growing binlog directory, run a pipeline (mysqlddl run)"),
+                ("--from-now", "from_now", ""), ("--start-gtid", "start_gtid", ""))
+
+
+def refuse_server_options(args: argparse.Namespace) -> None:
+    """With file inputs, the options of a server input are refused, not ignored (issue #30 item 13:
+    --follow and --from-now on files were silently dropped): a file input is read from its
+    start (or --start-position) to its end."""
+    for option, dest, more in _SERVER_ONLY:
+        if getattr(args, dest, None) not in (None, False):
+            raise ConfigError(f"{option} needs a server input (mysql://USER@HOST:PORT/?server-id=N): a file "
+                              f"input is read to its end{more}")
+    if getattr(args, "snapshot", None) not in (None, "auto"):
+        raise ConfigError(f"--snapshot {args.snapshot} needs a server input (mysql://USER@HOST:PORT/?server-id=N): "
+                          "a file input's baseline is --schema")
+
+
+#: the errors of a write that failed where the output is (a full or read-only device, a quota, a
+#: file too large), which the OSError of a write, flush or close does not name (errno(3))
+_WRITE_ERRNOS = frozenset(getattr(errno, n) for n in ("ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EIO")
+                          if hasattr(errno, n))
+
+
+@contextlib.contextmanager
+def writing(path: str | None, *, option: str = "--output"):
+    """Run the block that writes ``path``: a write to it that fails is a one-line ConfigError naming
+    the option, the path and the OS error (issue #30 item 14: ``-o /dev/full`` said "(no file name):
+    no space left on device", a write's OSError carrying no file name)."""
+    try:
+        yield
+    except OSError as e:
+        if path is None or e.filename is not None or e.errno not in _WRITE_ERRNOS:
+            raise
+        raise ConfigError(f"{option} {path}: cannot write: {_problem(e)} ({errno.errorcode[e.errno]})") from None
+
+
 def path_error(e: OSError) -> MysqlddlError:
     """An OSError that escaped the checks above, as the one-line error the CLI prints."""
-    where = e.filename if e.filename is not None else "(no file name)"
-    return ConfigError(f"{where}: {_problem(e)}")
+    code = f" ({errno.errorcode[e.errno]})" if e.errno in errno.errorcode else ""
+    if e.filename is None:          # (a write, flush or close names no file: see writing())
+        return ConfigError(f"{_problem(e)}{code}")
+    return ConfigError(f"{e.filename}: {_problem(e)}{code}")
 
 
 # ------------------------------------------------------------------------ server sources (issue #20)
@@ -413,7 +567,7 @@ def add_server_source(sp: argparse.ArgumentParser) -> None:
     g.add_argument("--allow-minimal", action="store_true", help="accept binlog_row_image=MINIMAL/NOBLOB")
     g.add_argument("--defaults-file", metavar="FILE", help="MySQL option file whose [client] group has the "
                    "user and password (else MYSQL_PWD, else a prompt on a terminal)")
-    g.add_argument("--reconnect-attempts", type=int, default=5, metavar="N",
+    g.add_argument("--reconnect-attempts", type=count, default=5, metavar="N",
                    help="reconnections tried in a row after a lost connection (default 5)")
     g.add_argument("--snapshot", choices=("auto", "initial", "schema-only", "never"), default="auto",
                    help="before streaming, capture the included tables' schema (SHOW CREATE TABLE) and "

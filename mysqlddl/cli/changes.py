@@ -47,16 +47,22 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 def check(args: argparse.Namespace) -> None:
-    """What can be checked before the first event is read: each binlog once, the output writable."""
+    """What can be checked before the first event is read: each binlog once, no output that is an
+    input, the output writable."""
+    args.binlogs = common.binlog_inputs(args.binlogs)
     if any(common.is_server_uri(b) for b in args.binlogs):
         if len(args.binlogs) != 1:
             raise ConfigError("a server input (mysql://...) is the only input: give it alone")
     else:
         common.distinct_binlogs(args.binlogs)
+        common.refuse_server_options(args)
+        common.check_file_positions(args)
     if getattr(args, "topics_dir", None) is not None and (args.format != "debezium" or args.output):
         raise ConfigError("--topics-dir needs --format debezium and takes the place of --output")
     if getattr(args, "snapshot", None) in ("initial", "schema-only") and args.schema is not None:
         raise ConfigError(f"--snapshot {args.snapshot} captures the schema from the server: leave out --schema")
+    common.refuse_inputs_as_outputs([*args.binlogs, args.schema, getattr(args, "defaults_file", None)], [
+        ("--output", args.output, False), ("--topics-dir", getattr(args, "topics_dir", None), True)])
     if args.output:
         common.check_writable(args.output, option="--output")
 
@@ -194,7 +200,8 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
     else:
         sink = JsonLinesSink(out, name=args.name, include_query=args.include_query)
     try:
-        with sink:
+        with common.writing(args.output or args.topics_dir, option="--output" if args.output else "--topics-dir"), \
+                sink:
             records = iter(reader)
             if snapshot is not None:
                 records = snapshot.then(records, reader.stats)
@@ -222,7 +229,11 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
     if close is not None:
         close()
     if following:
-        out.close() if args.output else out.flush()
+        if args.output:
+            with common.writing(args.output):
+                out.close()
+        else:
+            out.flush()
     _summary(reader.stats, args.summary)
     if signals is not None and signals.signum is not None:
         return common.EXIT_SIGNAL + signals.signum
@@ -383,13 +394,14 @@ def run_history(args: argparse.Namespace) -> int:
     chosen = {id(ch.record) for ch in reader if isinstance(ch, SchemaChange)}
     everything = filters == Filters(stop_position=args.stop_position)
     out = common.open_output(args.output)
-    try:
-        lines = reader.history.lines()
-        out.write(next(lines) + "\n")          # the header (baseline, settings)
-        for rec, line in zip(reader.history.records, lines, strict=True):
-            if everything or id(rec) in chosen:
-                out.write(line + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
+    with common.writing(args.output):
+        try:
+            lines = reader.history.lines()
+            out.write(next(lines) + "\n")          # the header (baseline, settings)
+            for rec, line in zip(reader.history.records, lines, strict=True):
+                if everything or id(rec) in chosen:
+                    out.write(line + "\n")
+        finally:
+            if out is not sys.stdout:
+                out.close()
     return 0

@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     opts = Options(verify_checksums=not args.no_verify_checksums,
                    stop_at_truncated_tail=args.stop_at_truncated_tail)
+    args.binlogs = common.binlog_inputs(args.binlogs)
     if common.is_server_uri(args.binlogs[0]):
         # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself
         from ..sources import open_source
@@ -55,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         reader = open_source(args.binlogs[0], common.server_source_options(args, opts))
     else:
         common.distinct_binlogs(args.binlogs)
+        common.refuse_server_options(args)
+        common.check_file_positions(args)
         reader = BinlogReader(args.binlogs, options=opts, start=common.file_position(args.start_position),
                               stop=common.file_position(args.stop_position))
     types = set(args.type) if args.type else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+import warnings
 
 from ..errors import MysqlddlError
 from . import args as common
@@ -85,9 +86,20 @@ def _explained(e: MysqlddlError, args: argparse.Namespace | None) -> MysqlddlErr
     return e
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as one plain line on stderr, ``mysqlddl: warning: ...`` (issue #30 item 14: the
+    default format, warnings.formatwarning, printed the Python file, line and source of the call)."""
+    print(f"mysqlddl: warning: {message}", file=file or sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return _guarded(args.command, args.func, args)
+    shown = warnings.showwarning
+    warnings.showwarning = _show_warning       # (restored: main is also called in-process)
+    try:
+        return _guarded(args.command, args.func, args)
+    finally:
+        warnings.showwarning = shown
 
 
 if __name__ == "__main__":

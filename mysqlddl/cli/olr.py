@@ -29,6 +29,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                     help="unit of the message tm/tms (format.timestamp-metadata; default: --time-unit)")
     sp.add_argument("--schema", metavar="DDL.sql", help="Oracle DDL of the tables in force before the first "
                     "message (types rows that carry no schema.columns)")
+    common.add_schema_encoding(sp)
     sp.add_argument("--schema-owner", metavar="OWNER", help="default schema for the --schema DDL's "
                     "unqualified names")
     sp.add_argument("--lenient", action="store_true", help="skip bad documents, messages and DDL, keep values "
@@ -50,18 +51,23 @@ def run(args: argparse.Namespace) -> int:
     opts = Options(dialect="oracle", olr_time_unit=args.time_unit, olr_tm_unit=args.tm_unit,
                    error_policy="skip" if args.lenient else "raise")
     common.check_readable(args.files)
+    common.refuse_inputs_as_outputs([*args.files, args.schema], [("--output", args.output, False),
+                                                                ("--history", args.history, False)])
     for path, option in ((args.output, "--output"), (args.history, "--history")):
         if path:
             common.check_writable(path, option=option)
-    baseline = None if args.schema is None else common.read_text(args.schema, option="--schema")
+    baseline = None if args.schema is None else common.read_text(
+        args.schema, option="--schema", encoding=args.schema_encoding, encoding_option="--schema-encoding")
     reader = OlrReader(args.files, opts, baseline=baseline, baseline_owner=args.schema_owner, name=args.name,
                        transactions=not args.no_transactions, schema_changes=not args.no_schema_changes)
     # the MySQL path's sink, each line this path's envelope (the lines are ASCII: json's ensure_ascii)
-    with JsonLinesSink(args.output or sys.stdout, render=lambda change: dumps(envelope(change, name=args.name))) \
+    with common.writing(args.output), \
+            JsonLinesSink(args.output or sys.stdout, render=lambda change: dumps(envelope(change, name=args.name))) \
             as sink:
         write_records(reader, sink)
     if args.history:
-        reader.history.save(args.history)
+        with common.writing(args.history, option="--history"):
+            reader.history.save(args.history)
     _summary(reader, args.summary)
     return 0
 

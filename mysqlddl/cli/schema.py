@@ -14,6 +14,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     common.set_exit_codes(sp, common.OK, "1  a script cannot be read, or a statement cannot be parsed or "
                           "applied (its position in the file is on stderr)", common.USAGE)
     sp.add_argument("files", nargs="+", metavar="FILE.sql", help="DDL scripts, applied in order")
+    common.add_schema_encoding(sp, "--encoding", "FILE.sql")
     common.add_dialect(sp)
     common.add_server_settings(sp)
     sp.add_argument("--format", choices=("json", "sql"), default="json",
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.database:
         catalog = UseDatabase(args.database).apply(catalog, opts)
     for path in args.files:
-        catalog = run_script(catalog, common.read_text(path), opts, source=path).catalog
+        catalog = run_script(catalog, common.read_text(path, encoding=args.encoding), opts, source=path).catalog
     if args.format == "sql":
         sys.stdout.write(render.catalog_sql(catalog, opts))
     else:

@@ -35,5 +35,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # (its changes/, tables/, ... are replaced: a directory holding an input is refused first)
+    common.refuse_inputs_as_outputs([*args.inputs, args.schema], [("--out", args.out, True)])
     # the baseline and the options exactly as `changes` reads and sets them
     return run_args(args, schema=common.read_baseline(args), options=common.baseline_options(args))

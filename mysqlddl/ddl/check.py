@@ -7,15 +7,18 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from ..errors import ConfigError, ScriptError
+from ..errors import ConfigError, MysqlddlError, ScriptEncodingError, ScriptError
 from ..options import DEFAULT, Options
+from ..textfiles import sql_text
 from .frontend import frontend_for
 from .parse_engine import ParseEngine
 
 
-def _scripts_of(path: Path) -> Iterator[tuple[int | None, str | ConfigError]]:
+def _scripts_of(path: Path, encoding: str | None = None) -> Iterator[tuple[int | None, str | MysqlddlError]]:
     """(row number or None, script) for a .sql file or a .jsonl file with a "sql" field per row; a
-    row that is not such an object comes as its error, so the rows after it are still checked."""
+    row that is not such an object comes as its error, so the rows after it are still checked. A
+    .sql file is read in ``encoding``, else as its BOM or opening SET NAMES says, else UTF-8
+    (:func:`mysqlddl.textfiles.sql_text`); bytes that are not text in it come as the error."""
     if path.suffix == ".jsonl":
         with path.open(encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
@@ -31,17 +34,21 @@ def _scripts_of(path: Path) -> Iterator[tuple[int | None, str | ConfigError]]:
                     continue
                 yield n, row["sql"]
     else:
-        yield None, path.read_text(encoding="utf-8", errors="replace")
+        try:
+            yield None, sql_text(path.read_bytes(), encoding=encoding, label=str(path))
+        except ScriptEncodingError as e:
+            yield None, e
 
 
 def check_inputs(paths: Iterable[str | Path], options: Options = DEFAULT, *, compound_bodies: bool = False,
                  on_rejection: Callable[[dict], None] | None = None,
-                 engine: ParseEngine | None = None) -> dict:
+                 engine: ParseEngine | None = None, encoding: str | None = None) -> dict:
     """Syntax-check every statement of every input (``.sql`` script or ``.jsonl`` rows with a
     ``"sql"`` script) and return the summary: ``total``, ``accepted``, ``rejected``, ``fallbacks``
     and ``rejections`` (one dict per rejected statement with input, row, statement_index (0-based),
     line/column in its script, token, expected, message and the statement text).
-    ``on_rejection`` is called with each rejection as it is found."""
+    ``on_rejection`` is called with each rejection as it is found; ``encoding``: the .sql scripts'
+    (default: as each one's BOM or opening SET NAMES says, else UTF-8)."""
     fe = frontend_for(options)
     eng = engine or fe.engine(options)
     total = accepted = 0
@@ -55,7 +62,13 @@ def check_inputs(paths: Iterable[str | Path], options: Options = DEFAULT, *, com
     before = eng.fallbacks
     for p in paths:
         path = Path(p)
-        for row, script in _scripts_of(path):
+        for row, script in _scripts_of(path, encoding):
+            if isinstance(script, ScriptEncodingError):
+                total += 1
+                reject({"input": str(path), "row": row, "statement_index": None, "line": script.line,
+                        "column": script.column, "token": None, "expected": None, "message": script.message,
+                        "errors": 1, "sql": None})
+                continue
             if isinstance(script, ConfigError):
                 total += 1
                 reject({"input": str(path), "row": row, "statement_index": None, "line": 1, "column": 0,

@@ -28,7 +28,8 @@ Every key::
                in a segment named by its first number, or also written in every line)
     [checkpoint] uri; every_transactions = 1000; every_ms = 1000 (a batch is committed at the first
                transaction end past either, never inside a transaction)
-    [changes]  what `mysqlddl changes` takes: schema (a DDL file, the baseline), schema_database,
+    [changes]  what `mysqlddl changes` takes: schema (a DDL file, the baseline), schema_encoding
+               (its charset; default: its byte-order mark or opening SET NAMES, else UTF-8), schema_database,
                schema_position, ddl_errors (raise|warn|skip), verify_checksums, databases,
                exclude_databases, tables, exclude_tables, operations (subset of c u d t),
                include_gtids, exclude_gtids, on_mismatch, pk_change, truncate_events, include_query,
@@ -62,13 +63,15 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..changes import ChangeOptions, Filters, GtidSet
-from ..errors import ConfigError, MappingError, PipelineError
+from ..errors import ConfigError, MappingError, PipelineError, ScriptEncodingError
 from ..mapping.rules import Mapping
 from ..model.settings import with_settings
 from ..options import change_event_options
+from ..paths import holds
 from ..redact import masked_repr, remember_uri
 from ..sinks.debezium import DebeziumOptions
 from ..sinks.pg.types import PgOptions
+from ..textfiles import sql_text
 
 # tomllib is stdlib from Python 3.11; on 3.10 the same parser is the `tomli` package (a dependency
 # there only, see pyproject.toml)
@@ -196,10 +199,10 @@ _KEYS = {
     "source": {"uri", "poll_ms", "defaults_file", "time_unit", "tm_unit", "on_identity_change"},
     "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence", "debezium"},
     "checkpoint": {"uri", "every_transactions", "every_ms"},
-    "changes": {"schema", "schema_database", "schema_position", "ddl_errors", "verify_checksums", "databases",
-                "exclude_databases", "tables", "exclude_tables", "operations", "include_gtids", "exclude_gtids",
-                "on_mismatch", "pk_change", "truncate_events", "include_query", "server_name", "transactions",
-                "schema_changes", "server_version", "settings"},
+    "changes": {"schema", "schema_encoding", "schema_database", "schema_position", "ddl_errors", "verify_checksums",
+                "databases", "exclude_databases", "tables", "exclude_tables", "operations", "include_gtids",
+                "exclude_gtids", "on_mismatch", "pk_change", "truncate_events", "include_query", "server_name",
+                "transactions", "schema_changes", "server_version", "settings"},
     "errors": {"strategy", "dead_letter", "retries", "backoff_ms"},
     "stats": {"path", "interval_s", "progress"},
 }
@@ -312,11 +315,30 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
                                 setting="sink.sequence")
         if "mapping" in data:
             raise PipelineError("[mapping] rules apply to a postgresql:// sink only", path=path, setting="mapping")
+        _refuse_source_in_sink(source, sink, path)
         return _common(data, name, base, path, source, sink, default_store)
     except ConfigError as e:
         if isinstance(e, PipelineError):
             raise
         raise PipelineError(str(e), path=path) from None
+
+
+def _refuse_source_in_sink(source: SourceConfig, sink: SinkConfig, path) -> None:
+    """A segment sink's directory must not hold the source's files (issue #30 item 1): the sink
+    writes, renames and removes files there. A file or directory source (file://, olr://, a path)
+    inside the jsonl:// directory, or that directory itself, is refused; symlinks resolved
+    (:func:`mysqlddl.paths.holds`)."""
+    if not sink.uri.startswith("jsonl:"):
+        return
+    scheme = source.uri.split("://", 1)[0] if "://" in source.uri else ""
+    if scheme not in ("", "file", "olr"):
+        return
+    src = Path(unquote(urlsplit(source.uri).path)) if scheme else Path(source.uri)
+    out = uri_path(sink.uri, "jsonl", "sink.uri")
+    if holds(out, src):
+        raise PipelineError(f"the sink directory {out} holds the source {source.uri}: its segments would be "
+                            "written among the files read; give the sink a directory of its own", path=path,
+                            setting="sink.uri")
 
 
 def _pg_pipeline(data: dict, name: str, base: Path, path, source: SourceConfig) -> PipelineConfig:
@@ -420,11 +442,16 @@ def _with_changes(cfg: PipelineConfig, ch: dict, base: Path, path) -> PipelineCo
     schema = None
     if "schema" in ch:
         sp = Path(_resolve(_typed(ch, "schema", str, None, "changes", path), base))
+        enc = _typed(ch, "schema_encoding", str, None, "changes", path) if "schema_encoding" in ch else None
         try:
-            schema = sp.read_text(encoding="utf-8")
+            # (its byte-order mark or opening SET NAMES, else UTF-8, unless schema_encoding says: textfiles)
+            schema = sql_text(sp.read_bytes(), encoding=enc, label=str(sp), option="[changes] schema_encoding")
         except OSError as e:
             raise PipelineError(f"cannot read the baseline schema {sp}: {e.strerror or e}", path=path,
                                 setting="changes.schema") from None
+        except (ConfigError, ScriptEncodingError) as e:
+            raise PipelineError(str(e), path=path,
+                                setting="changes.schema_encoding" if enc is not None else "changes.schema") from None
     ddl_errors = _typed(ch, "ddl_errors", str, "raise", "changes", path)
     decode = change_event_options(verify_checksums=_typed(ch, "verify_checksums", bool, True, "changes", path),
                                   ddl_errors=ddl_errors)

@@ -46,13 +46,11 @@ import os
 import time
 from collections import Counter
 
-import psycopg
-
 from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..commands.alter_table import AlterTable, ChangeColumn, RenameColumn, RenameTo
 from ..commands.databases import CreateDatabase, DropDatabase
 from ..commands.table_ddl import RenameTable, TruncateTable
-from ..errors import ConfigError, SinkError, UnconvertibleDdlError
+from ..errors import ConfigError, ExtraMissingError, SinkError, UnconvertibleDdlError
 from ..faults import fault
 from ..mapping.rules import Mapping
 from ..model import codec
@@ -71,6 +69,16 @@ from .pg.runs import Run, RunBuffer
 from .pg.state import Checkpoint, TargetCheckpointView, masked_uri, position_fields
 from .pg.types import PgOptions, postgis_options
 from .pg.values import PolicyCounts
+
+# psycopg: the [postgresql] extra. Its absence is a typed error saying what to install (issue #30
+# item 12: it was a ModuleNotFoundError traceback); a broken install's own ImportError stays.
+try:
+    import psycopg  # (the [postgresql] extra: see above)
+except ModuleNotFoundError as e:
+    if e.name != "psycopg":
+        raise
+    raise ExtraMissingError("psycopg is not installed, the PostgreSQL sink's driver: pip install "
+                            "'mysqlddl[postgresql]'") from None
 
 log = logging.getLogger("mysqlddl.sinks.postgresql")
 

@@ -33,6 +33,8 @@ from ..errors import SourceUriError
 from ..redact import mask_uri, remember_secret, remember_uri
 
 SERVER_SCHEMES = ("mysql", "mariadb")
+#: every scheme of a source URI (a bare path is a file source too)
+SCHEMES = ("file", *SERVER_SCHEMES)
 SSL_MODES = ("disabled", "preferred", "required", "verify-ca", "verify-identity")
 DEFAULT_PORT = 3306
 #: Seconds between the server's heartbeats when the stream is idle (MASTER_HEARTBEAT_PERIOD); the read
@@ -113,7 +115,10 @@ def parse_uri(uri: str) -> ServerUri | FileUri:
             raise _fail(uri, "no path")
         return FileUri(unquote(parts.path))
     if scheme not in SERVER_SCHEMES:
-        raise _fail(uri, f"unknown scheme {scheme!r}", "use mysql://, mariadb://, file:// or a path")
+        # (the URI itself is not repeated: another scheme's URI may hold a password)
+        raise SourceUriError(f"unsupported source scheme {scheme!r} (supported: {', '.join(SCHEMES)})",
+                             fix="give a binlog file, directory, .index file or glob (or file:///path), or a "
+                             "server as mysql://USER@HOST:PORT/?server-id=N")
     if parts.password is not None:
         raise _fail(uri, "a password in the URI would be visible to every user of the machine",
                     "set MYSQL_PWD, or give --defaults-file with a [client] password, or let it prompt")
@@ -193,11 +198,18 @@ def read_option_file(path: str, group: str = "client") -> dict[str, str]:
 def resolve_password(uri: ServerUri, *, defaults_file: str | None = None, env=None, interactive=None) -> tuple[
         str | None, str]:
     """``(user, password)`` for ``uri``: the user from the URI, else the option file, else the
-    login name; the password from the option file's ``[client]`` group, else ``MYSQL_PWD``, else a
+    login name (``USER``), else a SourceUriError saying how to give one; the password from the
+    option file's ``[client]`` group, else ``MYSQL_PWD``, else a
     prompt when standard input is a terminal (``interactive`` overrides the check), else empty."""
     env = os.environ if env is None else env
     opts = read_option_file(defaults_file) if defaults_file else {}
     user = uri.user or opts.get("user") or env.get("USER") or None
+    if user is None:
+        # (said before any connection: the server's refusal would only name the user None)
+        raise SourceUriError(f"no user to log in as: {uri} names none, "
+                             f"{'--defaults-file has no [client] user=, ' if defaults_file else ''}and USER is not set",
+                             fix=f"give it in the URI, {uri.scheme}://USER@{uri.address}/?server-id={uri.server_id}, "
+                             "or as user= in the [client] group of a --defaults-file")
     if "password" in opts:
         password = opts["password"]
     elif "MYSQL_PWD" in env:
@@ -210,5 +222,5 @@ def resolve_password(uri: ServerUri, *, defaults_file: str | None = None, env=No
     return user, password
 
 
-__all__ = ["DEFAULT_HEARTBEAT", "DEFAULT_PORT", "SERVER_SCHEMES", "SSL_MODES", "FileUri", "ServerUri", "parse_uri",
-           "read_option_file", "resolve_password"]
+__all__ = ["DEFAULT_HEARTBEAT", "DEFAULT_PORT", "SCHEMES", "SERVER_SCHEMES", "SSL_MODES", "FileUri", "ServerUri",
+           "parse_uri", "read_option_file", "resolve_password"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl.binlog.files import resolve_sources
+from mysqlddl.binlog.files import event_around, resolve_sources
 from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.errors import BinlogError, ChecksumError, TruncatedError
 from mysqlddl.positions import BinlogPosition
@@ -137,3 +137,10 @@ def test_verify_skipped_false_seeks_past_bodies_it_does_not_decode(tmp_path):
     with pytest.raises(TruncatedError) as e:
         list(BinlogReader(cut, only_types=keep, verify_skipped=False))
     assert e.value.log_pos == rows_ev.pos
+
+
+def test_event_around_walks_the_headers(shared_path):
+    # maxwell's binlog.000004: FORMAT_DESCRIPTION 4..126, PREVIOUS_GTIDS ..197, GTID ..276, QUERY ..502
+    path = shared_path / "binlogs/maxwell/binlog.000004"
+    assert [event_around(path, p) for p in (0, 4, 126, 197, 276, 502, path.stat().st_size)] == [None] * 7
+    assert event_around(path, 2) == (0, 4) and event_around(path, 300) == event_around(path, 501) == (276, 502)

@@ -4,6 +4,7 @@ a usage error (exit 2), every option has a help text and every subcommand lists 
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -92,3 +93,113 @@ def test_every_subcommand_lists_its_exit_codes(sub, run_cli):
     assert proc.returncode == 0
     codes = proc.stdout[proc.stdout.index("exit codes:"):]
     assert "  0  " in codes and ("  2  usage error" in codes or sub == "version")
+
+
+# ------------------------------------------------------------- an output that is an input (#30 item 1)
+
+
+@pytest.fixture
+def victim(maxwell, tmp_path):
+    """A private copy of a binlog, its bytes, and a symlink and a hard link to it."""
+    path = tmp_path / "in" / "victim.bin"
+    path.parent.mkdir()
+    path.write_bytes(maxwell.read_bytes())
+    (tmp_path / "sym.bin").symlink_to(path)
+    os.link(path, tmp_path / "hard.bin")
+    return path, path.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["in/victim.bin", "sym.bin", "hard.bin"])
+@pytest.mark.parametrize("sub", ["changes", "history"])
+def test_an_output_that_is_the_input_is_refused(sub, name, victim, tmp_path, run_cli, input_error):
+    path, data = victim
+    line = input_error(run_cli(sub, path, "-o", tmp_path / name), f"--output {tmp_path / name}",
+                       f"is the input {path}")
+    assert "give another path" in line
+    assert path.read_bytes() == data
+
+
+def test_an_output_that_is_the_input_is_refused_in_process(victim, tmp_path, capsys):
+    path, data = victim
+    assert main(["changes", str(path), "-o", str(tmp_path / "hard.bin")]) == 1
+    assert "is the input" in capsys.readouterr().err
+    assert path.read_bytes() == data
+
+
+def test_an_output_that_is_the_schema_file_is_refused(victim, tmp_path, run_cli, input_error):
+    path, _ = victim
+    schema = tmp_path / "s.sql"
+    schema.write_text("CREATE TABLE t (a INT);\n")
+    input_error(run_cli("changes", path, "--schema", schema, "-o", schema), f"is the input {schema}")
+    assert schema.read_text() == "CREATE TABLE t (a INT);\n"
+    cnf = tmp_path / "repl.cnf"
+    cnf.write_text("[client]\nuser=repl\n")
+    input_error(run_cli("changes", "mysql://127.0.0.1:1/?server-id=9", "--defaults-file", cnf, "-o", cnf),
+                f"is the input {cnf}")
+    assert cnf.read_text() == "[client]\nuser=repl\n"
+
+
+def test_other_outputs_that_are_inputs_are_refused(olr_crud, tmp_path, run_cli, input_error):
+    olr = tmp_path / "olr.json"
+    olr.write_bytes(olr_crud.read_bytes())
+    data = olr.read_bytes()
+    for option in ("-o", "--history"):
+        input_error(run_cli("olr", "--time-unit", "s", olr, option, olr), "is the input")
+    sql = tmp_path / "a.sql"
+    sql.write_text("CREATE TABLE t (a INT);\n")
+    input_error(run_cli("parse", sql, "--summary-json", sql), f"--summary-json {sql}", "is the input")
+    assert olr.read_bytes() == data and sql.read_text() == "CREATE TABLE t (a INT);\n"
+
+
+def test_an_output_directory_holding_an_input_is_refused(victim, tmp_path, run_cli, input_error):
+    path, data = victim
+    for out in (path.parent, tmp_path):
+        input_error(run_cli("changes", path, "--format", "debezium", "--topics-dir", out),
+                    f"--topics-dir {out}", f"holds the input {path}")
+        input_error(run_cli("spark", path, "--out", out), f"--out {out}", f"holds the input {path}")
+    assert path.read_bytes() == data
+
+
+# ---------------------------------------------------------------- refusals that were rc 0 (#30 item 13)
+
+
+@pytest.mark.parametrize("sub", ["changes", "history", "events"])
+def test_a_position_in_a_file_not_among_the_inputs_is_refused(sub, maxwell, run_cli, input_error):
+    for option in ("--start-position", "--stop-position"):
+        input_error(run_cli(sub, maxwell, option, "other.000001:4"), f"{option} other.000001:4",
+                    "not among the inputs", str(maxwell))
+
+
+@pytest.mark.parametrize("sub", ["changes", "history", "events"])
+def test_a_start_position_inside_an_event_is_refused(sub, maxwell, run_cli, input_error):
+    # binlog.000004: a QUERY event at 276..502, the next (GTID) at 502
+    for value in (f"{maxwell.name}:500", "500"):
+        input_error(run_cli(sub, maxwell, "--start-position", value), f"--start-position {value}",
+                    "not at an event boundary", "276", "502")
+    ok = run_cli(sub, maxwell, "--start-position", f"{maxwell.name}:502")
+    assert ok.returncode == 0 and ok.stdout, ok.stderr
+
+
+def test_reconnect_attempts_below_zero_is_a_usage_error(maxwell, run_cli, usage_error):
+    for sub in ("changes", "events"):
+        usage_error(run_cli(sub, maxwell, "--reconnect-attempts", "-1"), "argument --reconnect-attempts",
+                    "0 or more")
+
+
+@pytest.mark.parametrize("option", [["--follow"], ["--from-now"], ["--start-gtid", "0-1-5"]])
+def test_server_only_options_on_file_inputs_are_refused(option, maxwell, run_cli, input_error):
+    for sub in ("changes", "events"):
+        proc = run_cli(sub, maxwell, *option)
+        input_error(proc, f"{option[0]} needs a server input (mysql://")
+        assert not proc.stdout
+
+
+def test_a_full_device_is_named_by_every_command(olr_crud, tmp_path, run_cli, input_error):
+    # (#30 item 14: "(no file name): no space left on device")
+    for option in ("-o", "--history"):
+        input_error(run_cli("olr", "--time-unit", "s", olr_crud, option, "/dev/full"), "/dev/full", "(ENOSPC)")
+    sql = tmp_path / "a.sql"
+    sql.write_text("CREATE TABLE t (a INT);\n")
+    proc = run_cli("parse", sql, "--summary-json", "/dev/full")
+    assert proc.returncode == 1 and "--summary-json /dev/full: cannot write" in proc.stderr
+    assert "(ENOSPC)" in proc.stderr and "Traceback" not in proc.stderr

@@ -169,7 +169,7 @@ def test_history_takes_the_mysqlbinlog_filters(shared_path, capsys):
     assert history("--table", "bac_history") == [9417]
     no_bac = history("--exclude-database", "bac_schema")
     assert no_bac == [p for p in every if p not in (1112, 9417, 10627)]   # CREATE DATABASE bac_schema too
-    assert history("--start-position", "2000") == [p for p in every if p > 2363]  # events starting at/after 2000
+    assert history("--start-position", "2363") == [p for p in every if p > 2363]  # (a record: its event's end)
     assert history("--stop-datetime", "@1") == []
     assert history("--start-datetime", "@1") == every
     gtid = "a7b5f5a3-3a3d-11ed-9b4b-0242ac110002"  # not this log's server: nothing matches
@@ -254,3 +254,50 @@ def test_rows_without_a_table_definition_are_counted_and_said(run_cli):
     proc = run_cli("changes", SHOP, "--schema", SHOP_BASELINE, "-o", "out.jsonl", "--summary", "json")
     assert proc.returncode == 0 and len(proc.stderr.splitlines()) == 1, proc.stderr
     assert json.loads(proc.stderr)["rows_without_schema"] == {}
+
+
+# ------------------------------------------------------------------------ clear messages (#30 item 14)
+
+
+@pytest.mark.parametrize("uri", ["postgres://u@h:5432/db?sslmode=disable", "http://example.invalid/x.bin"])
+def test_an_input_of_an_unsupported_scheme_is_named(uri, run_cli, input_error):
+    scheme = uri.split(":")[0]
+    for sub in ("changes", "history", "events"):
+        line = input_error(run_cli(sub, uri), f"unsupported source scheme '{scheme}'",
+                           "(supported: file, mysql, mariadb)")
+        assert "matches no files" not in line and "no such file" not in line
+
+
+def test_a_file_uri_input_is_its_path(shared_path, tmp_path, run_cli):
+    path = shared_path / "binlogs/maxwell/binlog.000004"
+    by_uri = run_cli("changes", f"file://{path}", "--summary", "none")
+    assert by_uri.returncode == 0, by_uri.stderr
+    assert by_uri.stdout == run_cli("changes", path, "--summary", "none").stdout
+
+
+def test_a_server_uri_without_a_user_says_how_to_give_one(run_cli, input_error):
+    # (port 1: nothing listens; the missing user is said before any connection is tried)
+    line = input_error(run_cli("changes", "mysql://127.0.0.1:1/?server-id=5", env={"USER": "", "MYSQL_PWD": "x"}),
+                       "no user to log in as", "mysql://USER@127.0.0.1:1", "--defaults-file")
+    assert "None" not in line
+
+
+def test_a_full_device_is_named_with_the_os_error(shared_path, run_cli, input_error):
+    path = shared_path / "binlogs/maxwell/binlog.000004"
+    for sub in ("changes", "history"):
+        line = input_error(run_cli(sub, path, "-o", "/dev/full"), "--output /dev/full", "ENOSPC",
+                           "no space left on device")
+        assert "(no file name)" not in line
+
+
+def test_a_warning_is_one_plain_line(shared_path, tmp_path, run_cli):
+    # (#30 item 14: warnings.warn's own format printed a Python file path, a line number and the
+    # source line of the call)
+    bad = tmp_path / "b.sql"
+    bad.write_text("CREATE TABLE wanshao.wanshao_test (id INT, col1 BIGINT);")
+    proc = run_cli("changes", shared_path / "binlogs/canal/binlog_tsdb/mysql-bin.000003", "--schema", bad,
+                   "--ddl-errors", "warn", "--on-mismatch", "flag", "--summary", "none")
+    assert proc.returncode == 0, proc.stderr
+    warned = [x for x in proc.stderr.splitlines() if "warning" in x.lower()]
+    assert warned and all(x.startswith("mysqlddl: warning: ") for x in warned), proc.stderr
+    assert "Warning:" not in proc.stderr and ".py:" not in proc.stderr and "warnings.warn" not in proc.stderr

@@ -81,3 +81,18 @@ def test_jsonl_with_a_bad_line_still_prints_the_summary(tmp_path, run_cli):
     assert f"{src}:row 2: script: line 1:0: not a JSON object" in proc.stderr
     assert f"{src}:row 3: script: line 1:0: row has no string field \"sql\"" in proc.stderr
     assert json.loads((tmp_path / "s.json").read_text())["rejected"] == 2
+
+
+def test_scripts_are_read_in_their_encoding(tmp_path, capsys):
+    # (#30 item 10: a script that is not UTF-8 was read with its bad bytes replaced; a UTF-16 one
+    # was garbage)
+    ddl = "CREATE TABLE t (a INT COMMENT 'caf\u00e9');\n"
+    (tmp_path / "u16.sql").write_bytes(ddl.encode("utf-16"))
+    (tmp_path / "dump.sql").write_bytes(b"/*!40101 SET NAMES latin1 */;\n" + ddl.encode("cp1252"))
+    (tmp_path / "plain.sql").write_bytes(ddl.encode("cp1252"))
+    assert main(["parse", str(tmp_path / "u16.sql"), str(tmp_path / "dump.sql")]) == 0
+    assert main(["parse", str(tmp_path / "plain.sql"), "--encoding", "latin1"]) == 0
+    capsys.readouterr()
+    assert main(["parse", str(tmp_path / "plain.sql")]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'plain.sql'}: script: line 1:34: not UTF-8 text" in err and "--encoding" in err

@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from mysqlddl import cli
 
 SHOP = Path(__file__).parent.parent / "data" / "shop.sql"
@@ -104,3 +106,51 @@ def test_subprocess_errors_count_file_lines(tmp_path, run_cli):
 def test_subprocess_unreadable_paths_are_one_line(tmp_path, run_cli, input_error):
     input_error(run_cli("schema", tmp_path / "none.sql"), "none.sql: cannot read: no such file")
     input_error(run_cli("schema", tmp_path), f"{tmp_path}: cannot read: is a directory")
+
+
+# ------------------------------------------------- scripts that are not UTF-8 (#30 item 10)
+
+# the head mysqldump writes: the client's charset saved, then SET NAMES (the later one wins, from 5.5.3)
+DUMP_HEAD = ("-- MySQL dump 10.13\n/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n"
+             "/*!40101 SET NAMES utf8 */;\n/*!50503 SET NAMES {cs} */;\n")
+DDL = "CREATE TABLE t (a INT COMMENT 'caf\u00e9 \u20ac');\n"
+
+
+def _comment(out: str) -> str:
+    (table,) = json.loads(out)["tables"]
+    return table["columns"][0]["comment"]
+
+
+@pytest.mark.parametrize(("data", "extra"), [
+    ((DUMP_HEAD.format(cs="latin1") + DDL).encode("cp1252"), []),            # MySQL latin1 is cp1252
+    ("\ufeff".encode() + DDL.encode(), []),                                   # a UTF-8 BOM
+    (DDL.encode("utf-16"), []),                                               # a UTF-16 BOM (LE)
+    (DDL.encode("utf-16-be").join([b"\xfe\xff", b""]), []),                   # a UTF-16 BOM (BE)
+    (DDL.encode("cp1252"), ["--encoding", "latin1"]),                         # a MySQL charset name
+    (DDL.encode("cp1252"), ["--encoding", "cp1252"]),                         # a Python codec name
+], ids=["set-names", "utf8-bom", "utf16le-bom", "utf16be-bom", "charset-option", "codec-option"])
+def test_a_script_is_read_as_its_bom_or_set_names_or_option_says(data, extra, tmp_path, capsys):
+    f = tmp_path / "dump.sql"
+    f.write_bytes(data)
+    assert cli.main(["schema", str(f), *extra]) == 0
+    assert _comment(capsys.readouterr().out) == "caf\u00e9 \u20ac"
+
+
+def test_a_script_not_in_its_encoding_is_a_positioned_error(tmp_path, run_cli, input_error):
+    f = tmp_path / "latin1.sql"
+    f.write_bytes(b"-- x\n" + DDL.encode("cp1252"))
+    line = input_error(run_cli("schema", f), f"{f}, line 2:34", "byte 0xe9 at byte offset 39",
+                       "not UTF-8", "--encoding")
+    assert "UnicodeDecodeError" not in line
+
+
+def test_changes_schema_encoding(shared_path, tmp_path, run_cli, input_error):
+    binlog = shared_path / "binlogs/maxwell/binlog.000004"
+    f = tmp_path / "s.sql"
+    f.write_bytes(DDL.encode("cp1252"))
+    for sub in ("changes", "history"):
+        input_error(run_cli(sub, binlog, "--schema", f), f"--schema {f}, line 1:34", "--schema-encoding")
+        ok = run_cli(sub, binlog, "--schema", f, "--schema-encoding", "latin1", "--schema-database", "d")
+        assert ok.returncode == 0, ok.stderr
+    usage = run_cli("changes", binlog, "--schema", f, "--schema-encoding", "klingon")
+    assert usage.returncode == 2 and "unknown encoding 'klingon'" in usage.stderr

@@ -97,3 +97,16 @@ def test_listed_under_help(capsys, sub):
     assert e.value.code == 0
     out = capsys.readouterr().out
     assert "--server-version X.Y.Z" in out and "--set VAR=VALUE" in out
+
+
+@pytest.mark.parametrize("sub", ["changes", "history", "spark"])
+def test_binlog_commands_help_names_no_option_they_lack(capsys, sub):
+    # (#30: `changes --help` said "10.11 with --dialect mariadb", an option changes rejects: a
+    # binlog's dialect and version are its FORMAT_DESCRIPTION event's)
+    with pytest.raises(SystemExit):
+        cli.main([sub, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--dialect" not in out and "FORMAT_DESCRIPTION" in out
+    with pytest.raises(SystemExit) as e:
+        cli.main([sub, "x.bin", "--dialect", "mariadb"])
+    assert e.value.code == 2

@@ -119,3 +119,58 @@ def test_on_identity_change_follows_a_failover_by_default(tmp_path):
     with pytest.raises(PipelineError) as e:
         load_config(p)
     assert e.value.setting == "source.on_identity_change" and "follow-gtid or error" in str(e.value)
+
+
+@pytest.mark.parametrize(("source", "sink"), [
+    ("file://{d}/out/binlog.000001", "jsonl://{d}/out"),        # a source file inside the sink directory
+    ("{d}/out", "jsonl://{d}/out/"),                            # a directory source that is the sink directory
+    ("file://{d}/out/sub/", "jsonl://{d}/out"),                 # deeper down, not made yet
+    ("file://{d}/link/binlog.000001", "jsonl://{d}/out"),       # through a symlink to the sink directory
+    ("olr://{d}/out/olr.json", "jsonl://{d}/out"),
+])
+def test_a_sink_directory_holding_the_source_is_refused(tmp_path, source, sink):
+    # (#30 item 1: the segment sink writes and removes files in its directory)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "out")
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "{source.format(d=tmp_path)}"\n[sink]\nuri = "{sink.format(d=tmp_path)}"\n')
+    with pytest.raises(PipelineError) as e:
+        load_config(p)
+    assert e.value.setting == "sink.uri" and "holds the source" in str(e.value) and str(p) in str(e.value)
+
+
+def test_a_sink_directory_beside_the_source_is_taken(tmp_path):
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "file://{tmp_path}/binlogs/"\n[sink]\nuri = "jsonl://{tmp_path}/binlogs-out"\n')
+    assert load_config(p).sink.uri == f"jsonl://{tmp_path}/binlogs-out"
+
+
+def test_run_refuses_a_sink_directory_holding_its_binlog(shared_path, tmp_path, run_cli):
+    out = tmp_path / "out"
+    out.mkdir()
+    binlog = out / "binlog.000004"
+    binlog.write_bytes((shared_path / "binlogs/maxwell/binlog.000004").read_bytes())
+    data = binlog.read_bytes()
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "file://{binlog}"\n[sink]\nuri = "jsonl://{out}"\n')
+    proc = run_cli("run", p, "--once")
+    assert proc.returncode == 1 and "holds the source" in proc.stderr and "Traceback" not in proc.stderr
+    assert binlog.read_bytes() == data and sorted(x.name for x in out.iterdir()) == ["binlog.000004"]
+
+
+def test_a_baseline_schema_is_read_in_its_encoding(tmp_path):
+    # (#30 item 10: a latin1 dump was a UnicodeDecodeError)
+    ddl = "CREATE TABLE t (a INT COMMENT 'caf\u00e9');\n"
+    (tmp_path / "dump.sql").write_bytes(b"/*!40101 SET NAMES latin1 */;\n" + ddl.encode("cp1252"))
+    (tmp_path / "plain.sql").write_bytes(ddl.encode("cp1252"))
+    base = '[source]\nuri = "binlogs"\n[sink]\nuri = "jsonl://out"\n[changes]\n'
+    p = tmp_path / "p.toml"
+    p.write_text(base + 'schema = "dump.sql"\n')
+    assert "caf\u00e9" in load_config(p).schema
+    p.write_text(base + 'schema = "plain.sql"\nschema_encoding = "latin1"\n')
+    assert "caf\u00e9" in load_config(p).schema
+    p.write_text(base + 'schema = "plain.sql"\n')
+    with pytest.raises(PipelineError) as e:
+        load_config(p)
+    assert e.value.setting == "changes.schema" and "line 1:34" in str(e.value)
+    assert "byte 0xe9 at byte offset 34" in str(e.value) and "[changes] schema_encoding" in str(e.value)

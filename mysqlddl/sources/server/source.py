@@ -475,10 +475,32 @@ class ServerSource(ServerChecks, EventSource):
                              f"({msg}); {have}", code=code, setting="--start-position",
                              fix="start at an event boundary (SHOW BINLOG EVENTS lists them) or at 4", **where)
         if "max_allowed_packet" in low:
-            return self._err(ServerSettingError, f"an event is larger than the server's max_allowed_packet ({msg})",
-                             code=code, setting="max_allowed_packet",
+            # (#30 item 14) a start inside an event reads as this too: the bytes there, taken for an
+            # event header, give a length over max_allowed_packet (sql_repl.cc, LOG_READ_TOO_LARGE)
+            inside = self._inside_event(where["file"], where["log_pos"])
+            if inside:
+                return self._err(SourceError, f"the start position is not the start of an event in that binlog "
+                                 f"(the server read a length there past max_allowed_packet: {msg}); {have}",
+                                 code=code, setting="--start-position",
+                                 fix="start at an event boundary (SHOW BINLOG EVENTS lists them) or at 4", **where)
+            maybe = "" if inside is False else " (or the start position is not the start of an event)"
+            return self._err(ServerSettingError, f"an event is larger than the server's max_allowed_packet{maybe} "
+                             f"({msg})", code=code, setting="max_allowed_packet",
                              fix="SET GLOBAL max_allowed_packet to at least the largest event", **where)
         return self._err(SourceError, f"the server stopped the dump: {msg}; {have}", code=code, **where)
+
+    def _inside_event(self, file: str | None, pos: int | None) -> bool | None:
+        """Whether the dump failed at the start position asked for and that position is not where
+        an event starts (None: cannot tell). The server's listing tells: SHOW BINLOG EVENTS FROM a
+        position inside an event fails with ER_ERROR_WHEN_EXECUTING_COMMAND (1220, "Wrong offset")."""
+        if self.start is None or file != self.start.file or pos != self.start.pos:
+            return False
+        name = file.replace("\\", "\\\\").replace("'", "''")
+        try:
+            bridge.query(self.control, f"SHOW BINLOG EVENTS IN '{name}' FROM {int(pos)} LIMIT 1")
+        except SourceError as e:
+            return True if e.code == 1220 else None
+        return False
 
     def _dump(self) -> Iterator[Event]:
         try:
