@@ -5,15 +5,21 @@ server source's warnings as one plain line (issue #30 item 14)."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 
 
 @pytest.fixture
 def server_changes(mariadb_server, run_cli):
-    """``server_changes(*args)``: `mysqlddl changes mysql://repl@127.0.0.1:PORT/?server-id=4711 ARGS`."""
-    uri = f"mysql://repl@127.0.0.1:{mariadb_server.port}/?server-id=4711"
+    """``server_changes(*args, query="")``: `mysqlddl changes mysql://repl@127.0.0.1:PORT/?server-id=4711ARGS`."""
 
-    def run(*args):
+    def run(*args, query=""):
+        uri = f"mysql://repl@127.0.0.1:{mariadb_server.port}/?server-id=4711{query}"
         return run_cli("changes", uri, "--summary", "none", *args, env={"MYSQL_PWD": "repl"}, timeout=120)
 
     return run
@@ -40,10 +46,25 @@ def test_a_start_position_inside_an_event(mariadb_server, server_changes):
         assert "SET GLOBAL max_allowed_packet" not in last
 
 
-def test_server_warnings_are_one_plain_line(server_changes):
-    # (repl lacks REPLICATION MASTER ADMIN: the server-id clash check's SHOW SLAVE HOSTS warns)
-    proc = server_changes("--from-now")
+def test_server_warnings_are_one_plain_line(mariadb_server, server_changes, tmp_path):
+    # The server source's one warning: repl lacks REPLICATION MASTER ADMIN, so SHOW SLAVE HOSTS is
+    # refused; with another replica connected (a follower on server-id 4712) the clash cannot be
+    # ruled out, and the opt-in allow-server-id-takeover=yes starts with a warning saying so.
+    uri = f"mysql://repl@127.0.0.1:{mariadb_server.port}/?server-id=4712"
+    follower = subprocess.Popen([sys.executable, "-m", "mysqlddl", "changes", uri, "--from-now", "--follow",
+                                 "--summary", "none", "-o", str(tmp_path / "f.jsonl")], cwd=tmp_path,
+                                env={**os.environ, "MYSQL_PWD": "repl"}, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while int(mariadb_server.query("SHOW GLOBAL STATUS LIKE 'Slaves_connected'")[0][1]) < 1:
+            assert follower.poll() is None and time.monotonic() < deadline, follower.stderr.read()
+            time.sleep(0.1)
+        proc = server_changes("--from-now", query="&allow-server-id-takeover=yes")
+    finally:
+        follower.send_signal(signal.SIGTERM)
+        follower.communicate(timeout=60)
     assert proc.returncode == 0 and "mysqlddl: warning: " in proc.stderr, proc.stderr
+    assert "server-id 4711 is not checked for a clash" in proc.stderr
     for line in proc.stderr.splitlines():
         assert line.startswith("mysqlddl: warning: "), proc.stderr
     assert ".py:" not in proc.stderr
