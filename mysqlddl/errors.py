@@ -302,6 +302,11 @@ class CheckpointError(PipelineError):
     beginning."""
 
 
+class CheckpointAccessError(CheckpointError):
+    """The checkpoint store (or its directory) cannot be read or written by this user (EACCES,
+    EPERM, a read-only file system): a permission to fix, not a corrupt store."""
+
+
 class FailoverError(CheckpointError):
     """The pipeline's source is another server than the checkpoint's (a failover) and it cannot be
     followed there: the new server's GTID state lacks transactions the pipeline delivered (it is not

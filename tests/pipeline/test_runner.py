@@ -114,11 +114,24 @@ def test_restart_reads_from_the_checkpoint_with_the_stored_history(lab_binlogs, 
 
 def test_a_corrupt_store_is_refused(shop, tmp_path, run_cli):
     (tmp_path / "state.db").write_bytes(b"this is not a database" * 100)
-    with pytest.raises(CheckpointError, match="not a usable checkpoint store"):
+    with pytest.raises(CheckpointError, match="not a mysqlddl checkpoint store"):
         run_pipeline(shop, once=True)
     proc = run_cli("run", shop, "--once")
-    assert proc.returncode == 1 and "not a usable checkpoint store" in proc.stderr
+    assert proc.returncode == 1 and "not a mysqlddl checkpoint store" in proc.stderr
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_truncated_store_is_refused_not_a_new_pipeline(shop, tmp_path, run_cli, read_segments):
+    # (#30 item 4: a 0-byte store was taken for a new pipeline, delivering everything again)
+    assert run_cli("run", shop, "--once").returncode == 0
+    before = read_segments(tmp_path / "out")
+    (tmp_path / "state.db").write_bytes(b"")
+    proc = run_cli("run", shop, "--once")
+    assert proc.returncode == 1 and "not a mysqlddl checkpoint store: an empty file" in proc.stderr
+    assert str(tmp_path / "state.db") in proc.stderr and "move it away" in proc.stderr
+    assert read_segments(tmp_path / "out") == before and (tmp_path / "state.db").stat().st_size == 0
+    (tmp_path / "state.db").unlink()                    # (missing: a new pipeline)
+    assert run_cli("status", shop).returncode == 1
 
 
 def test_a_damaged_checkpoint_row_is_refused(shop, tmp_path):
