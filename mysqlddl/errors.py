@@ -15,6 +15,8 @@ Areas append their own subclasses below their section; existing classes are not 
 
 from __future__ import annotations
 
+import datetime
+
 
 class MysqlddlError(Exception):
     """Root of every error mysqlddl raises on bad input or bad configuration."""
@@ -305,6 +307,23 @@ class CheckpointError(PipelineError):
 class CheckpointAccessError(CheckpointError):
     """The checkpoint store (or its directory) cannot be read or written by this user (EACCES,
     EPERM, a read-only file system): a permission to fix, not a corrupt store."""
+
+
+class PipelineLockedError(PipelineError):
+    """Another run of the same pipeline holds its lock (pipeline.lock): ``pid``, ``host`` and
+    ``started`` (Unix seconds) say which, as far as the holder wrote them (None: unknown)."""
+
+    def __init__(self, message: str, *, pid: int | None = None, host: str | None = None,
+                 started: float | None = None, **kw):
+        super().__init__(message, **kw)
+        self.pid, self.host, self.started = pid, host, started
+
+    @staticmethod
+    def holder(pid: int | None, host: str | None, started: float | None) -> str:
+        """``process PID on host HOST since TIME`` (what is known of the holder)."""
+        when = datetime.datetime.fromtimestamp(started, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") \
+            if started else "an unknown time"
+        return f"process {pid if pid is not None else '(unknown)'} on host {host or '(unknown)'} since {when}"
 
 
 class FailoverError(CheckpointError):

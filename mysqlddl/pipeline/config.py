@@ -166,6 +166,11 @@ class PipelineConfig:
             self.store_path.with_name(self.store_path.name + ".dead-letter.jsonl")
 
     @property
+    def lock_path(self) -> Path:
+        """The lock file of the pipeline's runs (pipeline.lock), beside the store."""
+        return self.store_path.with_name(self.store_path.name + ".lock")
+
+    @property
     def stats_path(self) -> Path:
         return Path(self.stats.path) if self.stats.path else \
             self.store_path.with_name(self.store_path.name + ".stats.json")

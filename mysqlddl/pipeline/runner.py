@@ -6,6 +6,9 @@ passed around as a second object with the same fields.)
 
 One run (:meth:`Pipeline.run`):
 
+0. take the pipeline's lock (:mod:`.lock`: a second run of the pipeline is refused with the
+   holder's PID, host and start time), and the sink's own in its target (a PostgreSQL advisory
+   lock: :meth:`~mysqlddl.sinks.base.Sink.lock`), held until the run ends, across retries;
 1. load the checkpoint (the sink's own store when it keeps one, else the SQLite store); check the
    source is the one it was taken from (identity of the first FORMAT_DESCRIPTION read there); a
    server source that is another server (a failover) goes on from the checkpoint's GTID set when
@@ -60,6 +63,7 @@ import base64
 import dataclasses
 import json
 import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -97,6 +101,7 @@ from . import failover
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, load_config, uri_path
 from .gtid import GtidTracker
+from .lock import PipelineLock
 from .olr_source import OlrResumePosition
 from .source import make_source
 from .stats import Stats, write_stats_file
@@ -183,10 +188,28 @@ class Pipeline:
 
     # -- the strategy around runs -----------------------------------------------------------------
     def run(self, once: bool = False) -> RunResult:
+        """Run under the pipeline's lock (:mod:`.lock`: one run at a time, taken before the source
+        opens, held across retries; a sink's own lock in its target too, :meth:`Sink.lock`)."""
+        cfg = self.config
+        holder = {"pipeline": cfg.name, "pid": os.getpid(), "host": socket.gethostname(),
+                  "started": round(time.time(), 3)}
+        details = {"pipeline_file": str(Path(cfg.path).resolve()) if cfg.path else None,
+                   "store": str(cfg.store_path.resolve())}
+        with PipelineLock(cfg.lock_path, pipeline=cfg.name, details=details):
+            target = (self._given_sink if self._given_sink is not None else make_sink(cfg)).lock(holder)
+            try:
+                return self._runs(once, target)
+            finally:
+                if target is not None:
+                    target.close()
+
+    def _runs(self, once: bool, target) -> RunResult:
         errors = self.config.errors
         delay = errors.backoff_ms / 1000
         while True:
             try:
+                if target is not None:
+                    target.check()          # (its connection lost meanwhile: taken again)
                 return self._run(once)
             except ServerIdentityError as e:
                 # the server source reconnected to another server (its address moved to it: a
