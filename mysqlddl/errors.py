@@ -351,6 +351,11 @@ class SinkError(PipelineError):
         return f"{base} ({ctx})" if ctx else base
 
 
+class SinkOwnershipError(SinkError):
+    """A sink's output (a segment directory) belongs to another pipeline, or holds what no
+    checkpoint of this pipeline knows: refused before anything is written (sinks.segments)."""
+
+
 # ------------------------------------------------------------------------- mapping, PostgreSQL sink
 
 

@@ -100,7 +100,7 @@ def test_a_run_killed_with_sigkill_does_not_block_its_restart(shop, tmp_path, ru
     os.kill(first.pid, signal.SIGKILL)
     first.communicate(timeout=60)
     assert first.returncode == -signal.SIGKILL
-    lock = tmp_path / "state.db.lock"
+    lock = tmp_path / "state.db.p.lock"
     assert json.loads(lock.read_text())["pid"] == first.pid        # (what it wrote stays: no matter)
     proc = run_cli("run", shop, "--once")
     assert proc.returncode == 0, proc.stderr
