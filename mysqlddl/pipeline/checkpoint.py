@@ -223,8 +223,9 @@ class SqliteCheckpointStore(CheckpointStore):
         tmp = parent / f".{self.path.name}.new-{os.getpid()}"
         try:
             parent.mkdir(parents=True, exist_ok=True)
+            tmp.unlink(missing_ok=True)         # (left by a process of this PID that died creating it)
             os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
-        except (PermissionError, FileExistsError) as e:
+        except PermissionError as e:
             raise self._denied(e, "create a file in the store's directory", parent) from None
         except OSError as e:
             if e.errno != errno.EROFS:

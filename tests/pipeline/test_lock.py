@@ -82,6 +82,9 @@ def test_a_second_run_is_refused_at_once_while_the_first_completes(shop, tmp_pat
         with pytest.raises(PipelineLockedError) as e:
             run_pipeline(shop, once=True)
         assert e.value.pid == first.pid and e.value.host == socket.gethostname() and e.value.started > 0
+        # (status reads the store without the lock, while the run holds it)
+        status = run_cli("status", shop)
+        assert status.returncode == 0 and f"checkpoint: {SHOP.name}:{END}" in status.stdout
         first.send_signal(signal.SIGTERM)
         _out, err = first.communicate(timeout=60)
     finally:
