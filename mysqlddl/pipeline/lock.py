@@ -2,7 +2,7 @@
 
 Two runs of one pipeline would write the same segments and the same checkpoint (one dies on a
 ``.tmp`` segment the other renamed; two server streams with one server id kick each other out).
-:class:`PipelineLock` is an ``flock(2)`` on ``<checkpoint store>.lock``, beside the store, taken
+:class:`PipelineLock` is an ``flock(2)`` on ``<store>.<pipeline>.lock`` beside the store (``lock_path``), taken
 with ``LOCK_EX | LOCK_NB`` before the source opens and held until the run ends. A second run is
 refused at once (:class:`~mysqlddl.errors.PipelineLockedError`) with what the holder wrote into the
 file: its PID, host and start time.
