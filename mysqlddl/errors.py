@@ -15,6 +15,8 @@ Areas append their own subclasses below their section; existing classes are not 
 
 from __future__ import annotations
 
+import datetime
+
 from .redact import mask_text
 
 
@@ -329,6 +331,28 @@ class CheckpointError(PipelineError):
     beginning."""
 
 
+class CheckpointAccessError(CheckpointError):
+    """The checkpoint store (or its directory) cannot be read or written by this user (EACCES,
+    EPERM, a read-only file system): a permission to fix, not a corrupt store."""
+
+
+class PipelineLockedError(PipelineError):
+    """Another run of the same pipeline holds its lock (pipeline.lock): ``pid``, ``host`` and
+    ``started`` (Unix seconds) say which, as far as the holder wrote them (None: unknown)."""
+
+    def __init__(self, message: str, *, pid: int | None = None, host: str | None = None,
+                 started: float | None = None, **kw):
+        super().__init__(message, **kw)
+        self.pid, self.host, self.started = pid, host, started
+
+    @staticmethod
+    def holder(pid: int | None, host: str | None, started: float | None) -> str:
+        """``process PID on host HOST since TIME`` (what is known of the holder)."""
+        when = datetime.datetime.fromtimestamp(started, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") \
+            if started else "an unknown time"
+        return f"process {pid if pid is not None else '(unknown)'} on host {host or '(unknown)'} since {when}"
+
+
 class FailoverError(CheckpointError):
     """The pipeline's source is another server than the checkpoint's (a failover) and it cannot be
     followed there: the new server's GTID state lacks transactions the pipeline delivered (it is not
@@ -352,6 +376,11 @@ class SinkError(PipelineError):
         base = super().__str__()
         ctx = ", ".join(f"{k} {v}" for k, v in (("at", self.position), ("table", self.table)) if v)
         return f"{base} ({ctx})" if ctx else base
+
+
+class SinkOwnershipError(SinkError):
+    """A sink's output (a segment directory) belongs to another pipeline, or holds what no
+    checkpoint of this pipeline knows: refused before anything is written (sinks.segments)."""
 
 
 # ------------------------------------------------------------------------- mapping, PostgreSQL sink

@@ -1,7 +1,8 @@
 """``mysqlddl run PIPELINE.toml [--once]``: run a checkpointed pipeline (source -> changes -> sink).
 
 Without --once a file source follows its binlog directory (new files, rotation) until SIGTERM or
-SIGINT, which stop it cleanly at a transaction end with a final checkpoint. Restarted, it goes on
+SIGINT, which stop it cleanly at a transaction end with a final checkpoint. One run of a pipeline at
+a time: a second is refused at once (mysqlddl.pipeline.lock). Restarted, it goes on
 from its checkpoint: nothing is delivered twice to a segment sink, nothing is lost. The pipeline
 file's form is in mysqlddl.pipeline.config.
 """
@@ -17,7 +18,8 @@ from . import args as common
 
 HELP = "run a checkpointed pipeline (exactly-once into JSON Lines segments or PostgreSQL)"
 EXIT_CODES = (common.OK, "1  the pipeline stopped on an error (the positioned error is on stderr; the checkpoint "
-              "is intact: run again to go on)", common.USAGE)
+              "is intact: run again to go on), or was refused at once: another run of it holds its lock (its PID, "
+              "host and start time are named)", common.USAGE)
 
 
 def add_arguments(sp: argparse.ArgumentParser) -> None:

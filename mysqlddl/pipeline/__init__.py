@@ -6,8 +6,8 @@
 
 Modules: :mod:`.config` (the TOML pipeline file), :mod:`.checkpoint` (Checkpoint, the store
 interface, the SQLite store), :mod:`.source` (the source interface, the file source, SOURCES),
-:mod:`.runner` (Pipeline, the error strategies, the commit protocol, SINKS),
-:mod:`.stats`, :mod:`.gtid` (the GTID set a checkpoint carries), :mod:`.target_store` (the store of
+:mod:`.runner` (Pipeline, the error strategies, the commit protocol, SINKS), :mod:`.lock` (one run
+at a time), :mod:`.stats`, :mod:`.gtid` (the GTID set a checkpoint carries), :mod:`.target_store` (the store of
 a sink that keeps the checkpoint in its target: the PostgreSQL sink's row, adapted). The fault-injection points the
 crash tests use are listed in :mod:`mysqlddl.faults` (``MYSQLDDL_FAULT``).
 

@@ -14,6 +14,15 @@ survives a power loss), one row per pipeline in ``checkpoint``, the history's JS
 ``history`` (one row per line, appended), the store's format in ``meta``. Each save is one
 ``BEGIN IMMEDIATE ... COMMIT``.
 
+A path that does not exist is a new pipeline: the store is built whole under a temporary name and
+linked into place (link(2) fails on an existing name), so a path that exists is a store that was
+fully created. A path that exists and is not a store (0 bytes, another file, an SQLite database
+without the store's tables) is refused, never taken for a new pipeline (which would deliver
+everything again): the user moves it away to start anew. A store or directory this user cannot read
+or write is a permission problem (:class:`~mysqlddl.errors.CheckpointAccessError`), not corruption.
+Each store has an identity (``meta`` ``store_id``, random, kept when the file moves): what a sink
+directory records as its owner (:mod:`mysqlddl.sinks.segments`).
+
 After a failover followed (:mod:`.failover`) the row's JSON ``data`` also holds ``failover`` (the
 epoch, the identities, when), and the first save on the new server replaces the pipeline's
 history rows with the new server's re-based history in its transaction (the old rows renamed to
@@ -28,15 +37,17 @@ kind this version does not know is refused by name.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import os
 import sqlite3
 import time
+import uuid
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from .. import __version__
-from ..errors import CheckpointError, SchemaHistoryError
+from ..errors import CheckpointAccessError, CheckpointError, SchemaHistoryError
 from ..faults import fault
 from ..history import SchemaHistory
 from ..options import DEFAULT, Options
@@ -166,6 +177,13 @@ _SCHEMA = (
 )
 
 
+#: the first 16 bytes of every SQLite database file (sqlite.org/fileformat.html, 1.3 "The Database Header")
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: what a refusal of a file that is not a store tells the user to do
+_MOVE_AWAY = ("to start this pipeline anew, move it away (the next run then delivers everything again from the "
+              "beginning); if [checkpoint] uri names the wrong file, fix it")
+
+
 class SqliteCheckpointStore(CheckpointStore):
     """The embedded default store (the module docstring). ``readonly`` (``mysqlddl status``):
     opens an existing file without creating or changing anything."""
@@ -175,34 +193,105 @@ class SqliteCheckpointStore(CheckpointStore):
         self.pipeline = pipeline
         self._stored = None            # history lines the store holds for this pipeline (header included)
         self._rebase = None            # the archive name of the history the next save replaces
-        if readonly and not self.path.exists():
-            raise CheckpointError("no checkpoint store here (the pipeline has not run yet)", path=str(self.path))
+        if not os.path.lexists(self.path):
+            if readonly:
+                raise CheckpointError("no checkpoint store here (the pipeline has not run yet)", path=str(self.path))
+            self._create()
+        self._check_file(readonly)
         try:
             if readonly:
                 self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None)
             else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
                 self.db = sqlite3.connect(self.path, isolation_level=None)
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=FULL")
             self._check_format(readonly)
         except sqlite3.DatabaseError as e:
-            raise CheckpointError(f"not a usable checkpoint store (corrupt, or not an SQLite file): {e}",
+            raise CheckpointError(f"not a mysqlddl checkpoint store (a damaged SQLite file): {e}; {_MOVE_AWAY}",
                                   path=str(self.path)) from None
+
+    def _denied(self, e: OSError, what: str, where: Path) -> CheckpointAccessError:
+        name = errno.errorcode.get(e.errno, str(e.errno))
+        return CheckpointAccessError(f"permission denied ({name}): cannot {what} as uid {os.geteuid()}: give this "
+                                     "user access (or set [checkpoint] uri to a path it can write); the store is not "
+                                     "damaged", path=str(where))
+
+    def _create(self) -> None:
+        """A new store, built whole under a temporary name and linked into place (the module
+        docstring): a crash while it is built leaves no half store at the path."""
+        parent = self.path.parent
+        tmp = parent / f".{self.path.name}.new-{os.getpid()}"
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            tmp.unlink(missing_ok=True)         # (left by a process of this PID that died creating it)
+            os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        except PermissionError as e:
+            raise self._denied(e, "create a file in the store's directory", parent) from None
+        except OSError as e:
+            if e.errno != errno.EROFS:
+                raise
+            raise self._denied(e, "create a file in the store's directory", parent) from None
+        try:
+            db = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")           # (kept in the file's header)
+                db.execute("PRAGMA synchronous=FULL")
+                db.execute("BEGIN IMMEDIATE")
+                for stmt in _SCHEMA:
+                    db.execute(stmt)
+                db.execute("INSERT INTO meta VALUES ('format', ?), ('created_by', ?), ('store_id', ?)",
+                           (str(STORE_FORMAT), __version__, uuid.uuid4().hex))
+                db.execute("COMMIT")
+            finally:
+                db.close()          # (the last connection: the WAL is checkpointed into the file, removed)
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            try:
+                os.link(tmp, self.path)
+            except FileExistsError:
+                pass                # (created meanwhile by another process: that one is checked as any)
+            fd = os.open(parent, os.O_RDONLY)
+            try:
+                os.fsync(fd)        # (the new name durable)
+            finally:
+                os.close(fd)
+        finally:
+            for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+                try:
+                    p.unlink()
+                except FileNotFoundError:
+                    pass
+
+    def _check_file(self, readonly: bool) -> None:
+        """The path is an SQLite file this user can use: its magic, read and write permissions
+        (WAL also writes ``-wal`` and ``-shm`` files beside it)."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(len(SQLITE_MAGIC))
+        except PermissionError as e:
+            raise self._denied(e, "read the store", self.path) from None
+        except IsADirectoryError:
+            raise CheckpointError(f"not a mysqlddl checkpoint store: a directory; {_MOVE_AWAY}",
+                                  path=str(self.path)) from None
+        if head != SQLITE_MAGIC:
+            what = "an empty file (0 bytes)" if not head else f"not an SQLite file (it starts with {head[:8]!r})"
+            raise CheckpointError(f"not a mysqlddl checkpoint store: {what}; {_MOVE_AWAY}", path=str(self.path))
+        if readonly:
+            return
+        for where, what in ((self.path, "write the store"), (self.path.parent, "write in the store's directory")):
+            if not os.access(where, os.W_OK):
+                raise self._denied(PermissionError(errno.EACCES, "Permission denied"), what, where)
 
     def _check_format(self, readonly: bool) -> None:
         db = self.db
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if not tables and not readonly:
-            db.execute("BEGIN IMMEDIATE")
-            for stmt in _SCHEMA:
-                db.execute(stmt)
-            db.execute("INSERT INTO meta VALUES ('format', ?), ('created_by', ?)", (str(STORE_FORMAT), __version__))
-            db.execute("COMMIT")
-            return
         if "meta" not in tables or "checkpoint" not in tables or "history" not in tables:
-            raise CheckpointError("not a mysqlddl checkpoint store: the file is an SQLite database without the "
-                                  "store's tables (meta, checkpoint, history)", path=str(self.path))
+            which = "without tables" if not tables else "without the store's tables (meta, checkpoint, history)"
+            raise CheckpointError(f"not a mysqlddl checkpoint store: the file is an SQLite database {which}; "
+                                  f"{_MOVE_AWAY}", path=str(self.path))
         row = db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
         try:
             fmt = int(row[0])
@@ -214,6 +303,15 @@ class SqliteCheckpointStore(CheckpointStore):
             raise CheckpointError(f"the store has format {fmt}, written by a newer mysqlddl "
                                   f"({by[0] if by else 'unknown version'}); this is mysqlddl {__version__}, which "
                                   f"knows format {STORE_FORMAT}: upgrade mysqlddl", path=str(self.path))
+        if not readonly:
+            # (a store made before stores had an identity gets one now)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('store_id', ?)", (uuid.uuid4().hex,))
+
+    @property
+    def store_id(self) -> str | None:
+        """The store's identity (the module docstring); None in a read-only store that has none."""
+        row = self.db.execute("SELECT value FROM meta WHERE key='store_id'").fetchone()
+        return row[0] if row else None
 
     def load(self) -> Checkpoint | None:
         try:
@@ -301,5 +399,5 @@ class SqliteCheckpointStore(CheckpointStore):
         self.db.close()
 
 
-__all__ = ["STORE_FORMAT", "Checkpoint", "CheckpointStore", "SqliteCheckpointStore", "make_position",
+__all__ = ["SQLITE_MAGIC", "STORE_FORMAT", "Checkpoint", "CheckpointStore", "SqliteCheckpointStore", "make_position",
            "position_extra", "sqlite_path"]

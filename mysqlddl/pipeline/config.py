@@ -57,7 +57,9 @@ Relative paths in URIs are taken from the pipeline file's directory.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
+import re
 import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -176,6 +178,15 @@ class PipelineConfig:
     def dead_letter_path(self) -> Path:
         return Path(self.errors.dead_letter) if self.errors.dead_letter else \
             self.store_path.with_name(self.store_path.name + ".dead-letter.jsonl")
+
+    @property
+    def lock_path(self) -> Path:
+        """The lock file of the pipeline's runs (pipeline.lock), beside the store, one per
+        pipeline (a store holds one row per pipeline: pipelines sharing it run side by side);
+        a name that is not a plain file name goes in as its hash."""
+        name = self.name if re.fullmatch(r"[\w.-]{1,100}", self.name, re.ASCII) else \
+            "pipeline-" + hashlib.sha256(self.name.encode("utf-8")).hexdigest()[:16]
+        return self.store_path.with_name(f"{self.store_path.name}.{name}.lock")
 
     @property
     def stats_path(self) -> Path:

@@ -6,11 +6,16 @@ passed around as a second object with the same fields.)
 
 One run (:meth:`Pipeline.run`):
 
+0. take the pipeline's lock (:mod:`.lock`: a second run of the pipeline is refused with the
+   holder's PID, host and start time), and the sink's own in its target (a PostgreSQL advisory
+   lock: :meth:`~mysqlddl.sinks.base.Sink.lock`), held until the run ends, across retries;
 1. load the checkpoint (the sink's own store when it keeps one, else the SQLite store); check the
    source is the one it was taken from (identity of the first FORMAT_DESCRIPTION read there); a
    server source that is another server (a failover) goes on from the checkpoint's GTID set when
    the new server holds it (:mod:`.failover`: the schema history re-based, the sink told the epoch);
-2. open the sink and let it :meth:`~mysqlddl.sinks.base.Sink.recover` to the checkpoint;
+2. open the sink, check its output is this pipeline's (:meth:`~mysqlddl.sinks.base.Sink.claim`: a
+   segment directory belongs to one pipeline) and let it :meth:`~mysqlddl.sinks.base.Sink.recover`
+   to the checkpoint;
 3. read from the checkpoint's position with the stored schema history (or, the first time, from
    the start with the baseline), writing every record; at a transaction end (an END mark, or a
    SchemaChange) the batch is committed once it holds ``every_transactions`` transactions or is
@@ -60,6 +65,7 @@ import base64
 import dataclasses
 import json
 import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -98,6 +104,7 @@ from . import failover
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, load_config, uri_path
 from .gtid import GtidTracker
+from .lock import PipelineLock
 from .olr_source import OlrResumePosition
 from .source import make_source
 from .stats import Stats, write_stats_file
@@ -184,10 +191,33 @@ class Pipeline:
 
     # -- the strategy around runs -----------------------------------------------------------------
     def run(self, once: bool = False) -> RunResult:
+        """Run under the pipeline's lock (:mod:`.lock`: one run at a time, taken before the source
+        opens, held across retries; a sink's own lock in its target too, :meth:`Sink.lock`)."""
+        cfg = self.config
+        holder = {"pipeline": cfg.name, "pid": os.getpid(), "host": socket.gethostname(),
+                  "started": round(time.time(), 3)}
+        details = {"pipeline_file": str(Path(cfg.path).resolve()) if cfg.path else None,
+                   "store": str(cfg.store_path.resolve())}        # (the lock file's: where the lock is)
+        with PipelineLock(cfg.lock_path, pipeline=cfg.name, details=details):
+            sink = self._given_sink if self._given_sink is not None else make_sink(cfg)
+            self._target_lock = None
+            try:
+                return self._runs(once, lambda: sink.lock(holder))
+            finally:
+                if self._target_lock is not None:
+                    self._target_lock.close()
+
+    def _runs(self, once: bool, lock_target) -> RunResult:
         errors = self.config.errors
         delay = errors.backoff_ms / 1000
         while True:
             try:
+                # the sink's lock in its target: taken in the attempt (a target down is retried as any
+                # sink error), taken again when its connection was lost since
+                if self._target_lock is None:
+                    self._target_lock = lock_target()
+                else:
+                    self._target_lock.check()
                 return self._run(once)
             except ServerIdentityError as e:
                 # the server source reconnected to another server (its address moved to it: a
@@ -339,6 +369,9 @@ class Pipeline:
         self._ddl_errors = len(reader.history.errors)
         sink.open()
         try:
+            # (before recover, which removes what is past the checkpoint: another pipeline's output is
+            # refused untouched; sinks.segments)
+            sink.claim(self._identity(store), ckpt.sink_state if ckpt is not None else None)
             sink.recover(ckpt.sink_state if ckpt is not None else None)
             if new_failover is not None:
                 sink.failover(new_failover["epoch"])
@@ -364,6 +397,14 @@ class Pipeline:
                 self._dead.close()
             self._write_stats(final=True)
         return RunResult(self.checkpoint, self.stats.report(), self._stop, self.retries)
+
+    def _identity(self, store) -> dict:
+        """What identifies this pipeline to a sink that belongs to one (:meth:`Sink.claim`): its
+        name, its store (path and identity, the store's ``store_id``) and its pipeline file."""
+        cfg = self.config
+        where = store.where if self.sink_keeps_checkpoint else str(cfg.store_path.resolve())
+        return {"pipeline": cfg.name, "store": where, "store_id": getattr(store, "store_id", None),
+                "pipeline_file": str(Path(cfg.path).resolve()) if cfg.path else None}
 
     def _tap(self, events):
         """The source's events, with the GTIDs noted on the way (the set a checkpoint carries)."""

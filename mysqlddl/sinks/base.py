@@ -79,6 +79,23 @@ class Sink:
         uses its own store). The protocol is in :mod:`mysqlddl.pipeline`'s docstring."""
         return None
 
+    def lock(self, holder: dict):
+        """Called by a pipeline once per run, before anything else opens, with what identifies the
+        run (``pipeline``, ``pid``, ``host``, ``started``): a sink whose target a second run of the
+        same pipeline could reach from another host (a database) takes an exclusive lock there,
+        held until the returned object's ``close()`` (None: nothing to lock), and raises
+        :class:`~mysqlddl.errors.PipelineLockedError` naming the holder when another run has it.
+        The object's ``check()`` is called before each attempt of the run (the retry strategy):
+        it takes the lock again if its connection was lost."""
+        return None
+
+    def claim(self, owner: dict, state: dict | None) -> None:
+        """Called by a pipeline after :meth:`open`, before :meth:`recover` (which removes what is
+        past the checkpoint), with the pipeline's identity (``pipeline``, ``store_id``, ``store``,
+        ``pipeline_file``) and the state of its checkpoint: a sink whose output belongs to one
+        pipeline (a segment directory) checks it is this one's, or records that it is now, and
+        raises :class:`~mysqlddl.errors.SinkOwnershipError` otherwise, having written nothing."""
+
     def abort(self) -> None:
         """The run failed: what the sink can still undo since the last commit, it undoes."""
 

@@ -32,7 +32,8 @@ State tables, in ``options.state_schema`` (default ``mysqlddl``):
                           holds (model codec JSON): what the next ALTER is diffed against
 
 (Over 600 lines: the sink's buffering, set-based writes, DDL application and the commit share
-its state; the driver-free parts are already in :mod:`mysqlddl.sinks.pg`.)
+its state; the driver-free parts are already in :mod:`mysqlddl.sinks.pg`. The pipeline's advisory
+lock, :class:`AdvisoryLock`, is here as the only other user of the driver.)
 
 Stats (:attr:`stats`): rows applied per table and operation, statements and batch sizes, DDL
 applied and what it left out, value-policy counts, and source-to-target lag of the last commit.
@@ -40,9 +41,11 @@ applied and what it left out, value-policy counts, and source-to-target lag of t
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
+import re
 import time
 from collections import Counter
 
@@ -50,7 +53,7 @@ from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..commands.alter_table import AlterTable, ChangeColumn, RenameColumn, RenameTo
 from ..commands.databases import CreateDatabase, DropDatabase
 from ..commands.table_ddl import RenameTable, TruncateTable
-from ..errors import ConfigError, ExtraMissingError, SinkError, UnconvertibleDdlError
+from ..errors import ConfigError, ExtraMissingError, PipelineLockedError, SinkError, UnconvertibleDdlError
 from ..faults import fault
 from ..mapping.rules import Mapping
 from ..model import codec
@@ -245,6 +248,13 @@ class PostgresSink(Sink):
         finally:
             self.conn.close()
             self.conn = None
+
+    def lock(self, holder: dict) -> AdvisoryLock:
+        """The pipeline's run lock in the target (:class:`AdvisoryLock`), keyed by the checkpoint
+        row's identity: ``state_schema`` and ``pipeline``."""
+        lock = AdvisoryLock(self.uri, f"{self.options.state_schema}.{self.options.pipeline}", holder)
+        lock.check()
+        return lock
 
     def abort(self) -> None:
         self.runs.clear()
@@ -669,4 +679,70 @@ class PostgresSink(Sink):
         return st
 
 
-__all__ = ["Checkpoint", "PostgresSink"]
+
+class AdvisoryLock:
+    """One run of a pipeline at a time in its target (pipeline.lock holds the local side): a
+    session-level advisory lock (PostgreSQL manual 13.3.5 "Advisory Locks":
+    ``pg_try_advisory_lock(bigint)``) on a dedicated connection that lives as long as the run, so
+    two hosts running the same pipeline into one target cannot both write its checkpoint row. The
+    server releases a session lock when its session ends: a run killed with SIGKILL (its socket
+    closed by the kernel) leaves nothing that blocks the restart. The connection's
+    ``application_name`` carries the holder's PID and host (``pg_stat_activity``, its
+    ``backend_start`` the start time), which a refused run reads through ``pg_locks``.
+    ``key``: the pipeline's identity in the target (its checkpoint row's schema and name), hashed
+    to the lock's 64-bit key."""
+
+    def __init__(self, uri: str, key: str, holder: dict):
+        self.uri = uri
+        self.name = key
+        # (64 bits of a stable hash: Python's hash() is salted per process)
+        self.key = int.from_bytes(hashlib.blake2b(f"mysqlddl run {key}".encode(), digest_size=8).digest(),
+                                  "big", signed=True)
+        self.holder = holder
+        self.conn: psycopg.Connection | None = None
+
+    def check(self) -> None:
+        """Hold the lock: take it when it is not held (the first time, or its connection lost),
+        else raise PipelineLockedError naming the holder."""
+        if self.conn is not None and not self.conn.closed:
+            try:
+                self.conn.execute("SELECT 1")
+                return
+            except psycopg.Error:
+                self.close()
+        app = f"mysqlddl pid={self.holder['pid']} host={self.holder['host']}"[:63]    # (NAMEDATALEN - 1)
+        try:
+            conn = psycopg.connect(self.uri, autocommit=True, application_name=app)
+        except psycopg.OperationalError as e:
+            raise SinkError(f"cannot connect: {str(e).strip()}", transient=True, path=masked_uri(self.uri)) from None
+        try:
+            if conn.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()[0]:
+                self.conn = conn
+                return
+            held = conn.execute(
+                "SELECT a.application_name, a.backend_start, a.client_addr FROM pg_locks l JOIN pg_stat_activity a "
+                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND "
+                "l.classid = %s::bigint::oid AND l.objid = %s::bigint::oid AND l.database = "
+                "(SELECT oid FROM pg_database WHERE datname = current_database())",
+                ((self.key >> 32) & 0xFFFFFFFF, self.key & 0xFFFFFFFF)).fetchone()
+        finally:
+            if self.conn is not conn:
+                conn.close()
+        app, since, addr = held if held is not None else ("", None, None)
+        m = re.fullmatch(r"mysqlddl pid=(\d+) host=(.*)", app or "")
+        pid, host = (int(m.group(1)), m.group(2)) if m else (None, None)
+        started = since.timestamp() if since is not None else None
+        who = PipelineLockedError.holder(pid, host, started) if m else \
+            f"a session of application {app!r} from {addr or 'a socket'}"
+        raise PipelineLockedError(f"pipeline {self.holder['pipeline']!r} is running already into this target: {who} "
+                                  f"holds its advisory lock ({self.name}); stop that run first (SIGTERM stops it "
+                                  "cleanly) or wait for it to end", path=masked_uri(self.uri), pid=pid, host=host,
+                                  started=started)
+
+    def close(self) -> None:
+        """Release the lock (the session's end releases it)."""
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            conn.close()
+
+__all__ = ["AdvisoryLock", "Checkpoint", "PostgresSink"]

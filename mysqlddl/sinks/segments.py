@@ -22,6 +22,17 @@ a restart puts the directory back to the checkpoint: the open segment is cut to 
 length (or renamed back, when a crash came between its rename and the checkpoint), other ``.tmp``
 files and every closed segment starting at or past the checkpoint are removed.
 
+A segment directory belongs to one pipeline (:meth:`SegmentSink.claim`, before ``recover``, which
+removes what is past the checkpoint): the first run writes its owner into ``.mysqlddl-pipeline.json``
+(the pipeline's name, its pipeline file and checkpoint store, the store's identity, when), created
+whole under another name and linked into place; another pipeline is refused naming both, having
+written nothing. "The same pipeline" is the same name and the same store (its ``store_id``, kept
+when the store file or the pipeline file moves): a restart, a moved pipeline file, a moved store
+are the owner; a store made anew at the same path is not (its first run would remove every
+segment). A directory with segments and no owner (written before owners were recorded) is adopted
+by the pipeline whose checkpoint names its segments (the open one, or the last closed one by its
+last position and line count), and refused to any other.
+
 Failovers (:meth:`SegmentSink.failover`, pipeline.failover): the new server numbers its binlogs
 its own way (its ``binlog.000001`` may follow the old server's ``000007``), so every position the
 sink orders by is ``(epoch, file_seq, pos)``, the epoch being the number of failovers followed
@@ -54,14 +65,17 @@ writes them).
 
 from __future__ import annotations
 
+import datetime
+import json
 import os
 import re
 import sys
 import time
 from pathlib import Path
 
+from .. import __version__
 from ..changes.records import RowBatch
-from ..errors import SinkError
+from ..errors import SinkError, SinkOwnershipError
 from ..faults import fault
 from .base import Sink
 from .debezium import DebeziumLines
@@ -70,6 +84,8 @@ from .jsonl import LineRenderer
 #: format name -> renderer factory (see the module docstring)
 FORMATS = {"native": LineRenderer, "debezium": DebeziumLines}
 
+#: the owner of a segment directory (the module docstring)
+OWNER_FILE = ".mysqlddl-pipeline.json"
 _SEGMENT = re.compile(r"^changes-(?:e(\d+)\.)?(\d+)\.(\d+)(?:-(?:e\d+\.)?\d+\.\d+)?\.seq(\d+)\.jsonl(\.tmp)?$")
 #: at most this many buffers per writev(2) (POSIX IOV_MAX is at least 16; Linux allows 1024)
 _IOV_MAX = min(os.sysconf("SC_IOV_MAX") if hasattr(os, "sysconf") else 1024, 1024)
@@ -203,6 +219,70 @@ class SegmentSink(_Lines):
             raise SinkError(f"cannot create the segment directory: {e.strerror or e}", path=str(self.directory)) \
                 from None
 
+    def claim(self, owner: dict, state: dict | None) -> None:
+        """This directory is ``owner``'s pipeline's, or becomes it (the module docstring); else
+        SinkOwnershipError, nothing written. ``owner``: ``pipeline``, ``store``, ``store_id``,
+        ``pipeline_file``; ``state``: what its checkpoint holds of this sink (None: none)."""
+        path = self.directory / OWNER_FILE
+        recorded = self._owner(path)
+        if recorded is None:
+            segments = [p.name for p in self.directory.iterdir() if _SEGMENT.match(p.name)]
+            if segments and not _knows(self.directory, state, segments):
+                raise SinkOwnershipError(
+                    f"the sink directory holds {len(segments)} segment(s) and no owner recorded ({OWNER_FILE}: "
+                    f"written by an older mysqlddl, or by hand), and the checkpoint of {_who(owner)} does not know "
+                    "them: another pipeline's output? give this pipeline its own sink directory ([sink] uri), or "
+                    "move the segments away", path=str(self.directory), setting="sink.uri")
+            recorded = self._record(path, owner)
+        if _same(recorded, owner):
+            return
+        if recorded.get("pipeline") == owner["pipeline"] and recorded.get("store") == owner.get("store"):
+            raise SinkOwnershipError(
+                f"the checkpoint store {owner.get('store')} is not the one that wrote this directory (it was made "
+                f"anew: store id {owner.get('store_id')}, the directory's is {recorded.get('store_id')}); a pipeline "
+                "that starts anew needs its own sink directory: move the old segments and "
+                f"{OWNER_FILE} away, or point [sink] uri elsewhere", path=str(self.directory), setting="sink.uri")
+        raise SinkOwnershipError(
+            f"the sink directory belongs to {_who(recorded)}, since {_when(recorded.get('created'))}; this is "
+            f"{_who(owner)}: give each pipeline its own sink directory ([sink] uri); if "
+            f"{recorded.get('pipeline')!r} is gone for good, move its segments and {OWNER_FILE} away first",
+            path=str(self.directory), setting="sink.uri")
+
+    def _owner(self, path: Path) -> dict | None:
+        try:
+            recorded = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as e:
+            raise SinkOwnershipError(f"cannot read the directory's owner ({OWNER_FILE}): {e}; restore it, or move "
+                                     "the directory away", path=str(self.directory), setting="sink.uri") from None
+        if not isinstance(recorded, dict) or not isinstance(recorded.get("pipeline"), str):
+            raise SinkOwnershipError(f"{OWNER_FILE} does not name a pipeline: restore it, or move the directory away",
+                                     path=str(self.directory), setting="sink.uri")
+        return recorded
+
+    def _record(self, path: Path, owner: dict) -> dict:
+        """Write ``owner`` into ``path`` whole (written under another name, fsynced, linked: link(2)
+        fails when another pipeline recorded itself meanwhile, whose owner is then the one)."""
+        data = {k: owner.get(k) for k in ("pipeline", "pipeline_file", "store", "store_id")}
+        data.update(created=round(time.time(), 3), created_by=__version__)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(json.dumps(data, sort_keys=True) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                return self._owner(path) or data
+        except OSError as e:
+            raise SinkError(f"cannot record the directory's owner: {e.strerror or e}", path=str(path)) from None
+        finally:
+            tmp.unlink(missing_ok=True)
+        self._fsync_dir()
+        return data
+
     def recover(self, state: dict | None) -> None:
         state = state or {}
         self.seq = self._committed_seq = int(state.get("seq", 0))
@@ -335,6 +415,52 @@ class SegmentSink(_Lines):
             f.close()
 
 
+def _same(recorded: dict, owner: dict) -> bool:
+    """The same pipeline: its name and its store (by the store's identity when both have one)."""
+    if recorded.get("pipeline") != owner["pipeline"]:
+        return False
+    if recorded.get("store_id") and owner.get("store_id"):
+        return recorded["store_id"] == owner["store_id"]
+    return recorded.get("store") == owner.get("store")
+
+
+def _who(o: dict) -> str:
+    return f"pipeline {o.get('pipeline')!r} (pipeline file {o.get('pipeline_file') or '-'}, checkpoint store " \
+           f"{o.get('store') or '-'})"
+
+
+def _when(t) -> str:
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") \
+        if t else "(unknown)"
+
+
+_SPAN = re.compile(r"^changes-(?:e(\d+)\.)?(\d+)\.(\d+)-(?:e(\d+)\.)?(\d+)\.(\d+)\.seq(\d+)\.jsonl$")
+
+
+def _knows(directory: Path, state: dict | None, names: list[str]) -> bool:
+    """Whether a checkpoint's sink ``state`` names segments among ``names``: its open segment
+    (``.tmp``, or renamed just before a crash), or a closed segment ending at its position whose
+    lines end at its sequence number."""
+    if not state:
+        return False
+    first = _key_of(state.get("segment"))
+    if first is not None:
+        seq0 = int(state.get("segment_seq") or 0)
+        for name in names:
+            m = _SEGMENT.match(name)
+            if (int(m.group(1) or 0), int(m.group(2)), int(m.group(3))) == first and int(m.group(4)) == seq0:
+                return True
+        return False
+    last = _key_of(state.get("position"))
+    for name in names:
+        m = _SPAN.match(name)
+        if m and (int(m.group(4) or 0), int(m.group(5)), int(m.group(6))) == last:
+            with open(directory / name, "rb") as f:
+                lines = sum(block.count(b"\n") for block in iter(lambda: f.read(1 << 20), b""))
+            return int(m.group(7)) + lines == int(state.get("seq", -1))
+    return False
+
+
 class StreamSink(_Lines):
     """The same lines on a binary stream (default: stdout), flushed at each commit; at-least-once
     (the module docstring)."""
@@ -367,4 +493,4 @@ class StreamSink(_Lines):
             self.out.flush()
 
 
-__all__ = ["FORMATS", "SegmentSink", "StreamSink", "renderer"]
+__all__ = ["FORMATS", "OWNER_FILE", "SegmentSink", "StreamSink", "renderer"]

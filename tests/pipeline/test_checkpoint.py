@@ -3,7 +3,12 @@ transaction and read back, the history appended (never rewritten), read-only ope
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -82,3 +87,82 @@ def test_refusals(tmp_path):
     db = sqlite3.connect(tmp_path / "new.db")
     assert db.execute("SELECT value FROM meta WHERE key='format'").fetchone()[0] == str(STORE_FORMAT)
     db.close()
+
+
+# ------------------------------------------------------- a path that exists but is not a store (#30 item 4)
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage, not a database" * 50], ids=["0-bytes", "garbage"])
+def test_an_existing_file_that_is_not_a_store_is_refused_and_left_alone(tmp_path, content):
+    path = tmp_path / "s.db"
+    path.write_bytes(content)
+    with pytest.raises(CheckpointError) as e:
+        SqliteCheckpointStore(path, "p")
+    assert e.value.path == str(path) and "not a mysqlddl checkpoint store" in str(e.value)
+    assert "move it away" in str(e.value)
+    assert path.read_bytes() == content           # (nothing written into it)
+
+
+def test_an_empty_sqlite_database_is_not_a_new_store(tmp_path):
+    # (an SQLite file without tables: sqlite3 opens it happily; it is still not this pipeline's store)
+    path = tmp_path / "s.db"
+    sqlite3.connect(path).execute("PRAGMA user_version = 7").connection.close()
+    with pytest.raises(CheckpointError, match="not a mysqlddl checkpoint store.*move it away"):
+        SqliteCheckpointStore(path, "p")
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT name FROM sqlite_master").fetchall() == []
+    db.close()
+
+
+def test_a_missing_path_is_a_new_store_created_whole(tmp_path):
+    path = tmp_path / "deeper" / "s.db"
+    SqliteCheckpointStore(path, "p").close()
+    assert SqliteCheckpointStore(path, "p").load() is None
+    # (no temporary file of its creation left beside it)
+    assert sorted(p.name for p in path.parent.iterdir() if not p.name.startswith("s.db")) == []
+
+
+def _as_nobody(code: str, *paths: Path) -> subprocess.CompletedProcess:
+    """``code`` run by an unprivileged user (root bypasses mode bits: EACCES needs another user)."""
+    if os.getuid() != 0:
+        return subprocess.run([sys.executable, "-c", code, *map(str, paths)], capture_output=True, text=True)
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv is needed to run as an unprivileged user")
+    return subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", sys.executable, "-c",
+                           code, *map(str, paths)], capture_output=True, text=True)
+
+
+_OPEN = """import sys
+from mysqlddl.errors import CheckpointError
+from mysqlddl.pipeline import SqliteCheckpointStore
+try:
+    SqliteCheckpointStore(sys.argv[1], "p")
+except CheckpointError as e:
+    print(str(e))
+"""
+
+
+@pytest.fixture
+def shared_dir():
+    # (not under tmp_path: pytest's base directory is private to its user)
+    d = Path(tempfile.mkdtemp(prefix="mysqlddl-perm-"))
+    d.chmod(0o755)
+    yield d
+    shutil.rmtree(d)
+
+
+def test_an_unwritable_directory_is_a_permission_problem_not_corruption(shared_dir):
+    proc = _as_nobody(_OPEN, shared_dir / "s.db")
+    assert proc.returncode == 0, proc.stderr
+    assert "permission denied" in proc.stdout and "EACCES" in proc.stdout and str(shared_dir) in proc.stdout
+    assert "corrupt" not in proc.stdout and "not a mysqlddl checkpoint store" not in proc.stdout
+    assert not (shared_dir / "s.db").exists()
+
+
+def test_an_unreadable_store_is_a_permission_problem_not_corruption(shared_dir):
+    SqliteCheckpointStore(shared_dir / "s.db", "p").close()
+    (shared_dir / "s.db").chmod(0o600)
+    proc = _as_nobody(_OPEN, shared_dir / "s.db")
+    assert proc.returncode == 0, proc.stderr
+    assert "permission denied" in proc.stdout and "EACCES" in proc.stdout and "s.db" in proc.stdout
+    assert "corrupt" not in proc.stdout and "not a mysqlddl checkpoint store" not in proc.stdout

@@ -3,6 +3,8 @@ and errors that name the file and the key to fix."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,11 @@ def test_the_minimal_form_and_its_defaults(tmp_path):
     assert c.errors.strategy == "exit" and c.errors.retries == 5
     assert c.dead_letter_path == Path("/data/pipeline-state.db.dead-letter.jsonl")
     assert c.stats_path == Path("/data/pipeline-state.db.stats.json") and c.stats.interval_s == 5
+    # (one lock file per pipeline: pipelines sharing a store run side by side; an odd name by its hash)
+    assert c.lock_path == Path("/data/pipeline-state.db.orders.lock")
+    odd = dataclasses.replace(c, name="a/b c")
+    assert odd.lock_path.parent == Path("/data") and re.fullmatch(r"pipeline-state\.db\.pipeline-[0-9a-f]{16}\.lock",
+                                                                  odd.lock_path.name)
     assert c.operations == ("c", "u", "d", "t") and c.write_transactions and c.write_schema_changes
     assert c.schema is None and c.changes.transactions and c.changes.decode.json_as == "text"
 

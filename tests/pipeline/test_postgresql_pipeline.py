@@ -19,6 +19,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -524,3 +525,59 @@ def test_a_json_number_numeric_cannot_hold_goes_through_the_value_policy(mariadb
     proc = cli("run", p, "--once", "--summary", "none")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "out-of-range" in proc.stderr and f"at {files[0].name}:" in proc.stderr and "jbig.t" in proc.stderr
+
+
+# ------------------------------------------------------------------------------ one run at a time (#30 item 3)
+def _follow_shop(p: Path, uri: str) -> subprocess.Popen:
+    """`mysqlddl run P` (following), returned once the target's checkpoint is at the shop binlog's end."""
+    end = 3107          # (where its last transaction ends: test_runner.py)
+    proc = subprocess.Popen([sys.executable, "-m", "mysqlddl", "run", str(p), "--summary", "json"], cwd="/", env=ENV,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        row = state_row(uri, "shop")
+        if row is not None and row[1] == end:
+            return proc
+        time.sleep(0.3)
+    proc.kill()
+    pytest.fail(f"the run did not reach {end}: {proc.communicate()[1][-2000:]}")
+
+
+def test_a_second_run_into_the_same_target_is_refused_by_its_advisory_lock(pg_server, tmp_path):
+    want_uri = pg_server.create_database("shop_lock_direct")
+    _shop_direct(want_uri)
+    uri = pg_server.create_database("shop_lock")
+    src = tmp_path / "binlogs"
+    src.mkdir()
+    (src / "shop-bin.000001").write_bytes((DATA / "shop-bin.000001").read_bytes())
+    # one pipeline (its name, its target) from two directories, as from two hosts: two lock files, one
+    # advisory lock in the target
+    extra = f'[changes]\nschema = "{DATA / "shop-baseline.sql"}"\n[stats]\nprogress = "never"\n'
+    a = write_file(tmp_path / "a" / "shop.toml", src, uri, extra, name="shop")
+    b = write_file(tmp_path / "b" / "shop.toml", src, uri, extra, name="shop")
+    assert cli("run", a, "--once", "--summary", "none").returncode == 1      # (seeded: the baseline's rows lack)
+    with psycopg.connect(uri) as conn:
+        conn.execute(SHOP_ROWS)
+    first = _follow_shop(a, uri)
+    try:
+        before = state_row(uri, "shop")
+        t0 = time.monotonic()
+        second = cli("run", b, "--once", "--summary", "none", env=ENV, timeout=60)
+        assert second.returncode == 1, second.stderr
+        assert f"process {first.pid} on host {socket.gethostname()} since 20" in second.stderr
+        assert "advisory lock" in second.stderr and "Traceback" not in second.stderr
+        assert time.monotonic() - t0 < 30 and state_row(uri, "shop") == before      # (nothing written)
+        first.send_signal(signal.SIGTERM)
+        _out, err = first.communicate(timeout=60)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert first.returncode == 0, err[-3000:]
+    assert all_rows(uri, ["shop"]) == all_rows(want_uri, ["shop"])
+    # a holder killed with SIGKILL: the server ends its session, and with it the lock
+    first = _follow_shop(a, uri)
+    first.kill()
+    first.communicate(timeout=60)
+    proc = cli("run", b, "--once", "--summary", "none", env=ENV)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert all_rows(uri, ["shop"]) == all_rows(want_uri, ["shop"])

@@ -15,7 +15,7 @@ import pytest
 from mysqlddl.binlog.events import MariadbGtidEvent, QueryEvent, XidEvent
 from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.changes.records import RowBatch, SchemaChange
-from mysqlddl.errors import BinlogError, CheckpointError, MysqlddlError, SinkError, SinkValueError
+from mysqlddl.errors import BinlogError, CheckpointError, MysqlddlError, SinkError, SinkOwnershipError, SinkValueError
 from mysqlddl.pipeline import Pipeline, SqliteCheckpointStore, load_config, pipeline_status, run_pipeline
 from mysqlddl.sinks.segments import SegmentSink
 
@@ -114,11 +114,24 @@ def test_restart_reads_from_the_checkpoint_with_the_stored_history(lab_binlogs, 
 
 def test_a_corrupt_store_is_refused(shop, tmp_path, run_cli):
     (tmp_path / "state.db").write_bytes(b"this is not a database" * 100)
-    with pytest.raises(CheckpointError, match="not a usable checkpoint store"):
+    with pytest.raises(CheckpointError, match="not a mysqlddl checkpoint store"):
         run_pipeline(shop, once=True)
     proc = run_cli("run", shop, "--once")
-    assert proc.returncode == 1 and "not a usable checkpoint store" in proc.stderr
+    assert proc.returncode == 1 and "not a mysqlddl checkpoint store" in proc.stderr
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_truncated_store_is_refused_not_a_new_pipeline(shop, tmp_path, run_cli, read_segments):
+    # (#30 item 4: a 0-byte store was taken for a new pipeline, delivering everything again)
+    assert run_cli("run", shop, "--once").returncode == 0
+    before = read_segments(tmp_path / "out")
+    (tmp_path / "state.db").write_bytes(b"")
+    proc = run_cli("run", shop, "--once")
+    assert proc.returncode == 1 and "not a mysqlddl checkpoint store: an empty file" in proc.stderr
+    assert str(tmp_path / "state.db") in proc.stderr and "move it away" in proc.stderr
+    assert read_segments(tmp_path / "out") == before and (tmp_path / "state.db").stat().st_size == 0
+    (tmp_path / "state.db").unlink()                    # (missing: a new pipeline)
+    assert run_cli("status", shop).returncode == 1
 
 
 def test_a_damaged_checkpoint_row_is_refused(shop, tmp_path):
@@ -277,6 +290,71 @@ def test_exit_does_not_retry(shop, tmp_path):
     assert pipeline_status(shop)["checkpoint"] is None
 
 
+# ------------------------------------------------------------------ one sink directory, one pipeline (#30 item 2)
+
+MARKER = ".mysqlddl-pipeline.json"
+
+
+def _other(tmp_path: Path, pipeline_file) -> Path:
+    """Pipeline b: the same source and sink directory as ``shop``'s p, its own store, another table filter."""
+    return pipeline_file(tmp_path / "b.toml", source=tmp_path / "binlogs", sink=f"jsonl://{tmp_path}/out",
+                         store=tmp_path / "b.db", extra=f'[changes]\nschema = "{BASELINE}"\ntables = ["shop.orders"]\n')
+
+
+def _files(directory: Path) -> dict:
+    return {p.name: p.read_bytes() for p in directory.iterdir()}
+
+
+def test_a_sink_directory_belongs_to_one_pipeline(shop, tmp_path, pipeline_file, run_cli):
+    assert run_cli("run", shop, "--once").returncode == 0
+    owner = json.loads((tmp_path / "out" / MARKER).read_text())
+    assert (owner["pipeline"], owner["pipeline_file"], owner["store"]) == ("p", str(shop), str(tmp_path / "state.db"))
+    assert owner["created"] > 0
+    before = _files(tmp_path / "out")
+    status = run_cli("status", shop).stdout
+    b = _other(tmp_path, pipeline_file)
+    proc = run_cli("run", b, "--once")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "belongs to pipeline 'p'" in proc.stderr and "this is pipeline 'b'" in proc.stderr
+    assert str(tmp_path / "state.db") in proc.stderr and str(b) in proc.stderr
+    assert "its own sink directory" in proc.stderr
+    # nothing of b in it; p's output and status as they were
+    assert _files(tmp_path / "out") == before and run_cli("status", shop).stdout == status
+    with pytest.raises(SinkOwnershipError):
+        run_pipeline(b, once=True)
+    # p itself goes on: restarted, and from its pipeline file moved elsewhere (the same store)
+    assert run_cli("run", shop, "--once").returncode == 0 and _files(tmp_path / "out") == before
+    moved = tmp_path / "elsewhere" / "p.toml"
+    moved.parent.mkdir()
+    shutil.copyfile(shop, moved)
+    proc = run_cli("run", moved, "--once")
+    assert proc.returncode == 0, proc.stderr
+    assert _files(tmp_path / "out") == before
+
+
+def test_a_directory_without_an_owner_is_adopted_only_by_the_pipeline_whose_store_knows_its_segments(
+        shop, tmp_path, pipeline_file, run_cli):
+    assert run_cli("run", shop, "--once").returncode == 0
+    (tmp_path / "out" / MARKER).unlink()            # (as an older mysqlddl left it)
+    before = _files(tmp_path / "out")
+    proc = run_cli("run", _other(tmp_path, pipeline_file), "--once")
+    assert proc.returncode == 1 and "no owner recorded" in proc.stderr and "pipeline 'b'" in proc.stderr
+    assert _files(tmp_path / "out") == before
+    assert run_cli("run", shop, "--once").returncode == 0
+    assert json.loads((tmp_path / "out" / MARKER).read_text())["pipeline"] == "p"
+    assert {k: v for k, v in _files(tmp_path / "out").items() if k != MARKER} == before
+
+
+def test_a_replaced_store_does_not_take_over_its_old_directory(shop, tmp_path, run_cli):
+    # (a new store at the same path is a new pipeline: its first run would remove every segment)
+    assert run_cli("run", shop, "--once").returncode == 0
+    before = _files(tmp_path / "out")
+    (tmp_path / "state.db").rename(tmp_path / "old-state.db")
+    proc = run_cli("run", shop, "--once")
+    assert proc.returncode == 1 and "not the one that wrote this directory" in proc.stderr
+    assert _files(tmp_path / "out") == before
+
+
 # ------------------------------------------------------------------------------------------- the CLI
 
 
@@ -337,8 +415,9 @@ def test_skip_sends_a_ddl_that_cannot_be_applied_to_the_dead_letter_file(tmp_pat
     dead = [json.loads(x) for x in load_config(p).dead_letter_path.read_text().splitlines()]
     assert [d["record"] for d in dead] == ["DDL"] and "phone" in dead[0]["ddl"] and dead[0]["error"]
     assert result.stats["skipped"] == 1 and result.checkpoint.history_version == 1
-    # the same input under `exit`: a stop with the DDL's error
-    p.write_text(p.read_text().replace('strategy = "skip"', 'strategy = "exit"').replace("s.db", "s2.db"))
+    # the same input under `exit`: a stop with the DDL's error (a new pipeline: its own store and output)
+    p.write_text(p.read_text().replace('strategy = "skip"', 'strategy = "exit"').replace("s.db", "s2.db")
+                 .replace("/out", "/out2"))
     with pytest.raises(MysqlddlError, match="phone"):
         run_pipeline(p, once=True)
 

@@ -12,11 +12,11 @@ import pytest
 
 from mysqlddl.changes import ChangeReader
 from mysqlddl.changes.records import SchemaChange, TransactionMark
-from mysqlddl.errors import SinkError
+from mysqlddl.errors import SinkError, SinkOwnershipError
 from mysqlddl.positions import BinlogPosition
 from mysqlddl.sinks.base import boundary
 from mysqlddl.sinks.jsonl import JsonLinesSink
-from mysqlddl.sinks.segments import FORMATS, SegmentSink, StreamSink
+from mysqlddl.sinks.segments import FORMATS, OWNER_FILE, SegmentSink, StreamSink
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SHOP = DATA / "shop-bin.000001"
@@ -198,3 +198,50 @@ def test_a_segment_is_closed_by_age_across_runs(tmp_path, records):
     _feed(s2, records[5:])
     s2.close()
     assert len(list(tmp_path.glob("*.jsonl"))) == 1
+
+
+# ------------------------------------------------------------------------ the directory's owner (#30 item 2)
+
+A = {"pipeline": "a", "store": "/s/a.db", "store_id": "1" * 32, "pipeline_file": "/p/a.toml"}
+B = {"pipeline": "b", "store": "/s/b.db", "store_id": "2" * 32, "pipeline_file": "/p/b.toml"}
+
+
+def _open_segment(tmp_path, records) -> dict:
+    """A directory with an open segment, as a killed run left it: the last state."""
+    sink = SegmentSink(tmp_path)
+    sink.open()
+    sink.recover(None)
+    state = _feed(sink, records)[-1]
+    sink._f.close()                 # (as a kill leaves it: no close(), the open segment stays .tmp)
+    assert state["segment"] is not None and any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    return state
+
+
+def test_an_unowned_directory_with_an_open_segment_is_adopted_by_the_checkpoint_that_names_it(tmp_path, records):
+    state = _open_segment(tmp_path, records)
+    before = _text(tmp_path)
+    with pytest.raises(SinkOwnershipError, match="no owner recorded"):
+        SegmentSink(tmp_path).claim(B, None)
+    with pytest.raises(SinkOwnershipError, match="no owner recorded"):
+        SegmentSink(tmp_path).claim(B, {**state, "segment_seq": state["segment_seq"] + 1})
+    assert _text(tmp_path) == before and not (tmp_path / OWNER_FILE).exists()
+    sink = SegmentSink(tmp_path)
+    sink.claim(A, state)
+    sink.recover(state)
+    assert _text(tmp_path) == before
+    owner = json.loads((tmp_path / OWNER_FILE).read_text())
+    assert {k: owner[k] for k in A} == A and owner["created"] > 0
+    # the owner again, its store moved (the same store id): its own
+    SegmentSink(tmp_path).claim({**A, "store": "/elsewhere/a.db"}, state)
+    with pytest.raises(SinkOwnershipError, match="belongs to pipeline 'a'.*this is pipeline 'b'"):
+        SegmentSink(tmp_path).claim(B, state)
+
+
+def test_an_empty_directory_is_claimed_by_the_first_pipeline(tmp_path):
+    SegmentSink(tmp_path).claim(A, None)
+    with pytest.raises(SinkOwnershipError, match="/s/a.db"):
+        SegmentSink(tmp_path).claim(B, None)
+    (tmp_path / OWNER_FILE).write_text("{not json")
+    with pytest.raises(SinkOwnershipError, match="cannot read the directory's owner"):
+        SegmentSink(tmp_path).claim(A, None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [OWNER_FILE]      # (no temporary file left)
