@@ -22,6 +22,7 @@ This module imports nothing of mysqlddl: :mod:`mysqlddl.errors` masks every erro
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from urllib.parse import quote, quote_plus, unquote
 
@@ -152,8 +153,6 @@ def mask_text(text: str) -> str:
 def masked_repr(obj) -> str:
     """A dataclass's ``repr()`` with its secrets masked (``__repr__ = masked_repr`` in the class,
     declared with ``repr=False``)."""
-    import dataclasses
-
     fields = ", ".join(f"{f.name}={getattr(obj, f.name)!r}" for f in dataclasses.fields(obj) if f.repr)
     return mask_text(f"{type(obj).__qualname__}({fields})")
 

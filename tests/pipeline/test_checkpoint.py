@@ -123,18 +123,25 @@ def test_a_missing_path_is_a_new_store_created_whole(tmp_path):
 
 
 def _as_nobody(code: str, *paths: Path) -> subprocess.CompletedProcess:
-    """``code`` run by an unprivileged user (root bypasses mode bits: EACCES needs another user)."""
+    """``code`` run by an unprivileged user (root bypasses mode bits: EACCES needs another user).
+
+    As root, the child imports what it needs first and only then becomes ``nobody`` (setgid, then
+    setuid, no supplementary groups): the interpreter and the installed package may sit where
+    ``nobody`` cannot read (a checkout under /root, a private tox environment), the paths under test
+    do not."""
     if os.getuid() != 0:
         return subprocess.run([sys.executable, "-c", code, *map(str, paths)], capture_output=True, text=True)
-    if shutil.which("setpriv") is None:
-        pytest.skip("setpriv is needed to run as an unprivileged user")
-    return subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", sys.executable, "-c",
-                           code, *map(str, paths)], capture_output=True, text=True)
+    drop = "import os, pwd\nu = pwd.getpwnam('nobody')\nos.setgroups([])\nos.setgid(u.pw_gid)\nos.setuid(u.pw_uid)\n"
+    head, _, body = code.partition("# -- as nobody\n")
+    return subprocess.run([sys.executable, "-c", head + drop + body, *map(str, paths)], capture_output=True,
+                          text=True)
 
 
 _OPEN = """import sys
 from mysqlddl.errors import CheckpointError
 from mysqlddl.pipeline import SqliteCheckpointStore
+import mysqlddl.pipeline.checkpoint, sqlite3, errno  # (everything the open needs, imported as root)
+# -- as nobody
 try:
     SqliteCheckpointStore(sys.argv[1], "p")
 except CheckpointError as e:

@@ -30,20 +30,12 @@ from ...mapping.rules import ColumnTarget, Mapping
 from ...model.column import Column, DefaultKind
 from ...model.ids import column_key
 from ...model.table import IndexKind, Table
+from . import order as O
 from .generated import Untranslatable, target_expression
+from .quote import qi, ql
 from .types import EnumMode, PgOptions, PgType, pg_type
 
 NAMEDATALEN = 63
-
-
-def qi(name: str) -> str:
-    """A quoted PostgreSQL identifier (manual 4.1.1: "" doubles a quote)."""
-    return '"' + name.replace('"', '""') + '"'
-
-
-def ql(text: str) -> str:
-    """A PostgreSQL string literal (standard_conforming_strings on: only ' doubles)."""
-    return "'" + text.replace("'", "''") + "'"
 
 
 def pg_name(*parts: str) -> str:
@@ -364,8 +356,6 @@ def create_table(tt: TargetTable, options: PgOptions, notes: list[str]) -> list[
     out = [create_schema(tt.schema)]
     if options.enum_mode is EnumMode.TYPE:
         out += enum_type_sql(tt)
-    from . import order as O  # (order.py builds on this module's TargetTable)
-
     defs = [column_sql(c, notes) for c in tt.columns]
     if O.has_row_column(tt):
         defs.append(O.row_column_sql(options.state_schema))
@@ -551,8 +541,6 @@ def alter_table(old: TargetTable, new: TargetTable, renames: dict[str, str], opt
     # AUTO_INCREMENT values for the rows there are (an added column, or one that becomes
     # AUTO_INCREMENT: its 0s and NULLs), in the old table's clustered order: before its hidden
     # insertion order is dropped and before the new keys check them
-    from . import order as O  # (order.py builds on this module's TargetTable)
-
     out += [O.numbering_sql(old, c, renamed_cols, added=True, start=ai_start) for c in added
             if c.source.auto_increment and c.generated is None]
     out += [O.numbering_sql(old, n, renamed_cols, start=ai_start) for o, n in pairs

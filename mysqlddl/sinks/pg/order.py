@@ -23,9 +23,14 @@ fails whole, under the sink's on_ddl_error and the pipeline's error strategy) ra
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...commands.alter_table import AlterTable, TableOptions
 from ...model.table import Table
-from .ddl import TargetColumn, TargetTable, qi, ql
+from .quote import qi, ql
+
+if TYPE_CHECKING:  # (ddl.py builds its statements with this module)
+    from .ddl import TargetColumn, TargetTable
 
 ROW_COLUMN = "__mysqlddl_row"
 SEQUENCE = "mysqlddl_row_seq"
