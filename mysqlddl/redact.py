@@ -15,7 +15,9 @@ store, logs): one masking for every URI kind.
 
 The masking is structural (what the URI's grammar says is secret) and by value (what was met):
 either alone misses a case the other catches. Values shorter than :data:`MIN_SECRET` are masked
-structurally only (replacing every ``ab`` of a message would make it unreadable).
+structurally only (replacing every ``ab`` of a message would make it unreadable), and those shorter
+than :data:`WORD_FREE` only where they stand as a word of their own (a password ``admin`` is not
+masked inside "administrator").
 
 This module imports nothing of mysqlddl: :mod:`mysqlddl.errors` masks every error through it.
 """
@@ -29,6 +31,9 @@ from urllib.parse import quote, quote_plus, unquote
 MASK = "***"
 #: Shortest secret masked by its value (shorter ones: by the URI grammar only).
 MIN_SECRET = 4
+#: Secrets this long or longer are masked wherever they show, even inside a longer word; shorter
+#: ones only as a word of their own (:func:`_value_pattern`).
+WORD_FREE = 12
 #: Query keys whose value is a secret (normalised: lower case, ``-`` for ``_``): libpq's
 #: ``password`` / ``sslpassword`` (PostgreSQL manual, "Parameter Key Words"), redis-py's ``password``,
 #: and the common spellings of a token.
@@ -63,7 +68,18 @@ def remember_secret(value: str | bytes | None) -> None:
     if new:
         _secrets.update(new)
         # (longest first: a form that contains another is replaced whole)
-        _pattern = re.compile("|".join(re.escape(s) for s in sorted(_secrets, key=len, reverse=True)))
+        _pattern = re.compile("|".join(_value_pattern(s) for s in sorted(_secrets, key=len, reverse=True)))
+
+
+def _value_pattern(secret: str) -> str:
+    """The regex that finds ``secret`` in a text. A short one only as a word of its own (not inside
+    a longer run of letters and digits): the password ``repl`` must not turn every "replication"
+    of every message into "***ication"; where it shows as itself (after ``:``, before ``@``, in
+    quotes, alone) it is still found. One of :data:`WORD_FREE` characters or more is found anywhere."""
+    body = re.escape(secret)
+    if len(secret) >= WORD_FREE:
+        return body
+    return r"(?<![A-Za-z0-9])" + body + r"(?![A-Za-z0-9])"
 
 
 def uri_secrets(uri: str) -> list[str]:
