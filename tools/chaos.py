@@ -184,7 +184,7 @@ def tables(ingredients) -> list[tuple[str, str]]:
     if "json_extremes" in ingredients:
         out.append(("js", "CREATE TABLE js (id INT NOT NULL PRIMARY KEY, j JSON) ENGINE=InnoDB"))
     if "add_auto_increment" in ingredients:
-        out.append(("grow", "CREATE TABLE grow (a INT, s VARCHAR(20)) ENGINE=InnoDB"))
+        out.append(("grow", "CREATE TABLE grow (a INT, s VARCHAR(20)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"))
     return out
 
 
@@ -483,7 +483,7 @@ def _show(rows: collections.Counter, n: int) -> str:
     out = []
     for row, k in list(rows.items())[:n]:
         text = repr(row)
-        out.append((text if len(text) < 600 else text[:600] + "...") + (f" x{k}" if k > 1 else ""))
+        out.append((text if len(text) < 400 else text[:400] + "...") + (f" x{k}" if k > 1 else ""))
     return "; ".join(out) or "none"
 
 
@@ -529,6 +529,14 @@ def _covers(have: str | None, want: str) -> bool:
     return have is not None and all(got.get(d, -1) >= q for d, q in seqs(want).items())
 
 
+#: runs that may end by themselves (each a problem) before the harness stops starting them again
+MAX_ENDS = 3
+
+
+class GaveUp(Exception):
+    """The run kept ending by itself: the scenario stops there (the tables are still compared)."""
+
+
 class _Follower:
     """The `mysqlddl run` being tested: started again after each kill; notices a run that ended."""
 
@@ -538,6 +546,8 @@ class _Follower:
         self.env["MYSQL_PWD"] = "repl"          # the lab's replication account (tools/mariadb_lab.py)
         self.proc: subprocess.Popen | None = None
         self.log: Path | None = None
+        self.ended = 0
+        self.last_tail = None
 
     def start(self) -> None:
         self.report.runs += 1
@@ -549,14 +559,23 @@ class _Follower:
                                          cwd=self.workdir, env=self.env, stdout=subprocess.DEVNULL, stderr=err)
 
     def check(self, after: str) -> bool:
-        """False (and a problem) when the run ended by itself; it is then started again."""
+        """False (and a problem) when the run ended by itself; it is then started again, up to
+        :data:`MAX_ENDS` times (a run that ends at the same event each time would end forever):
+        then :class:`GaveUp`."""
         if self.proc.poll() is None:
             return True
-        tail = self.log.read_text(errors="replace")[-1500:].strip()
-        self.report.problems.append(f"run {self.report.runs} ended by itself with exit code {self.proc.returncode} "
-                                    f"at {self.clock():.1f} s (last action: {after}); its stderr ends: {tail!r}")
+        tail = self.log.read_text(errors="replace")[-700:].strip()
+        self.ended += 1
+        if tail == self.last_tail:
+            self.report.problems.append(f"run {self.report.runs} ended the same way (exit code {self.proc.returncode})")
+        else:
+            self.report.problems.append(f"run {self.report.runs} ended by itself with exit code {self.proc.returncode} "
+                                        f"at {self.clock():.1f} s (last action: {after}); its stderr ends: {tail!r}")
+        self.last_tail = tail
         self.report.actions.append(f"{self.clock():6.1f} s  run {self.report.runs} had ended "
-                                   f"(rc {self.proc.returncode}): started again")
+                                   f"(rc {self.proc.returncode})")
+        if self.ended >= MAX_ENDS:
+            raise GaveUp(f"gave up after {self.ended} runs ended by themselves")
         self.start()
         return False
 
@@ -591,6 +610,72 @@ def write_pipeline(path: Path, server, pg_uri: str, server_id: int) -> Path:
                     f'every_ms = 300\n[changes]\ndatabases = ["{DB}"]\n[stats]\nprogress = "never"\n',
                     encoding="utf-8")
     return path
+
+
+def _disturb(server, schedule, seconds, follower, writer, rr, clock, act) -> str:
+    """The writer's time: the scheduled kills and restarts, the run watched in between; then the
+    writer is stopped. Returns the last action (for the messages)."""
+    last = "start"
+    try:
+        for at, what in schedule:
+            while clock() < at:
+                follower.check(last)
+                time.sleep(0.1)
+            if what == "sigkill":
+                follower.kill()
+                act(f"run {follower.report.runs} SIGKILLed ({writer.transactions} transactions so far)")
+                follower.start()
+            elif what == "server_restart":
+                server.stop()
+                act("MariaDB shut down cleanly")
+                time.sleep(rr.uniform(0.2, 1.5))
+                server.start()
+                act("MariaDB started again on its port")
+            else:
+                ids = _kill_dump(server, time.monotonic() + 10)
+                act(f"Binlog Dump thread(s) {ids} killed" if ids else "no Binlog Dump thread found to kill")
+            last = f"{what} at {at:.1f} s"
+        while clock() < seconds:
+            follower.check(last)
+            time.sleep(0.1)
+    finally:
+        writer.stop.set()
+        writer.join(60)
+        report = follower.report
+        report.transactions = writer.transactions
+        act(f"writer stopped: {writer.transactions} transactions, {writer.rollbacks} rolled back, "
+            f"{writer.reconnects} reconnects{', grow altered' if writer.altered else ''}")
+        if writer.error is not None:
+            report.problems.append(f"the writer failed: {writer.error!r}")
+    return last
+
+
+def _catch_up_and_stop(server, pg_uri, follower, catch_up_s, last, report, act) -> None:
+    """The run must reach the server's GTID position (its checkpoint in the target), then stop on
+    SIGTERM with exit code 0."""
+    want = server.query("SELECT @@GLOBAL.gtid_binlog_pos")[0][0]
+    deadline = time.monotonic() + catch_up_s
+    have = None
+    while time.monotonic() < deadline:
+        follower.check(f"{last}, then the writer stopped")
+        try:
+            have = _checkpoint_gtid(pg_uri)
+        except Exception as e:          # (the checkpoint table not made yet, a run restarting)
+            have = f"(unreadable: {e})"
+        if _covers(have, want):
+            break
+        time.sleep(0.3)
+    else:
+        report.problems.append(f"the run did not catch up within {catch_up_s:g} s: the target's checkpoint is at "
+                               f"GTID {have!r}, the server at {want!r}; last run's stderr ends: "
+                               f"{follower.log.read_text(errors='replace')[-700:].strip()!r}")
+    act(f"caught up at GTID {have}" if _covers(have, want) else "not caught up")
+    if follower.check(f"{last}, caught up"):
+        rc = follower.kill(signal.SIGTERM)
+        act(f"run {report.runs} stopped by SIGTERM: exit code {rc}")
+        if rc != 0:
+            report.problems.append(f"run {report.runs} stopped by SIGTERM exited {rc}, not 0: "
+                                   f"{follower.log.read_text(errors='replace')[-700:].strip()!r}")
 
 
 def run(server, pg_uri: str, workdir: Path, *, seed: int, seconds: float = 30.0, kills: int = 3,
@@ -634,63 +719,17 @@ def run(server, pg_uri: str, workdir: Path, *, seed: int, seconds: float = 30.0,
     follower.start()
     act(f"run 1 started (pid {follower.proc.pid}); writer started")
     writer.start()
-    last = "start"
     try:
-        for at, what in schedule:
-            while clock() < at:
-                follower.check(last)
-                time.sleep(0.1)
-            if what == "sigkill":
-                follower.kill()
-                act(f"run {report.runs} SIGKILLed ({writer.transactions} transactions so far)")
-                follower.start()
-            elif what == "server_restart":
-                server.stop()
-                act("MariaDB shut down cleanly")
-                time.sleep(rr.uniform(0.2, 1.5))
-                server.start()
-                act("MariaDB started again on its port")
-            else:
-                ids = _kill_dump(server, time.monotonic() + 10)
-                act(f"Binlog Dump thread(s) {ids} killed" if ids else "no Binlog Dump thread found to kill")
-            last = f"{what} at {at:.1f} s"
-        while clock() < seconds:
-            follower.check(last)
-            time.sleep(0.1)
+        last = _disturb(server, schedule, seconds, follower, writer, rr, clock, act)
+        _catch_up_and_stop(server, pg_uri, follower, catch_up_s, last, report, act)
+    except GaveUp as e:
+        report.problems.append(f"{e}: the scenario stopped there")
+        act(str(e))
     finally:
         writer.stop.set()
         writer.join(60)
-    report.transactions = writer.transactions
-    act(f"writer stopped: {writer.transactions} transactions, {writer.rollbacks} rolled back, "
-        f"{writer.reconnects} reconnects{', grow altered' if writer.altered else ''}")
-    if writer.error is not None:
-        report.problems.append(f"the writer failed: {writer.error!r}")
-    # caught up: the target's checkpoint reaches the server's GTID position
-    want = server.query("SELECT @@GLOBAL.gtid_binlog_pos")[0][0]
-    deadline = time.monotonic() + catch_up_s
-    have = None
-    while time.monotonic() < deadline:
-        follower.check(f"{last}, then the writer stopped")
-        try:
-            have = _checkpoint_gtid(pg_uri)
-        except Exception as e:          # (the checkpoint table not made yet, a run restarting)
-            have = f"(unreadable: {e})"
-        if _covers(have, want):
-            break
-        time.sleep(0.3)
-    else:
-        report.problems.append(f"the run did not catch up within {catch_up_s:g} s: the target's checkpoint is at "
-                               f"GTID {have!r}, the server at {want!r}; last run's stderr ends: "
-                               f"{follower.log.read_text(errors='replace')[-1500:].strip()!r}")
-    act(f"caught up at GTID {have}" if _covers(have, want) else "not caught up")
-    if follower.check(f"{last}, caught up"):
-        rc = follower.kill(signal.SIGTERM)
-        act(f"run {report.runs} stopped by SIGTERM: exit code {rc}")
-        if rc != 0:
-            report.problems.append(f"run {report.runs} stopped by SIGTERM exited {rc}, not 0: "
-                                   f"{follower.log.read_text(errors='replace')[-1500:].strip()!r}")
-    else:
-        follower.kill()
+        if follower.proc.poll() is None:
+            follower.kill()
     problems, report.rows = compare(server, pg_uri)
     report.problems += problems
     act(f"compared {len(report.rows)} tables: {'no difference' if not problems else f'{len(problems)} differ'}")
