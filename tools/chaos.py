@@ -18,6 +18,8 @@ The scenario, all of it drawn from one seed:
   TIMESTAMP/TIME with fractions, YEAR, CHAR/VARCHAR/TEXT in utf8mb4 and latin1, BINARY/VARBINARY/BLOB,
   ENUM/SET, JSON), a keyless table holding duplicate rows, a table whose only key is UNIQUE NOT NULL
   (its key changed too), and the ingredients below; it rides out the server restart (reconnects);
+- now and then a big transaction (hundreds of duplicate-laden rows into the keyless table, then an
+  UPDATE of many of them), so that kills also land inside one;
 - a *following* `mysqlddl run` (no --once; the checkpoint kept in the PostgreSQL target) is
   SIGKILLed ``kills`` times at random moments and started again at once;
 - ingredients (each can be left out, to tell which one a failure comes from):
@@ -243,6 +245,16 @@ class Writer(threading.Thread):
         if "add_auto_increment" in self.ingredients and not self.altered and time.monotonic() >= self.alter_at:
             self.altered = True         # (set first: a lost connection must not run it twice)
             cur.execute("ALTER TABLE grow ADD COLUMN id INT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST")
+            return
+        if rr.random() < 0.01:
+            # a big transaction now and then (kills land inside it too): many rows events, one COMMIT
+            cur.execute("BEGIN")
+            n = rr.randint(300, 1500)
+            cur.execute("INSERT INTO kl VALUES " + ", ".join(["(%s, %s, NULL)"] * n),
+                        [v for i in range(n) for v in (100 + i % 50, rr.choice(["big", "x"]))])
+            cur.execute("UPDATE kl SET s = 'bigger' WHERE a BETWEEN 100 AND 110 AND s = 'big'")
+            cur.execute("COMMIT")
+            self.transactions += 1
             return
         single = rr.random() < 0.2
         if not single:
