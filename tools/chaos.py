@@ -16,8 +16,9 @@ The scenario, all of it drawn from one seed:
   cover the column types the PostgreSQL sink maps (sinks/pg/types.py: integers signed and unsigned at
   their extremes, DECIMAL up to (65,30) with tiny negative values, FLOAT/DOUBLE, BIT, DATE/DATETIME/
   TIMESTAMP/TIME with fractions, YEAR, CHAR/VARCHAR/TEXT in utf8mb4 and latin1, BINARY/VARBINARY/BLOB,
-  ENUM/SET, JSON), a keyless table holding duplicate rows, a table whose only key is UNIQUE NOT NULL
-  (its key changed too), and the ingredients below; it rides out the server restart (reconnects);
+  ENUM/SET, JSON, TINYINT(1), COMPRESSED, INET4/INET6/UUID, GEOMETRY, generated columns), a
+  keyless table holding duplicate rows, a table whose only key is UNIQUE NOT NULL (its key changed
+  too), and the ingredients below; it rides out the server restart (reconnects);
 - now and then a big transaction (hundreds of duplicate-laden rows into the keyless table, then an
   UPDATE of many of them), so that kills also land inside one;
 - a *following* `mysqlddl run` (no --once; the checkpoint kept in the PostgreSQL target) is
@@ -55,6 +56,7 @@ import argparse
 import collections
 import dataclasses
 import datetime
+import ipaddress
 import json
 import os
 import random
@@ -64,6 +66,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from decimal import Decimal
 from pathlib import Path
 
@@ -166,7 +169,27 @@ TYPE_COLUMNS = [
     ("c_set", "SET('p','q','r','s') CHARACTER SET utf8mb4",
      lambda rr: ",".join(m for m in "pqrs" if rr.random() < 0.5)),
     ("c_json", "JSON", _json_doc),
+    ("c_bool", "TINYINT(1)", lambda rr: rr.choice([0, 1, -128, 127])),
+    ("c_vc_u3", "VARCHAR(50) CHARACTER SET utf8mb3", lambda rr: _text(rr, "abcü€日本 '", 50)),
+    ("c_vcz", "VARCHAR(500) COMPRESSED CHARACTER SET utf8mb4",
+     lambda rr: rr.choice(["", "z" * 400, _text(rr, UNI, 500)])),
+    ("c_mtx", "MEDIUMTEXT CHARACTER SET utf8mb4", lambda rr: _text(rr, UNI, 5000)),
+    ("c_lblob", "LONGBLOB", lambda rr: rr.choice([b"", rr.randbytes(rr.randint(0, 20000))])),
+    ("c_inet4", "INET4", lambda rr: str(ipaddress.IPv4Address(rr.getrandbits(32)))),
+    ("c_inet6", "INET6",
+     lambda rr: rr.choice(["::", "::ffff:192.0.2.1", str(ipaddress.IPv6Address(rr.getrandbits(128)))])),
+    # (version 1 UUIDs are stored with their time fields swapped by MariaDB; any 128 bits are valid)
+    ("c_uuid", "UUID", lambda rr: str(uuid.UUID(int=(rr.getrandbits(128) & ~(0xF << 76) & ~(0x3 << 62))
+                                                | rr.choice([1, 4, 7]) << 76 | 0x2 << 62))),
+    ("c_geo", "GEOMETRY", lambda rr: rr.choice(["POINT(1 2)", f"LINESTRING(0 0,{rr.uniform(-90, 90)} 1)",
+                                                 "POLYGON((0 0,4 0,4 4,0 0))", "GEOMETRYCOLLECTION EMPTY"])),
+    ("c_pt", "POINT", lambda rr: f"POINT({rr.uniform(-180, 180)} {rr.uniform(-1e300, 1e300)})"),
 ]
+#: the placeholder of a column whose value is not bound as it is
+PLACEHOLDERS = {"c_geo": "ST_GeomFromText(%s)", "c_pt": "ST_GeomFromText(%s)"}
+#: generated columns of the all-types table: computed by the server, and by the target (sinks/pg/generated.py)
+GENERATED_COLUMNS = ("c_g_bi BIGINT AS (c_i * 2) VIRTUAL", "c_g_d DECIMAL(30,4) AS (c_d10_4 * 3 + 1) VIRTUAL",
+                     "c_g_s VARCHAR(40) CHARACTER SET utf8mb4 AS (CONCAT('id-', id, '/', IFNULL(c_ti, 'n'))) STORED")
 
 #: JSON documents a plain json.loads gets wrong (issue #30 item 7): exact big numbers, overflow, `null`
 JSON_EXTREMES = ("12345678901234567890.123", '{"big": 1e400}', '{"tiny": -1e-400}', "null",
@@ -177,7 +200,8 @@ JSON_EXTREMES = ("12345678901234567890.123", '{"big": 1e400}', '{"tiny": -1e-400
 def tables(ingredients) -> list[tuple[str, str]]:
     """(name, CREATE TABLE) of every table the run writes."""
     out = [("types", "CREATE TABLE types (id INT NOT NULL PRIMARY KEY, "
-                     + ", ".join(f"{n} {t}" for n, t, _g in TYPE_COLUMNS) + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"),
+                     + ", ".join([*(f"{n} {t}" for n, t, _g in TYPE_COLUMNS), *GENERATED_COLUMNS])
+                     + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"),
            ("uq", "CREATE TABLE uq (u INT NOT NULL, v VARCHAR(20) CHARACTER SET utf8mb4, n BIGINT, UNIQUE KEY (u))"
                   " ENGINE=InnoDB"),
            ("kl", "CREATE TABLE kl (a INT, s VARCHAR(20) CHARACTER SET utf8mb4, b VARBINARY(8)) ENGINE=InnoDB")]
@@ -288,13 +312,13 @@ class Writer(threading.Thread):
         names = [n for n, _t, _g in TYPE_COLUMNS]
         if r < 0.5 or self.next_id < 5:
             rows = [[self._new_id(), *self._row(rr)] for _ in range(rr.randint(1, 3))]
-            marks = "(" + ", ".join(["%s"] * (len(names) + 1)) + ")"
+            marks = "(%s, " + ", ".join(PLACEHOLDERS.get(n, "%s") for n in names) + ")"
             cur.execute(f"INSERT INTO types (id, {', '.join(names)}) VALUES " + ", ".join([marks] * len(rows)),
                         [v for row in rows for v in row])
         elif r < 0.85:
             picked = rr.sample(range(len(names)), rr.randint(1, 5))
             row = self._row(rr)
-            sets = ", ".join(f"{names[i]} = %s" for i in picked)
+            sets = ", ".join(f"{names[i]} = {PLACEHOLDERS.get(names[i], '%s')}" for i in picked)
             lo = rr.randint(1, self.next_id - 1)
             cur.execute(f"UPDATE types SET {sets} WHERE id BETWEEN %s AND %s",
                         [row[i] for i in picked] + [lo, lo + rr.choice([0, 0, 2])])
@@ -396,6 +420,8 @@ def _json_value(text):
 #: MariaDB data type -> how a value of it is read and normalised (the module docstring)
 _INTS = {"tinyint", "smallint", "mediumint", "int", "bigint", "year"}
 _BYTES = {"binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob"}
+_GEOMETRY = {"geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon",
+             "geometrycollection"}
 
 
 def _kind(data_type: str, pg_type: str | None) -> str:
@@ -407,12 +433,17 @@ def _kind(data_type: str, pg_type: str | None) -> str:
         return data_type
     if data_type in _BYTES:
         return "bytes"
+    if data_type in _GEOMETRY:
+        return "geometry"
+    if data_type in ("inet4", "inet6", "uuid"):
+        return data_type[:4]
     return "plain"     # (DATE, DATETIME, TIME, VARCHAR, TEXT, ENUM: the driver's value as it is)
 
 
 def _mariadb_expr(col: str, kind: str) -> str:
     q = f"`{col}`"
-    return {"float": f"CAST({q} AS DOUBLE)", "bit": f"{q} + 0"}.get(kind, q)
+    # (GEOMETRY: the WKB, which the sink stores in bytea, the SRID being the column's: sinks/pg/types.py)
+    return {"float": f"CAST({q} AS DOUBLE)", "bit": f"{q} + 0", "geometry": f"ST_AsBinary({q})"}.get(kind, q)
 
 
 def _pg_expr(col: str, kind: str) -> str:
@@ -439,8 +470,12 @@ def _normal(kind: str, v, *, pg: bool):
         return v.astimezone(datetime.timezone.utc).replace(tzinfo=None) if pg else v
     if kind == "char":
         return v.rstrip(" ")       # (PostgreSQL's char(n) pads; MariaDB strips trailing spaces on read)
-    if kind == "bytes":
+    if kind in ("bytes", "geometry"):
         return bytes(v)
+    if kind == "inet":
+        return ipaddress.ip_address(str(v))
+    if kind == "uuid":
+        return uuid.UUID(str(v))
     return v
 
 
