@@ -24,6 +24,8 @@ The scenario, all of it drawn from one seed:
 - a *following* `mysqlddl run` (no --once; the checkpoint kept in the PostgreSQL target) is
   SIGKILLed ``kills`` times at random moments and started again at once;
 - ingredients (each can be left out, to tell which one a failure comes from):
+  ``ddl``: schema changes mid-run (:data:`SCHEMA_CHANGES`: ADD COLUMN with a default, AFTER,
+    MODIFY, DROP COLUMN, a new table written to afterwards);
   ``json_extremes``: a JSON table with 12345678901234567890.123, 1e400, -1e-400, 2**64, the document
     ``null`` next to SQL NULL (issue #30 item 7);
   ``keyless_floats``: a keyless table with FLOAT/DOUBLE columns and duplicate rows, updated and
@@ -71,7 +73,7 @@ from decimal import Decimal
 from pathlib import Path
 
 DB = "chaos"
-INGREDIENTS = ("json_extremes", "keyless_floats", "add_auto_increment", "server_restart", "kill_dump")
+INGREDIENTS = ("ddl", "json_extremes", "keyless_floats", "add_auto_increment", "server_restart", "kill_dump")
 #: the pipeline's name: its checkpoint row in the target (mysqlddl.mysqlddl_checkpoint)
 PIPELINE = "chaos"
 
@@ -197,6 +199,16 @@ JSON_EXTREMES = ("12345678901234567890.123", '{"big": 1e400}', '{"tiny": -1e-400
                  '{"a": null, "b": [null], "c": 1.0e2, "d": -0.0}', '"null"', "3.141592653589793238462643383279")
 
 
+#: ingredient ``ddl``: schema changes made mid-run, in this order (the rows already there get what the
+#: server gives them: the default of an added column, the converted value of a modified one)
+SCHEMA_CHANGES = ("ALTER TABLE uq ADD COLUMN extra INT DEFAULT 7",
+                  "ALTER TABLE types ADD COLUMN c_added DECIMAL(10,2) NOT NULL DEFAULT -1.25 AFTER c_i",
+                  "CREATE TABLE late (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, v DOUBLE, "
+                  "t DATETIME(3)) ENGINE=InnoDB",
+                  "ALTER TABLE kl MODIFY s VARCHAR(40) CHARACTER SET utf8mb4",
+                  "ALTER TABLE uq DROP COLUMN extra")
+
+
 def tables(ingredients) -> list[tuple[str, str]]:
     """(name, CREATE TABLE) of every table the run writes."""
     out = [("types", "CREATE TABLE types (id INT NOT NULL PRIMARY KEY, "
@@ -221,14 +233,16 @@ class Writer(threading.Thread):
     is away. ``transactions``: committed (or, when the server went away at COMMIT, maybe committed:
     the comparison reads the server, never this count)."""
 
-    def __init__(self, server, seed: int, ingredients, *, alter_after: float):
+    def __init__(self, server, seed: int, ingredients, *, ddl: list[tuple[float, str]]):
         super().__init__(name="chaos-writer", daemon=True)
         self.server = server
         self.rr = random.Random(seed)
         self.ingredients = frozenset(ingredients)
         self.stop = threading.Event()
-        self.alter_at = time.monotonic() + alter_after
-        self.altered = False
+        t0 = time.monotonic()
+        #: (when, statement): the schema changes still to make, in time order
+        self.ddl = sorted((t0 + at, sql) for at, sql in ddl)
+        self.ddl_done: list[str] = []
         self.transactions = self.rollbacks = self.reconnects = 0
         self.next_id = 1
         self.next_u = 1
@@ -266,15 +280,16 @@ class Writer(threading.Thread):
 
     def _transaction(self, cur) -> None:
         rr = self.rr
-        if "add_auto_increment" in self.ingredients and not self.altered and time.monotonic() >= self.alter_at:
-            self.altered = True         # (set first: a lost connection must not run it twice)
-            cur.execute("ALTER TABLE grow ADD COLUMN id INT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST")
+        if self.ddl and time.monotonic() >= self.ddl[0][0]:
+            sql = self.ddl.pop(0)[1]       # (popped first: a lost connection must not run it twice)
+            cur.execute(sql)
+            self.ddl_done.append(sql.split(" (")[0])
             return
         if rr.random() < 0.01:
             # a big transaction now and then (kills land inside it too): many rows events, one COMMIT
             cur.execute("BEGIN")
             n = rr.randint(300, 1500)
-            cur.execute("INSERT INTO kl VALUES " + ", ".join(["(%s, %s, NULL)"] * n),
+            cur.execute("INSERT INTO kl (a, s, b) VALUES " + ", ".join(["(%s, %s, NULL)"] * n),
                         [v for i in range(n) for v in (100 + i % 50, rr.choice(["big", "x"]))])
             cur.execute("UPDATE kl SET s = 'bigger' WHERE a BETWEEN 100 AND 110 AND s = 'big'")
             cur.execute("COMMIT")
@@ -302,6 +317,8 @@ class Writer(threading.Thread):
             choices += ["js"] * 2
         if "add_auto_increment" in self.ingredients:
             choices += ["grow"]
+        if any(d.startswith("CREATE TABLE late") for d in self.ddl_done):
+            choices += ["late"]
         getattr(self, "_" + rr.choice(choices))(cur, rr)
 
     def _row(self, rr) -> list:
@@ -334,7 +351,7 @@ class Writer(threading.Thread):
         u = rr.randint(1, max(1, self.next_u))
         if r < 0.5:
             self.next_u += 1
-            cur.execute("INSERT INTO uq VALUES (%s, %s, %s)",
+            cur.execute("INSERT INTO uq (u, v, n) VALUES (%s, %s, %s)",
                         (self.next_u, _text(rr, UNI, 20), rr.choice([None, -(1 << 63), rr.getrandbits(40)])))
         elif r < 0.7:
             cur.execute("UPDATE uq SET v = %s, n = n + 1 WHERE u = %s", (_text(rr, UNI, 20), u))
@@ -349,7 +366,7 @@ class Writer(threading.Thread):
         r = rr.random()
         if r < 0.5:
             row, n = [a, s, rr.choice([None, b"\0", b"k"])], rr.randint(1, 3)      # (n times: duplicates)
-            cur.execute("INSERT INTO kl VALUES " + ", ".join(["(%s, %s, %s)"] * n), row * n)
+            cur.execute("INSERT INTO kl (a, s, b) VALUES " + ", ".join(["(%s, %s, %s)"] * n), row * n)
         elif r < 0.8:
             cur.execute("UPDATE kl SET s = %s WHERE a = %s LIMIT 1", (rr.choice(["x", "y", "z"]), a))
         else:
@@ -361,7 +378,7 @@ class Writer(threading.Thread):
         r = rr.random()
         if r < 0.5:
             row, n = [a, f, d, rr.choice(["x", "y"])], rr.randint(1, 2)
-            cur.execute("INSERT INTO kf VALUES " + ", ".join(["(%s, %s, %s, %s)"] * n), row * n)
+            cur.execute("INSERT INTO kf (a, f, d, note) VALUES " + ", ".join(["(%s, %s, %s, %s)"] * n), row * n)
         elif r < 0.7:
             # (the issue's case: rows equal but for a float; only the one with this value changes)
             cur.execute("UPDATE kf SET note = %s WHERE d = %s LIMIT 1", (rr.choice(["changed", "again"]), d))
@@ -380,6 +397,15 @@ class Writer(threading.Thread):
             cur.execute("UPDATE js SET j = %s WHERE id = %s", (doc, k))
         else:
             cur.execute("DELETE FROM js WHERE id = %s", (k,))
+
+    def _late(self, cur, rr) -> None:
+        r = rr.random()
+        if r < 0.6:
+            cur.execute("INSERT INTO late (v, t) VALUES (%s, %s)", (rr.choice(DOUBLES), _stamp(rr, 0, 10**10, 3)))
+        elif r < 0.8:
+            cur.execute("UPDATE late SET v = -v WHERE id %% 7 = %s", (rr.randint(0, 6),))
+        else:
+            cur.execute("DELETE FROM late WHERE id %% 11 = %s", (rr.randint(0, 10),))
 
     def _grow(self, cur, rr) -> None:
         a = rr.randint(0, 30)
@@ -691,7 +717,7 @@ def _disturb(server, schedule, seconds, follower, writer, rr, clock, act) -> str
         report = follower.report
         report.transactions = writer.transactions
         act(f"writer stopped: {writer.transactions} transactions, {writer.rollbacks} rolled back, "
-            f"{writer.reconnects} reconnects{', grow altered' if writer.altered else ''}")
+            f"{writer.reconnects} reconnects; schema changes: {'; '.join(writer.ddl_done) or 'none'}")
         if writer.error is not None:
             report.problems.append(f"the writer failed: {writer.error!r}")
     return last
@@ -761,7 +787,14 @@ def run(server, pg_uri: str, workdir: Path, *, seed: int, seconds: float = 30.0,
     if "kill_dump" in ingredients:
         schedule += [(rr.uniform(0.1, 0.9) * seconds, "kill_dump") for _ in range(dump_kills)]
     schedule.sort()
-    writer = Writer(server, rr.randrange(1 << 30), ingredients, alter_after=rr.uniform(0.3, 0.6) * seconds)
+    ddl = []
+    if "ddl" in ingredients:
+        ddl += [(f * seconds, sql) for f, sql in zip(sorted(rr.uniform(0.1, 0.9) for _ in SCHEMA_CHANGES),
+                                                     SCHEMA_CHANGES, strict=True)]
+    if "add_auto_increment" in ingredients:
+        ddl.append((rr.uniform(0.3, 0.6) * seconds,
+                    "ALTER TABLE grow ADD COLUMN id INT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST"))
+    writer = Writer(server, rr.randrange(1 << 30), ingredients, ddl=ddl)
     follower = _Follower(conf, workdir, report, clock)
     follower.start()
     act(f"run 1 started (pid {follower.proc.pid}); writer started")
