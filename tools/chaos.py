@@ -22,7 +22,8 @@ The scenario, all of it drawn from one seed:
 - now and then a big transaction (hundreds of duplicate-laden rows into the keyless table, then an
   UPDATE of many of them), so that kills also land inside one;
 - a *following* `mysqlddl run` (no --once; the checkpoint kept in the PostgreSQL target) is
-  SIGKILLed ``kills`` times at random moments and started again at once;
+  killed ``kills`` times at random moments (SIGKILL; one in four times SIGTERM, which must end it
+  with exit code 0) and started again at once;
 - ingredients (each can be left out, to tell which one a failure comes from):
   ``ddl``: schema changes mid-run (:data:`SCHEMA_CHANGES`: ADD COLUMN with a default, AFTER,
     MODIFY, DROP COLUMN, a new table written to afterwards);
@@ -701,7 +702,16 @@ def _disturb(server, schedule, seconds, follower, writer, rr, clock, act) -> str
             while clock() < at:
                 follower.check(last)
                 time.sleep(0.1)
-            if what == "sigkill":
+            if what == "sigkill" and rr.random() < 0.25:
+                # (now and then a stop asked for: it must end cleanly, its last batch committed)
+                rc = follower.kill(signal.SIGTERM)
+                act(f"run {follower.report.runs} SIGTERMed: exit code {rc} ({writer.transactions} transactions so far)")
+                if rc != 0:
+                    follower.report.problems.append(
+                        f"run {follower.report.runs} stopped by SIGTERM exited {rc}, not 0: "
+                        f"{follower.log.read_text(errors='replace')[-700:].strip()!r}")
+                follower.start()
+            elif what == "sigkill":
                 follower.kill()
                 act(f"run {follower.report.runs} SIGKILLed ({writer.transactions} transactions so far)")
                 follower.start()
@@ -785,6 +795,9 @@ def run(server, pg_uri: str, workdir: Path, *, seed: int, seconds: float = 30.0,
     # (SHOW SLAVE HOSTS, the server-id check, needs this on MariaDB 10.5.2+: not binlogged)
     server.execute("SET SESSION sql_log_bin = 0",
                    f"GRANT REPLICATION MASTER ADMIN ON *.* TO '{server.REPL_USER}'@'127.0.0.1'")
+    if server.query("SELECT 1 FROM information_schema.schemata WHERE schema_name = %s", (DB,)):
+        raise ValueError(f"the server already has a database {DB!r}: the harness needs a server of its own "
+                         "(its binlog read from the start must hold this run only; with --keep, a new directory)")
     server.execute(f"CREATE DATABASE {DB}")
     server.execute(*(sql for _n, sql in tables(ingredients)), database=DB)
     conf = write_pipeline(workdir / "chaos.toml", server, pg_uri, server_id)
