@@ -36,6 +36,8 @@ The scenario, all of it drawn from one seed:
     order (item 8: the server numbers the rows in that key's order, InnoDB's clustered index);
   ``server_restart``: the MariaDB server shut down cleanly and started again on its port
     ``restarts`` times (item 5);
+  ``server_crash``: the MariaDB server SIGKILLed and started again (crash recovery) ``restarts``
+    times: the stream breaks without an EOF packet, a lost connection;
   ``kill_dump``: the pipeline's ``Binlog Dump`` thread killed (``KILL <id>`` from another
     connection) ``dump_kills`` times;
 - the writer stopped, the run must catch up: its checkpoint in the target reaches the server's
@@ -74,7 +76,8 @@ from decimal import Decimal
 from pathlib import Path
 
 DB = "chaos"
-INGREDIENTS = ("ddl", "json_extremes", "keyless_floats", "add_auto_increment", "server_restart", "kill_dump")
+INGREDIENTS = ("ddl", "json_extremes", "keyless_floats", "add_auto_increment", "server_restart", "server_crash",
+               "kill_dump")
 #: the pipeline's name: its checkpoint row in the target (mysqlddl.mysqlddl_checkpoint)
 PIPELINE = "chaos"
 
@@ -685,6 +688,26 @@ def _kill_dump(server, deadline: float) -> list[int]:
     return ids
 
 
+def _crash(server) -> None:
+    """SIGKILL the server and wait for it to be gone (the files stay: a process crash loses nothing
+    the OS was given, so the binlog and InnoDB agree after its recovery)."""
+    pid = int(server.pidfile.read_text().strip())
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        proc = getattr(server, "_proc", None)
+        if proc is not None and proc.pid == pid:
+            if proc.poll() is not None:
+                return
+        else:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"mariadbd pid {pid} still there 60 s after SIGKILL")
+
+
 def write_pipeline(path: Path, server, pg_uri: str, server_id: int) -> Path:
     path.write_text(f'name = "{PIPELINE}"\n[source]\nuri = "mysql://repl@127.0.0.1:{server.port}/?server-id={server_id}'
                     f'&heartbeat=1"\n[sink]\nuri = "{pg_uri}"\n[checkpoint]\nevery_transactions = 20\n'
@@ -718,6 +741,12 @@ def _disturb(server, schedule, seconds, follower, writer, rr, clock, act) -> str
             elif what == "server_restart":
                 server.stop()
                 act("MariaDB shut down cleanly")
+                time.sleep(rr.uniform(0.2, 1.5))
+                server.start()
+                act("MariaDB started again on its port")
+            elif what == "server_crash":
+                _crash(server)
+                act("MariaDB SIGKILLed (crash recovery at its start)")
                 time.sleep(rr.uniform(0.2, 1.5))
                 server.start()
                 act("MariaDB started again on its port")
@@ -804,6 +833,8 @@ def run(server, pg_uri: str, workdir: Path, *, seed: int, seconds: float = 30.0,
     schedule = [(rr.uniform(0.05, 0.95) * seconds, "sigkill") for _ in range(kills)]
     if "server_restart" in ingredients:
         schedule += [(rr.uniform(0.2, 0.8) * seconds, "server_restart") for _ in range(restarts)]
+    if "server_crash" in ingredients:
+        schedule += [(rr.uniform(0.2, 0.8) * seconds, "server_crash") for _ in range(restarts)]
     if "kill_dump" in ingredients:
         schedule += [(rr.uniform(0.1, 0.9) * seconds, "kill_dump") for _ in range(dump_kills)]
     schedule.sort()
