@@ -151,16 +151,22 @@ class GaveUp(Exception):
 class _Follower:
     """The `mysqlddl run` being tested: started again after each kill; notices a run that ended."""
 
-    def __init__(self, conf: Path, workdir: Path, report: Report, clock):
-        self.conf, self.workdir, self.report, self.clock = conf, workdir, report, clock
+    def __init__(self, server, conf: Path, workdir: Path, report: Report, clock):
+        self.server, self.conf, self.workdir, self.report, self.clock = server, conf, workdir, report, clock
         self.env = {k: v for k, v in os.environ.items() if k != "MYSQLDDL_FAULT"}
         self.env["MYSQL_PWD"] = "repl"          # the lab's replication account (tools/mariadb_lab.py)
         self.proc: subprocess.Popen | None = None
         self.log: Path | None = None
         self.ended = 0
         self.last_tail = None
+        #: dump threads that are not this run's (a SIGKILLed run's may outlive it a moment)
+        self.stale: set[int] = set()
 
     def start(self) -> None:
+        try:
+            self.stale = _dump_ids(self.server)
+        except Exception:
+            self.stale = set()
         self.report.runs += 1
         self.log = self.workdir / f"run-{self.report.runs}.log"
         with open(self.log, "wb") as err:
@@ -199,20 +205,30 @@ class _Follower:
             return self.proc.wait(60)
 
 
-def _kill_dump(server, deadline: float) -> list[int]:
-    """KILL the server's Binlog Dump thread(s); waits (until ``deadline``) for one while the run
-    is (re)connecting."""
+def _dump_ids(server) -> set[int]:
+    return {int(r[0]) for r in server.query("SHOW PROCESSLIST") if str(r[4]).startswith("Binlog Dump")}
+
+
+def _following(server, follower, last: str, timeout: float = 30.0) -> set[int]:
+    """The current run's dump thread(s), once it streams; empty after ``timeout``. A server restart
+    or a KILL is aimed at a run that follows: one still starting that finds no server is refused
+    by design (ServerConnectError under the default error strategy, exit code 1), which is not
+    what this harness tests."""
+    deadline = time.monotonic() + timeout
     while True:
-        ids = [int(r[0]) for r in server.query("SHOW PROCESSLIST") if str(r[4]).startswith("Binlog Dump")]
+        follower.check(last)
+        ids = _dump_ids(server) - follower.stale
         if ids or time.monotonic() > deadline:
-            break
+            return ids
         time.sleep(0.1)
-    for i in ids:
+
+
+def _kill_dump(server, ids: set[int]) -> None:
+    for i in sorted(ids):
         try:
             server.execute(f"KILL {i}")
         except Exception:
             pass            # (it ended meanwhile)
-    return ids
 
 
 def _crash(server) -> None:
@@ -265,21 +281,29 @@ def _disturb(server, schedule, seconds, follower, writer, rr, clock, act) -> str
                 follower.kill()
                 act(f"run {follower.report.runs} SIGKILLed ({writer.transactions} transactions so far)")
                 follower.start()
+            elif what in ("server_restart", "server_crash") and not _following(server, follower, last):
+                act("the run was not following within 30 s: no restart")
+                follower.report.problems.append(f"run {follower.report.runs} had no dump thread 30 s after {last}")
             elif what == "server_restart":
                 server.stop()
                 act("MariaDB shut down cleanly")
                 time.sleep(rr.uniform(0.2, 1.5))
                 server.start()
+                follower.stale = set()          # (thread ids start again from 1)
                 act("MariaDB started again on its port")
             elif what == "server_crash":
                 _crash(server)
                 act("MariaDB SIGKILLed (crash recovery at its start)")
                 time.sleep(rr.uniform(0.2, 1.5))
                 server.start()
+                follower.stale = set()
                 act("MariaDB started again on its port")
             else:
-                ids = _kill_dump(server, time.monotonic() + 10)
-                act(f"Binlog Dump thread(s) {ids} killed" if ids else "no Binlog Dump thread found to kill")
+                ids = _following(server, follower, last)
+                _kill_dump(server, ids)
+                act(f"Binlog Dump thread(s) {sorted(ids)} killed" if ids else "no dump thread of the run to kill")
+                if not ids:
+                    follower.report.problems.append(f"run {follower.report.runs} had no dump thread 30 s after {last}")
             last = f"{what} at {at:.1f} s"
         while clock() < seconds:
             follower.check(last)
@@ -374,7 +398,7 @@ def run(server, pg_uri: str, workdir: Path, *, seed: int, seconds: float = 30.0,
         ddl.append((rr.uniform(0.3, 0.6) * seconds,
                     "ALTER TABLE grow ADD COLUMN id INT NOT NULL AUTO_INCREMENT PRIMARY KEY FIRST"))
     writer = workload.Writer(server, rr.randrange(1 << 30), ingredients, ddl=ddl)
-    follower = _Follower(conf, workdir, report, clock)
+    follower = _Follower(server, conf, workdir, report, clock)
     follower.start()
     act(f"run 1 started (pid {follower.proc.pid}); writer started")
     writer.start()
