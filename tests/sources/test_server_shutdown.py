@@ -195,3 +195,86 @@ def test_a_signal_while_reconnecting_stops_at_once(live, tmp_path):
     err = err.decode()
     assert proc.returncode == 130, err[-3000:]
     assert time.monotonic() - t0 < 3 and "Traceback" not in err and "DML rows" in err
+
+
+def test_a_clean_shutdown_while_a_backlog_is_read_is_not_its_end(scratch, tmp_path):
+    """Not following, the stream ends where the binlog ended at start. A dump ended by an EOF packet
+    before that point (the server shut down cleanly while it sent the backlog: MariaDB's dump thread
+    sees the shutdown between two events and ends with EOF) is a lost connection too, never a short
+    output with exit 0. SQL on the session's MariaDB 10.11: 60 transactions of 1,000 rows of 600
+    bytes (~37 MB of binlog), read with `changes` (no --follow); the server is stopped (SIGTERM) once
+    the output has begun and started again on its port 1.5 s later."""
+    srv = scratch.server
+    srv.execute("CREATE DATABASE IF NOT EXISTS lab")
+    path, pos = srv.current_binlog()
+    srv.execute("CREATE TABLE lab.backlog (id INT PRIMARY KEY, pad VARCHAR(600))")
+    for t in range(60):
+        srv.execute(f"INSERT INTO lab.backlog SELECT seq, REPEAT('x', 600) "
+                    f"FROM test.seq_{t * 1000 + 1}_to_{t * 1000 + 1000}")
+    out = tmp_path / "out.jsonl"
+    cmd = [sys.executable, "-m", "mysqlddl", "changes", scratch.uri(153, heartbeat=1, ssl_mode="disabled"),
+           "--start-position", f"{path.name}:{pos}", "--format", "native", "--summary", "json",
+           "--reconnect-attempts", "20", "-o", str(out)]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out.exists() and out.stat().st_size > 2_000_000):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read().decode()[-3000:]
+            time.sleep(0.01)
+        _restart_after(srv, 1.5)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    err = err.decode()
+    assert proc.returncode == 0, err[-3000:]
+    assert sorted(_rows(out, "backlog")) == list(range(1, 60_001))           # every row, once
+    assert json.loads(err.splitlines()[-1])["dml_rows"] == 60_000
+
+
+def test_a_gtid_start_at_the_end_is_an_empty_stream_not_a_lost_one(scratch, tmp_path, run_cli):
+    """The other side of the check above: a GTID start where the server has nothing after it (the
+    sender skips what the replica has, sending no event before its EOF) ends at once with exit 0."""
+    srv = scratch.server
+    srv.execute("CREATE DATABASE IF NOT EXISTS lab", "CREATE TABLE IF NOT EXISTS lab.gtid_end (id INT PRIMARY KEY)",
+                "INSERT INTO lab.gtid_end VALUES (1), (2)")
+    gtid = srv.query("SELECT @@gtid_binlog_pos")[0][0]
+    t0 = time.monotonic()
+    proc = run_cli("changes", scratch.uri(154, heartbeat=1, ssl_mode="disabled"), "--start-gtid", gtid,
+                   "--summary", "json", timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stderr.splitlines()[-1])["dml_rows"] == 0, (gtid, proc.stdout[-3000:])
+    assert time.monotonic() - t0 < 30
+
+
+def test_a_gtid_start_cut_before_its_first_transaction_sends_nothing_again(scratch, tcp_proxy, tmp_path):
+    """A GTID dump starts at its file's start and skips, unsent, what the GTID start has: until its
+    first transaction arrives, the positions it shows are no place to resume from. A dump cut there
+    (the proxy drops the dump connection after its first 600 bytes: the fake ROTATE, the FDE, the
+    GTID list, heartbeats) is resumed from the GTID again, not from the file position, which sent the rows
+    before the GTID once more. SQL on the session's MariaDB 10.11."""
+    srv = scratch.server
+    srv.execute("CREATE DATABASE IF NOT EXISTS lab", "CREATE TABLE IF NOT EXISTS lab.gtid_cut (id INT PRIMARY KEY)",
+                "INSERT INTO lab.gtid_cut VALUES (1), (2)")
+    gtid = srv.query("SELECT @@gtid_binlog_pos")[0][0]
+    p = tcp_proxy(srv.port, {2: ("cut", 600)})
+    out, schema = tmp_path / "out.jsonl", tmp_path / "schema.sql"
+    schema.write_text("CREATE DATABASE IF NOT EXISTS lab; CREATE TABLE lab.gtid_cut (id INT PRIMARY KEY);")
+    cmd = [sys.executable, "-m", "mysqlddl", "changes", scratch.uri(155, port=p.port, heartbeat=1, ssl_mode="disabled"),
+           "--start-gtid", gtid, "--schema", str(schema), "--follow", "--format", "native", "--summary", "none",
+           "-o", str(out)]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while p.faults == [] or p.accepted < 3:
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read().decode()[-3000:]
+            time.sleep(0.05)
+        srv.execute("INSERT INTO lab.gtid_cut VALUES (3)")
+        got = _wait_rows(out, "gtid_cut", 1, proc)
+        time.sleep(1)
+        got = _rows(out, "gtid_cut")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+    assert got == [3], got

@@ -154,6 +154,9 @@ class ServerSource(ServerChecks, EventSource):
     ``start_gtid``. While iterating: ``position``, ``fde``, ``reconnects``, ``resumes``.
     """
 
+    #: the dump in progress was started from a GTID and has sent no transaction yet (_open_dump)
+    _gtid_dump = False
+
     def __init__(self, uri: ServerUri, options: SourceOptions | None = None, *, password: str | None = None,
                  registry=None, only_types=None, start_hook=None):
         self.uri = uri
@@ -397,6 +400,8 @@ class ServerSource(ServerChecks, EventSource):
         if self.flavor == "mariadb":
             sets.append(f"@mariadb_slave_capability = {protocol.MARIA_SLAVE_CAPABILITY_GTID}")
         gtid_start = self.start_gtid is not None and self._resume is None
+        # (until its first transaction, a GTID dump's positions say nothing: _track, _ended_early)
+        self._gtid_dump = gtid_start
         if gtid_start and self.flavor == "mariadb":
             bridge.query(conn, "SET @slave_connect_state = %s", (self.start_gtid,))
             sets += ["@slave_gtid_strict_mode = 1", "@slave_gtid_ignore_duplicates = 0"]
@@ -538,10 +543,13 @@ class ServerSource(ServerChecks, EventSource):
             if kind != packets.PACKET_OK:
                 p = b"\xff" + data if kind == packets.PACKET_ERR else data
                 if kind == packets.PACKET_EOF:
-                    if stop is None:
-                        # following (no BINLOG_DUMP_NON_BLOCK): the server sends EOF only when the
-                        # dump thread is ended, by a shutdown (MariaDB sql/sql_repl.cc
-                        # mysql_binlog_send, the killed thread's end) or a KILL: a lost connection
+                    # Following (no BINLOG_DUMP_NON_BLOCK), the server sends EOF only when the dump
+                    # thread is ended, by a shutdown (MariaDB sql/sql_repl.cc mysql_binlog_send, the
+                    # killed thread's end) or a KILL: a lost connection. Not following, EOF is the
+                    # end of the binlog, unless it comes before the end there was at start (the
+                    # thread ended the same way in the middle of the backlog): lost too, never a
+                    # short stream.
+                    if stop is None or self._ended_early(seq, stop_key):
                         raise _Lost("the server ended the dump (EOF: a shutdown or a KILL)")
                     return
                 if kind == packets.PACKET_ERR:
@@ -602,6 +610,19 @@ class ServerSource(ServerChecks, EventSource):
                 yield from decoder.payload_events(ev)
             done = self._done = (seq, pos + size)
 
+    def _ended_early(self, seq: int, stop_key) -> bool:
+        """Not following, an EOF: did it come before the end there was at start? By position, where
+        positions are the dump's own; in a GTID dump before its first transaction they are not (the
+        sender skips, unsent, what the GTID start has: an EOF at a lower position can be the end),
+        and the control session tells instead: a shutdown ends it too."""
+        if not self._gtid_dump:
+            return (seq, self._next) < min(stop_key, self.end.key)
+        try:
+            bridge.query(self.control, "SELECT 1")
+        except (SourceError, OSError):
+            return True
+        return False
+
     def _wait(self, sock, on_wait) -> bool:
         """The stream caught up (nothing buffered, nothing on the socket for ``_CAUGHT_UP``): call
         ``on_wait`` now and every quarter second until bytes arrive (a heartbeat at the latest);
@@ -641,13 +662,16 @@ class ServerSource(ServerChecks, EventSource):
             self._open(here, "rows")
         elif isinstance(ev, RowsEvent) and opened == "rows" and ev.flags & _STMT_END_F:
             self._close(here, size)
-        elif opened is None:
+        elif opened is None and not self._gtid_dump:
             # between transactions: resume at the next event (self._next: a resent FDE leaves it at
-            # the dump's start)
+            # the dump's start). Not in a GTID dump before its first transaction: the sender starts
+            # at the file's start and skips, unsent, what the GTID start has, so a file position
+            # there would send those transactions again; a reconnection starts from the GTID again
             self._resume = (self._current_file, self._next)
             self._maps.clear()
 
     def _open(self, here, kind: str) -> None:
+        self._gtid_dump = False             # (a transaction sent: positions are the dump's from here)
         if self._txn is None:
             self._resume = here
             self._maps.clear()
