@@ -49,9 +49,9 @@ A reconnect that reaches another server (the address moved to it: a failover) is
 ServerIdentityError, never resumed at this server's file position there.
 
 (The start-up checks, and the reconnection's check that it reached the same server, are in
-:mod:`.checks`. Still past 600 lines: the dump loop, the reconnection and the wait for new events
-(``on_wait``) share one connection state; the error-1236 mapping, ``_server_error`` (~50 lines),
-is the next piece to move out.)
+:mod:`.checks`; what an ERR packet ending the dump means, in :mod:`.dump_errors`. Still past 600
+lines: the dump loop, the reconnection, the end of a dump (an EOF: the end, or a lost connection)
+and the wait for new events (``on_wait``) share one connection state.)
 """
 
 from __future__ import annotations
@@ -78,7 +78,6 @@ from ...errors import (
     ConfigError,
     GtidPositionError,
     ProtocolError,
-    ReplicaIdConflictError,
     ServerConnectError,
     ServerSettingError,
     SourceError,
@@ -90,6 +89,7 @@ from ..uri import ServerUri, resolve_password
 from . import protocol
 from . import pymysql_bridge as bridge
 from .checks import ServerChecks, SourceWarning
+from .dump_errors import dump_error
 
 #: Bytes asked of the socket per read, received straight into the framer's reusable buffer
 #: (``PacketFramer.read_from``): a read costs one system call and no allocation, however large.
@@ -439,73 +439,9 @@ class ServerSource(ServerChecks, EventSource):
                 raise _Lost("the server closed the connection")
         kind = packets.classifier()(p)
         if kind == packets.PACKET_ERR:
-            raise self._server_error(p)
+            raise dump_error(self, p)
         if kind != packets.PACKET_OK:
             raise self._err(ProtocolError, f"expected OK after command 0x{payload[0]:02x}, got {p[:16].hex(' ')}")
-
-    def _server_error(self, payload) -> SourceError:
-        code, state, msg = packets.parse_err(payload)
-        where = dict(file=self._current_file or (self.start.file if self.start else None),
-                     log_pos=self._next or (self.start.pos if self.start else None))
-        if code in (1227, 1045, 1142):
-            return self._err(ServerSettingError, f"the server refused the dump: {msg}", code=code,
-                             setting="REPLICATION SLAVE privilege", fix="GRANT REPLICATION SLAVE ON *.* TO the user")
-        low = msg.lower()
-        if code == 4052 or "same server_uuid" in low or "same server_id" in low or "same server-id" in low:
-            # MariaDB ER_SLAVE_SAME_ID (4052), MySQL in a 1236: a dump with our server-id took over
-            return self._err(ReplicaIdConflictError, f"{msg} (server-id {self.uri.server_id}): the server "
-                             "ended this stream", code=code, setting="server-id",
-                             fix="give each stream its own ?server-id=", **where)
-        if code != 1236:
-            return self._err(SourceError, msg, code=code, **where)
-        try:
-            names = [n for n, _ in self._binlogs()]
-        except SourceError:
-            names = []
-        have = f"the server has: {self._list(names)}"
-        if "could not find first log file" in low:
-            return self._err(BinlogPurgedError, f"the start binlog is gone (purged); {have}", code=code,
-                             files=tuple(names), setting="--start-position",
-                             fix="start at a binlog the server still has, or at a GTID", **where)
-        if "could not find gtid state" in low or "purged" in low:
-            return self._err(BinlogPurgedError, f"the binlogs holding the start GTID were purged ({msg}); {have}",
-                             code=code, files=tuple(names), setting="--start-gtid",
-                             fix="take a new snapshot and start from its GTID position", **where)
-        if "not in the master's binlog" in low or "is not in the" in low or "gtid" in low and "strict" in low:
-            return self._err(GtidPositionError, f"the start GTID is not in the server's binlog ({msg}); {have}",
-                             code=code, setting="--start-gtid", fix="give GTIDs the server has written", **where)
-        if "bogus data" in low or "truncated in the middle" in low or "position" in low and (
-                "file size" in low or "impossible" in low or "first event" in low):
-            return self._err(SourceError, f"the start position is not the start of an event in that binlog "
-                             f"({msg}); {have}", code=code, setting="--start-position",
-                             fix="start at an event boundary (SHOW BINLOG EVENTS lists them) or at 4", **where)
-        if "max_allowed_packet" in low:
-            # (#30 item 14) a start inside an event reads as this too: the bytes there, taken for an
-            # event header, give a length over max_allowed_packet (sql_repl.cc, LOG_READ_TOO_LARGE)
-            inside = self._inside_event(where["file"], where["log_pos"])
-            if inside:
-                return self._err(SourceError, f"the start position is not the start of an event in that binlog "
-                                 f"(the server read a length there past max_allowed_packet: {msg}); {have}",
-                                 code=code, setting="--start-position",
-                                 fix="start at an event boundary (SHOW BINLOG EVENTS lists them) or at 4", **where)
-            maybe = "" if inside is False else " (or the start position is not the start of an event)"
-            return self._err(ServerSettingError, f"an event is larger than the server's max_allowed_packet{maybe} "
-                             f"({msg})", code=code, setting="max_allowed_packet",
-                             fix="SET GLOBAL max_allowed_packet to at least the largest event", **where)
-        return self._err(SourceError, f"the server stopped the dump: {msg}; {have}", code=code, **where)
-
-    def _inside_event(self, file: str | None, pos: int | None) -> bool | None:
-        """Whether the dump failed at the start position asked for and that position is not where
-        an event starts (None: cannot tell). The server's listing tells: SHOW BINLOG EVENTS FROM a
-        position inside an event fails with ER_ERROR_WHEN_EXECUTING_COMMAND (1220, "Wrong offset")."""
-        if self.start is None or file != self.start.file or pos != self.start.pos:
-            return False
-        name = file.replace("\\", "\\\\").replace("'", "''")
-        try:
-            bridge.query(self.control, f"SHOW BINLOG EVENTS IN '{name}' FROM {int(pos)} LIMIT 1")
-        except SourceError as e:
-            return True if e.code == 1220 else None
-        return False
 
     def _dump(self) -> Iterator[Event]:
         try:
@@ -553,7 +489,7 @@ class ServerSource(ServerChecks, EventSource):
                         raise _Lost("the server ended the dump (EOF: a shutdown or a KILL)")
                     return
                 if kind == packets.PACKET_ERR:
-                    err = self._server_error(p)
+                    err = dump_error(self, p)
                     if err.code in (1053, 1927, 2013):     # ER_SERVER_SHUTDOWN, ER_CONNECTION_KILLED: reconnect
                         raise _Lost(err.message)
                     raise err
