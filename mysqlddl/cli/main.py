@@ -11,6 +11,7 @@ subcommand's --help lists its own.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import textwrap
 import warnings
@@ -70,6 +71,11 @@ def _guarded(command: str, run, args: argparse.Namespace | None = None) -> int:
         return common.EXIT_INPUT
     except BrokenPipeError:
         return common.EXIT_OK
+    except KeyboardInterrupt:
+        # Ctrl-C where the command does not note it itself (a server stream does, to end with its
+        # summary: cli.changes): stopped, with the shell's code for SIGINT, never a traceback
+        print(f"mysqlddl {command}: interrupted", file=sys.stderr)
+        return common.EXIT_SIGNAL + signal.SIGINT
     except OSError as e:            # a path error no check caught first (the checks are in cli.args)
         print(f"mysqlddl {command}: {common.path_error(e)}", file=sys.stderr)
         return common.EXIT_INPUT

@@ -86,3 +86,37 @@ def test_a_signal_while_rows_stream_stops_at_a_record(mariadb_server, tmp_path):
     summary = json.loads(err.splitlines()[-1])
     written = [json.loads(x) for x in out.read_text().splitlines()]       # every line whole
     assert summary["dml_rows"] == sum(1 for r in written if "op" in r)
+
+
+def test_ctrl_c_over_files_stops_without_a_traceback(mariadb_server, tmp_path):
+    """Over binlog files (no server stream to note the signal) Ctrl-C ends `changes` with exit 130 and
+    one line, never a KeyboardInterrupt traceback (#30 item 11). The file: 40 transactions of 1,000
+    rows of 600 bytes written on the session's MariaDB 10.11, its binlog flushed and copied."""
+    srv = mariadb_server
+    srv.execute("CREATE DATABASE IF NOT EXISTS sig", "CREATE TABLE IF NOT EXISTS sig.big (id INT PRIMARY KEY, "
+                "pad VARCHAR(600))", "FLUSH BINARY LOGS")
+    path, _ = srv.current_binlog()
+    for t in range(40):
+        srv.execute(f"INSERT INTO sig.big SELECT seq, REPEAT('x', 600) "
+                    f"FROM test.seq_{t * 1000 + 1}_to_{t * 1000 + 1000}")
+    srv.execute("FLUSH BINARY LOGS", "DROP TABLE sig.big")
+    binlog = tmp_path / path.name
+    binlog.write_bytes(path.read_bytes())
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "mysqlddl", "changes", str(binlog), "-o", str(out)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out.exists() and out.stat().st_size > 1_000_000):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read().decode()[-3000:]
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    err = err.decode()
+    assert proc.returncode == 130, err[-3000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert err.splitlines()[-1] == "mysqlddl changes: interrupted"
