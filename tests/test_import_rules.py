@@ -41,7 +41,7 @@ LAZY = {
     ("mysqlddl/cli/*.py", "mysqlddl"): "a subcommand loads what it runs when it runs: the parser is built from "
                                        "every subcommand's arguments, and --help or `version` must not pay "
                                        "for the decoder, the change reader or the DDL grammar (0.2-0.7 s)",
-    ("mysqlddl/pipeline/runner.py", "mysqlddl.sinks.postgresql"): "psycopg, the [postgresql] extra: only a "
+    ("mysqlddl/pipeline/sinks.py", "mysqlddl.sinks.postgresql"): "psycopg, the [postgresql] extra: only a "
                                                                    "pipeline with a postgresql:// sink loads it",
     ("mysqlddl/sinks/postgresql.py", "psycopg"): "the [postgresql] extra, imported after the others so that its "
                                                  "absence is a typed error saying what to install",

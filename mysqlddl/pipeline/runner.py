@@ -61,7 +61,6 @@ read from the first file), as must a followed OLR directory (:mod:`.olr_source`)
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import json
 import os
@@ -99,13 +98,14 @@ from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionM
 from ..options import ErrorPolicy, Options
 from ..positions import BinlogPosition, file_seq
 from ..sinks.base import Sink
-from ..sinks.segments import SegmentSink, StreamSink
 from . import failover
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
-from .config import PipelineConfig, load_config, uri_path
+from .config import PipelineConfig, load_config
+from .dead_letters import DeadLetters
 from .gtid import GtidTracker
 from .lock import PipelineLock
 from .olr_source import OlrResumePosition
+from .sinks import SINKS, make_sink
 from .source import make_source
 from .stats import Stats, write_stats_file
 from .target_store import TargetCheckpointStore
@@ -120,51 +120,6 @@ class RunResult:
     stats: dict
     stopped: bool = False
     retries: int = 0
-
-
-def _postgres_sink(cfg: PipelineConfig) -> Sink:
-    # lazy: psycopg is the [postgresql] extra; a pipeline with another sink must run without it
-    from ..sinks.postgresql import PostgresSink
-
-    # (cfg.sink.pg: validated by the config, its pipeline key the pipeline's name)
-    return PostgresSink(cfg.sink.uri, cfg.sink.pg, cfg.mapping, batched=False)
-
-
-#: sink URI scheme -> factory(config) (a database sink adds its scheme here)
-SINKS = {
-    "postgresql": _postgres_sink,
-    "postgres": _postgres_sink,         # (libpq takes both schemes: PostgreSQL manual 34.1.1)
-
-    "jsonl": lambda cfg: SegmentSink(uri_path(cfg.sink.uri, "jsonl", "sink.uri"), format=cfg.sink.format,
-                                     name=cfg.changes.name, include_query=cfg.changes.queries,
-                                     properties=cfg.sink.properties,
-                                     segment_bytes=cfg.sink.segment_bytes, segment_seconds=cfg.sink.segment_seconds,
-                                     sequence=cfg.sink.sequence),
-    "stdout": lambda cfg: StreamSink(format=cfg.sink.format, name=cfg.changes.name,
-                                     include_query=cfg.changes.queries, properties=cfg.sink.properties),
-}
-
-
-def _olr_format(cfg: PipelineConfig) -> PipelineConfig:
-    """An OLR source's lines are the `mysqlddl olr` envelope (format ``olr``, registered in
-    :data:`mysqlddl.sinks.segments.FORMATS` by :mod:`.olr_source`): what ``native`` means for it."""
-    if not cfg.source.uri.startswith("olr:") or cfg.sink.uri.split("://", 1)[0] in ("postgresql", "postgres"):
-        return cfg
-    if cfg.sink.format not in ("native", "olr"):
-        raise PipelineError(f"an olr:// source writes the OLR change envelope (format native), not "
-                            f"{cfg.sink.format!r}", path=cfg.path, setting="sink.format")
-    return dataclasses.replace(cfg, sink=dataclasses.replace(cfg.sink, format="olr"))
-
-
-def make_sink(cfg: PipelineConfig) -> Sink:
-    cfg = _olr_format(cfg)
-    uri = cfg.sink.uri
-    scheme = "stdout" if uri in ("-", "stdout:") else (uri.split("://", 1)[0] if "://" in uri else "jsonl")
-    factory = SINKS.get(scheme)
-    if factory is None:
-        raise PipelineError(f"no sink for {scheme}:// in this build (known: {', '.join(sorted(SINKS))})",
-                            path=cfg.path, setting="sink.uri")
-    return factory(cfg)
 
 
 class Pipeline:
@@ -258,7 +213,7 @@ class Pipeline:
         decode = cfg.changes.decode
         options = cfg.changes
         if cfg.errors.strategy == "skip" and decode.error_policy == ErrorPolicy.RAISE:
-            # a DDL that cannot be parsed or applied goes to the dead-letter file (_dead_ddl)
+            # a DDL that cannot be parsed or applied goes to the dead-letter file (DeadLetters.ddl)
             options = options.replace(decode=decode.replace(error_policy=ErrorPolicy.COLLECT))
         registry = None
         if not options.queries:
@@ -348,7 +303,7 @@ class Pipeline:
         self._txn_start = None                  # (position, history version) of the transaction being read
         self.checkpoint = ckpt
         self.sink = sink
-        self._dead = None
+        self._dead = DeadLetters(self.config.dead_letter_path, self.config.name, self.stats)
         self._boundary = None
         self._pending = 0
         self._batch_t0 = time.monotonic()
@@ -393,8 +348,7 @@ class Pipeline:
             raise
         finally:
             sink.close()
-            if self._dead is not None:
-                self._dead.close()
+            self._dead.close()
             self._write_stats(final=True)
         return RunResult(self.checkpoint, self.stats.report(), self._stop, self.retries)
 
@@ -650,38 +604,8 @@ class Pipeline:
                 raise err from e
         if self.config.errors.strategy != "skip":
             raise err
-        self._dead_letter(rec, err)
+        self._dead.record(rec, err)
         return False
-
-    # -- dead letters -----------------------------------------------------------------------------
-    def _dead_file(self):
-        if self._dead is None:
-            path = self.config.dead_letter_path
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._dead = open(path, "a", encoding="utf-8")  # noqa: SIM115 -- closed at the end of the run
-        return self._dead
-
-    def _dead_letter(self, rec, error: MysqlddlError) -> None:
-        src = rec.source
-        entry = {"time": round(time.time(), 3), "pipeline": self.config.name, "record": type(rec).__name__,
-                 "file": src.file, "pos": src.pos, "gtid": getattr(src, "gtid", None), "table": f"{src.db}.{src.table}",
-                 "error": str(error), "error_type": type(error).__name__}
-        if type(rec) is RowBatch:
-            ev = rec.event
-            entry.update(op=rec.op, event_type=ev.type_name,
-                         rows_b64=base64.b64encode(bytes(ev.body[ev.rows_start:ev.rows_end])).decode("ascii"))
-        self._dead_file().write(json.dumps(entry, sort_keys=True) + "\n")
-        self.stats.skip()
-
-    def _dead_ddl(self, errors) -> None:
-        if self.config.errors.strategy != "skip":
-            return
-        f = self._dead_file()
-        for pos, ddl, message in errors:
-            f.write(json.dumps({"time": round(time.time(), 3), "pipeline": self.config.name, "record": "DDL",
-                                "file": getattr(pos, "file", ""), "pos": pos.pos, "ddl": ddl, "error": message,
-                                "error_type": "DdlError"}, sort_keys=True) + "\n")
-            self.stats.skip()
 
     # -- commits ----------------------------------------------------------------------------------
     def _commit(self, final: bool = False) -> None:
@@ -715,11 +639,10 @@ class Pipeline:
             BinlogPosition(position.file_seq, position.pos, name, position.gtid)
         errors = self.reader.history.errors
         if len(errors) != self._ddl_errors:
-            self._dead_ddl(errors[self._ddl_errors:])
+            if self.config.errors.strategy == "skip":
+                self._dead.ddl(errors[self._ddl_errors:])
             self._ddl_errors = len(errors)
-        if self._dead is not None:
-            self._dead.flush()
-            os.fsync(self._dead.fileno())
+        self._dead.sync()
         history = self.reader.history
         totals = self.stats.committed()
         # (an OLR reader's column types: those of the records read up to the one that decided this
