@@ -26,6 +26,8 @@ STATEMENTS = [
     f"UPDATE {DB}.p SET b = 'TWO' WHERE a = 2",
     f"UPDATE {DB}.p SET a = 30 WHERE a = 3",
     f"DELETE FROM {DB}.p WHERE a = 1",
+    # an AUTO_INCREMENT column added: MariaDB numbers the rows in the clustered (DESC) key's order
+    f"ALTER TABLE {DB}.p ADD COLUMN n INT AUTO_INCREMENT UNIQUE",
     # a UNIQUE key with a DESC part (the key rows are found by: no primary key)
     f"CREATE TABLE {DB}.u (a INT NOT NULL, b VARCHAR(10) NOT NULL, v INT, UNIQUE KEY u (b DESC, a))",
     f"INSERT INTO {DB}.u VALUES (1, 'x', 10), (2, 'x', 20), (1, 'y', 30), (2, 'y', 40)",
@@ -59,7 +61,7 @@ STATEMENTS = [
     f"INSERT INTO {DB}.pp VALUES ('abcdef', 1), ('xyz', 2)",
     f"UPDATE {DB}.pp SET v = 3 WHERE s = 'xyz'",
 ]
-TABLES = {"p": ("a", "b"), "u": ("a", "b", "v"), "k": ("a", "b"), "c": ("a", "b", "v"),
+TABLES = {"p": ("a", "b", "n"), "u": ("a", "b", "v"), "k": ("a", "b"), "c": ("a", "b", "v"),
           "x": ("id", "e", "f", "g", "h", "s"), "pp": ("s", "v")}
 
 
@@ -78,7 +80,8 @@ def test_desc_keys_are_applied_and_rows_found_by_them(desc_binlogs, mariadb_serv
     uri = pg_server.create_database("desc_keys")
     sink = apply(desc_binlogs, uri, DB, PgOptions(commit_every=2))
     assert sink.report().get("ddl_skipped", 0) == 0
-    assert source_rows(mariadb_server, DB, "p", TABLES["p"]) == [("2", "TWO"), ("4", "four"), ("30", "three")]
+    assert source_rows(mariadb_server, DB, "p", TABLES["p"]) == [
+        ("2", "TWO", "3"), ("4", "four", "2"), ("30", "three", "1")]
     assert source_rows(mariadb_server, DB, "k", TABLES["k"]) == [("1", "a"), ("2", "B"), ("4", "d")]
     for table, cols in TABLES.items():
         # (sorted here: the two servers order strings differently)
