@@ -12,7 +12,9 @@ manual "ALTER TABLE": new columns go last). Generated columns become ``GENERATED
 STORED`` where :mod:`.generated` translates the expression; one it cannot follows
 ``generated_fallback`` (an UnconvertibleDdlError naming the column and expression, or a plain
 column the row images fill). Prefix key parts become ``left(col, n)``
-(``substring`` for bytea) expression keys: the same uniqueness as MySQL's prefix.
+(``substring`` for bytea) expression keys: the same uniqueness as MySQL's prefix. DESC parts
+(MariaDB 10.8+ keeps them) stay in indexes and UNIQUE indexes; a primary key constraint takes no
+ordering in PostgreSQL, so it is the same key without DESC (:func:`target_indexes`).
 
 Names: a PostgreSQL index name is unique in its schema (manual "CREATE INDEX"), MySQL's only in its
 table, so every index is named ``<table>_<index>`` (``<table>_pkey`` for the primary key) and
@@ -335,7 +337,13 @@ def target_indexes(tt: TargetTable, notes: list[str]) -> list[TargetIndex]:
                 ref = (f"substring({ref} from 1 for {p.length})" if tc.natural.kind == "bytea"
                        else f"left({ref}, {p.length})")
                 ref = f"({ref})"
-            parts.append(ref + (" DESC" if p.descending else ""))
+            # (a PRIMARY KEY constraint's columns take no ordering: manual "CREATE TABLE", "PRIMARY KEY (
+            # column_name [, ... ] )"; nor can it adopt a DESC index: "ALTER TABLE", ADD table_constraint_using_index
+            # wants "a b-tree index with default sort ordering". So MariaDB's PRIMARY KEY (a DESC) is PRIMARY KEY
+            # (a): the same uniqueness and NOT NULL, a B-tree PostgreSQL reads both ways (manual 11.4 "Indexes and
+            # ORDER BY"). UNIQUE keys are unique indexes, where DESC is valid (manual "CREATE INDEX") and kept.)
+            desc = p.descending and ix.kind is not IndexKind.PRIMARY
+            parts.append(ref + (" DESC" if desc else ""))
         if not parts:
             continue
         primary = ix.kind is IndexKind.PRIMARY
