@@ -23,6 +23,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,55 @@ def run_cli(tmp_path):
                               text=True, env=full, cwd=tmp_path, timeout=timeout)
 
     return run
+
+
+class Spawned:
+    """A `python -m mysqlddl` running in the background (:func:`spawn_cli`): ``proc`` (its Popen,
+    stderr piped), :meth:`wait_until` a condition while it runs, :meth:`stop` it with a signal."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def wait_until(self, cond, timeout: float = 60, what: str = "the condition", poll: float = 0.05) -> None:
+        """Until ``cond()`` holds; the test fails if the process ends first or ``timeout`` passes."""
+        deadline = time.monotonic() + timeout
+        while not cond():
+            if self.proc.poll() is not None:
+                pytest.fail(f"the process ended (rc {self.proc.returncode}) before {what}: "
+                            f"{self.proc.stderr.read().decode()[-3000:]}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"{what} did not come within {timeout} s")
+            time.sleep(poll)
+
+    def stop(self, signum: int | None = None, timeout: float = 60) -> tuple[int, str]:
+        """(exit code, stderr) once it ended: after ``signum`` when given, else of its own accord."""
+        if signum is not None:
+            self.proc.send_signal(signum)
+        _, err = self.proc.communicate(timeout=timeout)
+        return self.proc.returncode, err.decode()
+
+
+@pytest.fixture
+def spawn_cli(tmp_path):
+    """`spawn_cli(*args, env=None, stdout=DEVNULL) -> Spawned`: `python -m mysqlddl ARGS` started in the
+    background from tmp_path (as run_cli), killed at the test's end if it still runs."""
+    started = []
+
+    def spawn(*args, env=None, stdout=subprocess.DEVNULL) -> Spawned:
+        full = dict(os.environ)
+        full.update(env or {})
+        started.append(Spawned(subprocess.Popen([sys.executable, "-m", "mysqlddl", *map(str, args)], cwd=tmp_path,
+                                                env=full, stdout=stdout, stderr=subprocess.PIPE)))
+        return started[-1]
+
+    yield spawn
+    for s in started:
+        if s.proc.poll() is None:
+            s.proc.kill()
+            s.proc.wait(10)
 
 
 @pytest.fixture(scope="session")

@@ -9,11 +9,9 @@ on its own port."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -36,27 +34,17 @@ def _rows(path, table: str) -> list[int]:
     return out
 
 
-def _wait_rows(path, table: str, n: int, proc, timeout: float = 60) -> list[int]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = _rows(path, table)
-        if len(got) >= n:
-            return got
-        if proc.poll() is not None:
-            pytest.fail(f"the follower ended (rc {proc.returncode}): {proc.stderr.read().decode()[-3000:]}")
-        time.sleep(0.1)
+def _rows_of(path, table: str, n: int, run, timeout: float = 60) -> list[int]:
+    """The rows once there are ``n`` (the test fails if ``run``, a Spawned, ends first)."""
+    run.wait_until(lambda: len(_rows(path, table)) >= n, timeout, f"{n} rows of {table}", poll=0.1)
     return _rows(path, table)
 
 
-def _streaming(live, server_id: int, proc, timeout: float = 60) -> None:
+def _streaming(live, server_id: int, run, timeout: float = 60) -> None:
     """Wait until the follower's dump runs (its registration is listed): before, a server away is a
     start-up failure, not a lost connection."""
-    deadline = time.monotonic() + timeout
-    while not any(int(r[0]) == server_id for r in live.server.query("SHOW SLAVE HOSTS")):
-        if proc.poll() is not None:
-            pytest.fail(f"the follower ended (rc {proc.returncode}): {proc.stderr.read().decode()[-3000:]}")
-        assert time.monotonic() < deadline, "the follower never started its dump"
-        time.sleep(0.05)
+    run.wait_until(lambda: any(int(r[0]) == server_id for r in live.server.query("SHOW SLAVE HOSTS")), timeout,
+                   "the follower's dump")
 
 
 def _insert(srv, table: str, ids) -> None:
@@ -71,139 +59,102 @@ def _restart_after(srv, seconds: float) -> None:
     srv.start()
 
 
-def test_changes_follow_goes_on_after_a_clean_shutdown(live, tmp_path):
+def _away(srv, run, timeout: float) -> tuple[int, str]:
+    """The server stopped until ``run`` ended (exit code, stderr), then started again."""
+    srv.stop()
+    try:
+        return run.stop(timeout=timeout)
+    finally:
+        srv.start()
+
+
+def _pipeline(tmp_path, uri: str, table: str, *extra: str) -> Path:
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "{uri}"\n[sink]\nuri = "jsonl://{tmp_path / "out"}"\n[checkpoint]\n'
+                 f'uri = "sqlite://{tmp_path / "p.db"}"\n{"".join(extra)}[changes]\ntables = ["lab.{table}"]\n',
+                 encoding="utf-8")
+    return p
+
+
+def test_changes_follow_goes_on_after_a_clean_shutdown(live, tmp_path, spawn_cli):
     srv = live.server
     srv.execute("CREATE TABLE IF NOT EXISTS lab.shut_changes (id INT PRIMARY KEY)")
     out = tmp_path / "out.jsonl"
-    cmd = [sys.executable, "-m", "mysqlddl", "changes", live.uri(150, heartbeat=1, ssl_mode="disabled"),
-           "--from-now", "--follow", "--format", "native", "--summary", "none", "-o", str(out)]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        _streaming(live, 150, proc)
-        _insert(srv, "shut_changes", range(1, 11))
-        assert _wait_rows(out, "shut_changes", 10, proc) == list(range(1, 11))
-        _restart_after(srv, 1.5)
-        _insert(srv, "shut_changes", range(11, 21))
-        got = _wait_rows(out, "shut_changes", 20, proc)
-        assert proc.poll() is None, proc.stderr.read().decode()[-3000:]
-        assert got == list(range(1, 21))                # each row once, in order
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(10)
+    run = spawn_cli("changes", live.uri(150, heartbeat=1, ssl_mode="disabled"), "--from-now", "--follow",
+                    "--format", "native", "--summary", "none", "-o", out)
+    _streaming(live, 150, run)
+    _insert(srv, "shut_changes", range(1, 11))
+    assert _rows_of(out, "shut_changes", 10, run) == list(range(1, 11))
+    _restart_after(srv, 1.5)
+    _insert(srv, "shut_changes", range(11, 21))
+    got = _rows_of(out, "shut_changes", 20, run)
+    assert run.alive()
+    assert got == list(range(1, 21))                # each row once, in order
 
 
-def test_changes_follow_fails_when_the_server_stays_away(live, tmp_path):
-    srv = live.server
-    out = tmp_path / "out.jsonl"
-    cmd = [sys.executable, "-m", "mysqlddl", "changes", live.uri(151, heartbeat=1, ssl_mode="disabled"),
-           "--from-now", "--follow", "--summary", "none", "--reconnect-attempts", "2", "-o", str(out)]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        _streaming(live, 151, proc)
-        srv.stop()
-        try:
-            _, err = proc.communicate(timeout=60)
-        finally:
-            srv.start()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
-    err = err.decode()
-    assert proc.returncode == 1, err
+def test_changes_follow_fails_when_the_server_stays_away(live, tmp_path, spawn_cli):
+    run = spawn_cli("changes", live.uri(151, heartbeat=1, ssl_mode="disabled"), "--from-now", "--follow",
+                    "--summary", "none", "--reconnect-attempts", "2", "-o", tmp_path / "out.jsonl")
+    _streaming(live, 151, run)
+    rc, err = _away(live.server, run, 60)
+    assert rc == 1, err
     assert "2 reconnection attempts failed" in err and "Traceback" not in err
 
 
-def test_a_following_pipeline_goes_on_after_a_clean_shutdown(live, tmp_path):
+def test_a_following_pipeline_goes_on_after_a_clean_shutdown(live, tmp_path, spawn_cli):
     srv = live.server
     srv.execute("CREATE TABLE IF NOT EXISTS lab.shut_run (id INT PRIMARY KEY)")
     _insert(srv, "shut_run", range(1, 6))
-    p = tmp_path / "p.toml"
-    uri = live.uri(152, heartbeat=1, ssl_mode="disabled")
-    p.write_text(f'[source]\nuri = "{uri}"\n[sink]\nuri = "jsonl://{tmp_path / "out"}"\n[checkpoint]\n'
-                 f'uri = "sqlite://{tmp_path / "p.db"}"\nevery_transactions = 1\n'
-                 f'[changes]\ntables = ["lab.shut_run"]\n', encoding="utf-8")
-    env = dict(os.environ)
-    cmd = [sys.executable, "-m", "mysqlddl", "run", str(p)]
-    proc = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        assert _wait_rows(tmp_path / "out", "shut_run", 5, proc) == list(range(1, 6))
-        _insert(srv, "shut_run", range(6, 11))
-        assert _wait_rows(tmp_path / "out", "shut_run", 10, proc) == list(range(1, 11))
-        _restart_after(srv, 1.5)
-        _insert(srv, "shut_run", range(11, 16))
-        got = _wait_rows(tmp_path / "out", "shut_run", 15, proc)
-        assert proc.poll() is None, proc.stderr.read().decode()[-3000:]
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
-    assert proc.returncode == 0, err.decode()[-3000:]
-    assert _rows(tmp_path / "out", "shut_run") == got == list(range(1, 16))
+    p = _pipeline(tmp_path, live.uri(152, heartbeat=1, ssl_mode="disabled"), "shut_run", "every_transactions = 1\n")
+    out = tmp_path / "out"
+    run = spawn_cli("run", p)
+    assert _rows_of(out, "shut_run", 5, run) == list(range(1, 6))
+    _insert(srv, "shut_run", range(6, 11))
+    assert _rows_of(out, "shut_run", 10, run) == list(range(1, 11))
+    _restart_after(srv, 1.5)
+    _insert(srv, "shut_run", range(11, 16))
+    got = _rows_of(out, "shut_run", 15, run)
+    assert run.alive()
+    rc, err = run.stop(signal.SIGTERM, timeout=30)
+    assert rc == 0, err[-3000:]
+    assert _rows(out, "shut_run") == got == list(range(1, 16))
 
 
-def test_a_following_pipeline_fails_when_the_server_stays_away(live, tmp_path):
+def test_a_following_pipeline_fails_when_the_server_stays_away(live, tmp_path, spawn_cli):
     """(the pipeline's source reconnects 5 times, 0.5 s doubling: about 8 to 16 s of backoff)"""
-    srv = live.server
-    p = tmp_path / "p.toml"
-    p.write_text(f'[source]\nuri = "{live.uri(153, heartbeat=1, ssl_mode="disabled")}"\n'
-                 f'[sink]\nuri = "jsonl://{tmp_path / "out"}"\n[checkpoint]\nuri = "sqlite://{tmp_path / "p.db"}"\n'
-                 '[changes]\ntables = ["lab.shut_run_away"]\n', encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "mysqlddl", "run", str(p)], cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        _streaming(live, 153, proc)
-        srv.stop()
-        try:
-            _, err = proc.communicate(timeout=90)
-        finally:
-            srv.start()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
-    err = err.decode()
-    assert proc.returncode == 1, err[-3000:]
+    run = spawn_cli("run", _pipeline(tmp_path, live.uri(153, heartbeat=1, ssl_mode="disabled"), "shut_run_away"))
+    _streaming(live, 153, run)
+    rc, err = _away(live.server, run, 90)
+    assert rc == 1, err[-3000:]
     assert "reconnection attempts failed" in err and "Traceback" not in err
 
 
-def test_a_signal_while_reconnecting_stops_at_once(live, tmp_path):
+def test_a_signal_while_reconnecting_stops_at_once(live, tmp_path, spawn_cli):
     """Ctrl-C while the server is away: the reconnection's backoff (up to 30 s a wait) notices it
     (the source's on_wait), the command stops with its summary and 130."""
     srv = live.server
-    cmd = [sys.executable, "-m", "mysqlddl", "changes", live.uri(154, heartbeat=1, ssl_mode="disabled"),
-           "--from-now", "--follow", "--reconnect-attempts", "30", "-o", str(tmp_path / "out.jsonl")]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    run = spawn_cli("changes", live.uri(154, heartbeat=1, ssl_mode="disabled"), "--from-now", "--follow",
+                    "--reconnect-attempts", "30", "-o", tmp_path / "out.jsonl")
+    _streaming(live, 154, run)
+    srv.stop()
     try:
-        _streaming(live, 154, proc)
-        srv.stop()
-        try:
-            time.sleep(3)
-            assert proc.poll() is None, proc.stderr.read().decode()[-3000:]
-            t0 = time.monotonic()
-            proc.send_signal(signal.SIGINT)
-            _, err = proc.communicate(timeout=30)
-        finally:
-            srv.start()
+        time.sleep(3)
+        assert run.alive()
+        t0 = time.monotonic()
+        rc, err = run.stop(signal.SIGINT, timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
-    err = err.decode()
-    assert proc.returncode == 130, err[-3000:]
+        srv.start()
+    assert rc == 130, err[-3000:]
     assert time.monotonic() - t0 < 3 and "Traceback" not in err and "DML rows" in err
 
 
-def test_a_clean_shutdown_while_a_backlog_is_read_is_not_its_end(scratch, tmp_path):
+def test_a_clean_shutdown_while_a_backlog_is_read_is_not_its_end(scratch, tmp_path, spawn_cli):
     """Not following, the stream ends where the binlog ended at start. A dump ended by an EOF packet
     before that point (the server shut down cleanly while it sent the backlog: MariaDB's dump thread
     sees the shutdown between two events and ends with EOF) is a lost connection too, never a short
-    output with exit 0. SQL on the session's MariaDB 10.11: 60 transactions of 1,000 rows of 600
-    bytes (~37 MB of binlog), read with `changes` (no --follow); the server is stopped (SIGTERM) once
-    the output has begun and started again on its port 1.5 s later."""
+    output with exit 0 (before: 17k of 60k rows, exit 0). SQL on the session's MariaDB 10.11: 60
+    transactions of 1,000 rows of 600 bytes (~37 MB of binlog), read with `changes` (no --follow);
+    the server is stopped (SIGTERM) once the output has begun and started again 1.5 s later."""
     srv = scratch.server
     srv.execute("CREATE DATABASE IF NOT EXISTS lab")
     path, pos = srv.current_binlog()
@@ -212,23 +163,13 @@ def test_a_clean_shutdown_while_a_backlog_is_read_is_not_its_end(scratch, tmp_pa
         srv.execute(f"INSERT INTO lab.backlog SELECT seq, REPEAT('x', 600) "
                     f"FROM test.seq_{t * 1000 + 1}_to_{t * 1000 + 1000}")
     out = tmp_path / "out.jsonl"
-    cmd = [sys.executable, "-m", "mysqlddl", "changes", scratch.uri(153, heartbeat=1, ssl_mode="disabled"),
-           "--start-position", f"{path.name}:{pos}", "--format", "native", "--summary", "json",
-           "--reconnect-attempts", "20", "-o", str(out)]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while not (out.exists() and out.stat().st_size > 2_000_000):
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read().decode()[-3000:]
-            time.sleep(0.01)
-        _restart_after(srv, 1.5)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
-    err = err.decode()
-    assert proc.returncode == 0, err[-3000:]
+    run = spawn_cli("changes", scratch.uri(153, heartbeat=1, ssl_mode="disabled"), "--start-position",
+                    f"{path.name}:{pos}", "--format", "native", "--summary", "json", "--reconnect-attempts", "20",
+                    "-o", out)
+    run.wait_until(lambda: out.exists() and out.stat().st_size > 2_000_000, 60, "2 MB of output", poll=0.01)
+    _restart_after(srv, 1.5)
+    rc, err = run.stop(timeout=120)
+    assert rc == 0, err[-3000:]
     assert sorted(_rows(out, "backlog")) == list(range(1, 60_001))           # every row, once
     assert json.loads(err.splitlines()[-1])["dml_rows"] == 60_000
 
@@ -248,12 +189,12 @@ def test_a_gtid_start_at_the_end_is_an_empty_stream_not_a_lost_one(scratch, tmp_
     assert time.monotonic() - t0 < 30
 
 
-def test_a_gtid_start_cut_before_its_first_transaction_sends_nothing_again(scratch, tcp_proxy, tmp_path):
+def test_a_gtid_start_cut_before_its_first_transaction_sends_nothing_again(scratch, tcp_proxy, tmp_path, spawn_cli):
     """A GTID dump starts at its file's start and skips, unsent, what the GTID start has: until its
     first transaction arrives, the positions it shows are no place to resume from. A dump cut there
     (the proxy drops the dump connection after its first 600 bytes: the fake ROTATE, the FDE, the
-    GTID list, heartbeats) is resumed from the GTID again, not from the file position, which sent the rows
-    before the GTID once more. SQL on the session's MariaDB 10.11."""
+    GTID list, heartbeats) is resumed from the GTID again, not from the file position, which sent
+    the rows before the GTID once more (before: [1, 2, 3]). SQL on the session's MariaDB 10.11."""
     srv = scratch.server
     srv.execute("CREATE DATABASE IF NOT EXISTS lab", "CREATE TABLE IF NOT EXISTS lab.gtid_cut (id INT PRIMARY KEY)",
                 "INSERT INTO lab.gtid_cut VALUES (1), (2)")
@@ -261,20 +202,10 @@ def test_a_gtid_start_cut_before_its_first_transaction_sends_nothing_again(scrat
     p = tcp_proxy(srv.port, {2: ("cut", 600)})
     out, schema = tmp_path / "out.jsonl", tmp_path / "schema.sql"
     schema.write_text("CREATE DATABASE IF NOT EXISTS lab; CREATE TABLE lab.gtid_cut (id INT PRIMARY KEY);")
-    cmd = [sys.executable, "-m", "mysqlddl", "changes", scratch.uri(155, port=p.port, heartbeat=1, ssl_mode="disabled"),
-           "--start-gtid", gtid, "--schema", str(schema), "--follow", "--format", "native", "--summary", "none",
-           "-o", str(out)]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while p.faults == [] or p.accepted < 3:
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read().decode()[-3000:]
-            time.sleep(0.05)
-        srv.execute("INSERT INTO lab.gtid_cut VALUES (3)")
-        got = _wait_rows(out, "gtid_cut", 1, proc)
-        time.sleep(1)
-        got = _rows(out, "gtid_cut")
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
-    assert got == [3], got
+    run = spawn_cli("changes", scratch.uri(155, port=p.port, heartbeat=1, ssl_mode="disabled"), "--start-gtid", gtid,
+                    "--schema", schema, "--follow", "--format", "native", "--summary", "none", "-o", out)
+    run.wait_until(lambda: p.faults and p.accepted >= 3, 60, "the cut and a new dump connection")
+    srv.execute("INSERT INTO lab.gtid_cut VALUES (3)")
+    _rows_of(out, "gtid_cut", 1, run)
+    time.sleep(1)
+    assert _rows(out, "gtid_cut") == [3]
