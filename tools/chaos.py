@@ -234,21 +234,7 @@ def _kill_dump(server, ids: set[int]) -> None:
 def _crash(server) -> None:
     """SIGKILL the server and wait for it to be gone (the files stay: a process crash loses nothing
     the OS was given, so the binlog and InnoDB agree after its recovery)."""
-    pid = int(server.pidfile.read_text().strip())
-    os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        proc = getattr(server, "_proc", None)
-        if proc is not None and proc.pid == pid:
-            if proc.poll() is not None:
-                return
-        else:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                return
-        time.sleep(0.05)
-    raise RuntimeError(f"mariadbd pid {pid} still there 60 s after SIGKILL")
+    server.stop(60, crash=True)
 
 
 def write_pipeline(path: Path, server, pg_uri: str, server_id: int) -> Path:

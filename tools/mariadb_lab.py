@@ -164,8 +164,9 @@ class MariaDBServer:
         return subprocess.call(["mariadb-admin", "--no-defaults", "-S", self.socket, "-u", "root", "ping"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
 
-    def stop(self, timeout: float = 120.0) -> None:
-        """Clean shutdown by PID: SIGTERM, then wait for the process to exit."""
+    def stop(self, timeout: float = 120.0, *, crash: bool = False) -> None:
+        """Clean shutdown by PID: SIGTERM, then wait for the process to exit. ``crash``: SIGKILL
+        instead (a crash: the files stay as the OS was given them, InnoDB recovers at the next start)."""
         try:
             pid = int(self.pidfile.read_text().strip())
         except (OSError, ValueError):
@@ -173,7 +174,7 @@ class MariaDBServer:
         if pid is None:
             return
         try:
-            os.kill(pid, signal.SIGTERM)
+            os.kill(pid, signal.SIGKILL if crash else signal.SIGTERM)
         except ProcessLookupError:
             return
         deadline = time.monotonic() + timeout
