@@ -14,7 +14,7 @@ Every key::
     name = "NAME"                   # the pipeline's name, its row in the store (default: the file's stem)
     [source]   uri (a binlog file or directory; or mysql://USER@HOST:PORT/?server-id=N, a server
                streamed as a replica: its password from MYSQL_PWD or defaults_file); poll_ms = 200
-               (how often a followed directory is looked at); defaults_file (a MySQL option file);
+               (how often a followed directory is looked at); defaults_file (a server source's MySQL option file);
                or olr:///PATH, OpenLogReplicator output (a file or a directory: pipeline.olr_source),
                with time_unit = "ns" and tm_unit (as `mysqlddl olr`; [changes] schema is then Oracle
                DDL and schema_database its default owner); on_identity_change = "follow-gtid" | "error"
@@ -297,6 +297,12 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
         if source.on_identity_change not in ("follow-gtid", "error"):
             raise PipelineError(f"on_identity_change must be follow-gtid or error, not {source.on_identity_change!r}",
                                 path=path, setting="source.on_identity_change")
+        if source.defaults_file is not None and source.uri.split("://", 1)[0].lower() not in ("mysql", "mariadb"):
+            # (its [client] user and password log in to a server: a file or OLR source has none to
+            # log in to, as `mysqlddl changes --defaults-file` on files: cli.args.refuse_server_options)
+            raise PipelineError("defaults_file needs a server source (mysql://USER@HOST:PORT/?server-id=N): "
+                                f"{source.uri} is read from files; remove it", path=path,
+                                setting="source.defaults_file")
         for key in ("time_unit", "tm_unit"):
             unit = getattr(source, key)
             if key in src and not source.uri.startswith("olr:"):

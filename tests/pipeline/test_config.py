@@ -244,6 +244,24 @@ def test_an_output_the_server_would_open_beside_an_index_is_refused(binlog_dir, 
     assert (binlogs / "binlog.000004").read_bytes() == data and not (binlogs / "binlog.000005").exists()
 
 
+@pytest.mark.parametrize("source", ["file://{b}", "olr://{d}/olr.json"])
+def test_a_defaults_file_on_a_file_source_is_refused(source, binlog_dir, shared_path, tmp_path, run_cli):
+    # (#30 item 13: [source] defaults_file logs in to a server; a file source failed with a
+    # traceback on it, an OLR source dropped it silently)
+    binlogs, data = binlog_dir
+    (tmp_path / "olr.json").write_bytes(
+        (shared_path / "corpora/olr-json/rophy-olr-fork-prebuilt/basic-crud/output.json").read_bytes())
+    b = binlogs / "binlog.000004"
+    (tmp_path / "repl.cnf").write_text("[client]\nuser=repl\n")
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "{source.format(b=b, d=tmp_path)}"\ndefaults_file = "repl.cnf"\n'
+                 f'[sink]\nuri = "jsonl://{tmp_path}/out"\n')
+    proc = run_cli("run", p, "--once")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"{p}: [source.defaults_file]" in proc.stderr and "needs a server source (mysql://" in proc.stderr
+    assert b.read_bytes() == data and not (tmp_path / "out").exists()
+
+
 def test_outputs_beside_the_binlogs_are_taken(tmp_path):
     # (files a directory source does not read may share its directory: the default store beside
     # a pipeline file kept with the binlogs)
