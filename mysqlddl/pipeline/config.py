@@ -375,7 +375,8 @@ def _outputs(cfg: PipelineConfig) -> list[tuple[str, str, Path]]:
 
 
 def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
-    """The files a run writes (:func:`_outputs`) are none of its inputs (issue #30 item 1: a stats
+    """The files a run writes (:func:`_outputs`) are none of its inputs (the source's files, its
+    defaults_file, the baseline schema, the pipeline file; issue #30 item 1: a stats
     path naming the binlog replaced it at the run's end, a lock file's symlink to it was written
     through), none lies where a followed source directory would read it as input, or in the jsonl://
     sink directory (the sink's own: its readers take its files for changes, and it removes the
@@ -385,14 +386,14 @@ def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
     from ..binlog.files import resolve_sources  # (heavy: the binlog reader; only with file sources)
 
     scheme = cfg.source.uri.split("://", 1)[0] if "://" in cfg.source.uri else ""
-    inputs: list[tuple[str, Path]] = []          # (setting, a file read)
+    inputs: list[tuple[str, Path]] = []          # (where it is named, a file read)
     followed = None                              # a source directory and what it reads there
     if scheme in ("", "file", "olr"):
         src = Path(unquote(urlsplit(cfg.source.uri).path)) if scheme else Path(cfg.source.uri)
-        inputs.append(("source.uri", src))
+        inputs.append(("[source.uri]", src))
         if scheme != "olr":
             try:
-                inputs += [("source.uri", Path(f)) for f in resolve_sources(src)]
+                inputs += [("[source.uri]", Path(f)) for f in resolve_sources(src)]
             except (MysqlddlError, OSError):     # (not there yet: a followed directory may be made later)
                 pass
         if scheme == "olr" and (src.is_dir() or cfg.source.uri.endswith("/")):
@@ -403,14 +404,16 @@ def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
             # the server opens its next name.NNNNNN and lists it there
             followed = (src if src.suffix != ".index" else src.parent,
                         lambda n: n.endswith(".index") or split_file_name(n) is not None)
-    inputs += [(key, Path(f)) for key, f in (("source.defaults_file", cfg.source.defaults_file),
-                                             ("changes.schema", schema)) if f]
+    inputs += [(f"[{key}]", Path(f)) for key, f in (("source.defaults_file", cfg.source.defaults_file),
+                                                    ("changes.schema", schema)) if f]
+    if cfg.path is not None:
+        inputs.append(("the pipeline file", Path(cfg.path)))
     sink_dir = uri_path(cfg.sink.uri, "jsonl", "sink.uri") if cfg.sink.uri.startswith("jsonl:") else None
     seen: list[tuple[str, str, Path]] = []
     for setting, what, out in _outputs(cfg):
         for key, f in inputs:
             if same_file(out, f):
-                raise PipelineError(f"{what} {out} is the input {f} ([{key}]): writing it would destroy it; "
+                raise PipelineError(f"{what} {out} is the input {f} ({key}): writing it would destroy it; "
                                     "give another path", path=cfg.path, setting=setting)
         if followed is not None and holds(followed[0], out) and followed[1](out.name):
             raise PipelineError(f"{what} {out} is in the source directory {followed[0]} ([source.uri]), which "

@@ -188,6 +188,7 @@ _CLASHES = [
      ["the lock file {d}/state.db.p.lock", "is the input {b}"]),
     ('[changes]\nschema = "{d}/s.sql"\n[stats]\npath = "{d}/s.sql"', "stats.path",
      ["is the input {d}/s.sql", "changes.schema"]),
+    ('[errors]\ndead_letter = "p.toml"', "errors.dead_letter", ["is the input {d}/p.toml (the pipeline file)"]),
     ('[stats]\npath = "{d}/out/stats.json"', "stats.path", ["is in the sink directory {d}/out", "sink.uri"]),
     ('[checkpoint]\nuri = "sqlite://{d}/out/state.db"', "checkpoint.uri", ["is in the sink directory {d}/out"]),
     ('[errors]\ndead_letter = "{d}/x.json"\n[stats]\npath = "{d}/x.json"', "stats.path",
@@ -213,7 +214,7 @@ def test_run_refuses_an_output_on_an_input(extra, setting, needles, source, binl
     for needle in needles:
         assert needle.format(d=tmp_path, b=b) in proc.stderr
     assert b.read_bytes() == data and sorted(x.name for x in binlogs.iterdir()) == ["binlog.000004"]
-    assert (tmp_path / "s.sql").read_text() == "CREATE DATABASE x;\n"
+    assert (tmp_path / "s.sql").read_text() == "CREATE DATABASE x;\n" and p.read_text().startswith('name = "p"')
     assert not (tmp_path / "out").exists()
 
 
