@@ -64,6 +64,7 @@ import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from ..binlog.files import resolve_sources
 from ..changes import ChangeOptions, Filters, GtidSet
 from ..errors import ConfigError, MappingError, MysqlddlError, PipelineError, ScriptEncodingError
 from ..mapping.rules import Mapping
@@ -383,8 +384,6 @@ def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
     names of its segments past the checkpoint: sinks.segments), and no two are one file. Checked when
     the file is read, before anything is opened for writing; same file = same device and inode,
     "in" with symlinks resolved (:mod:`mysqlddl.paths`)."""
-    from ..binlog.files import resolve_sources  # (heavy: the binlog reader; only with file sources)
-
     scheme = cfg.source.uri.split("://", 1)[0] if "://" in cfg.source.uri else ""
     inputs: list[tuple[str, Path]] = []          # (where it is named, a file read)
     followed = None                              # a source directory and what it reads there
