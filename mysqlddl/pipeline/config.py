@@ -414,7 +414,8 @@ def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
             if same_file(out, f):
                 raise PipelineError(f"{what} {out} is the input {f} ({key}): writing it would destroy it; "
                                     "give another path", path=cfg.path, setting=setting)
-        if followed is not None and holds(followed[0], out) and followed[1](out.name):
+        # (by the name it has there: a symlink's target, made by the first write through it)
+        if followed is not None and holds(followed[0], out) and followed[1](os.path.basename(os.path.realpath(out))):
             raise PipelineError(f"{what} {out} is in the source directory {followed[0]} ([source.uri]), which "
                                 "would read it as input: give another path", path=cfg.path, setting=setting)
         if sink_dir is not None and holds(sink_dir, out):

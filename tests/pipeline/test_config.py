@@ -218,13 +218,15 @@ def test_run_refuses_an_output_on_an_input(extra, setting, needles, source, binl
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("name", ["binlog.000005", "binlog.index"])
+@pytest.mark.parametrize("name", ["binlogs/binlog.000005", "binlogs/binlog.index", "stats.json"])
 def test_an_output_a_followed_directory_would_read_is_refused(name, binlog_dir, tmp_path, run_cli):
-    # (a directory source lists name.NNNNNN files, or reads its one .index: binlog.files.resolve_sources)
+    # (a directory source lists name.NNNNNN files, or reads its one .index: binlog.files.resolve_sources;
+    # stats.json: a symlink to a binlog name not there yet)
     binlogs, data = binlog_dir
+    (tmp_path / "stats.json").symlink_to(binlogs / "binlog.000005")
     p = tmp_path / "p.toml"
     p.write_text(f'[source]\nuri = "file://{binlogs}/"\n[sink]\nuri = "jsonl://{tmp_path}/out"\n'
-                 f'[stats]\npath = "{binlogs}/{name}"\n')
+                 f'[stats]\npath = "{tmp_path}/{name}"\n')
     proc = run_cli("run", p, "--once")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert "[stats.path]" in proc.stderr and f"is in the source directory {binlogs}" in proc.stderr
