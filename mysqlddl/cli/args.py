@@ -504,13 +504,18 @@ def check_file_positions(args: argparse.Namespace) -> None:
 
 #: what only a server input takes: (option, dest, why a file input cannot)
 _SERVER_ONLY = (("--follow", "follow", "; to follow a growing binlog directory, run a pipeline (mysqlddl run)"),
-                ("--from-now", "from_now", ""), ("--start-gtid", "start_gtid", ""))
+                ("--from-now", "from_now", ""), ("--start-gtid", "start_gtid", ""),
+                # (how a server is reached and read: a file has no connection, no row image setting)
+                ("--allow-minimal", "allow_minimal", ""), ("--defaults-file", "defaults_file", ""),
+                ("--reconnect-attempts", "reconnect_attempts", ""))
 
 
 def refuse_server_options(args: argparse.Namespace) -> None:
     """With file inputs, the options of a server input are refused, not ignored (issue #30 item 13:
-    --follow and --from-now on files were silently dropped): a file input is read from its
-    start (or --start-position) to its end."""
+    --follow, --from-now, --defaults-file, --allow-minimal, --reconnect-attempts on files were
+    silently dropped): a file input is read from its start (or --start-position) to its end. An
+    option given at its default value is refused too (their defaults are None/False here, the
+    server's default applied in :func:`server_source_options`)."""
     for option, dest, more in _SERVER_ONLY:
         if getattr(args, dest, None) not in (None, False):
             raise ConfigError(f"{option} needs a server input (mysql://USER@HOST:PORT/?server-id=N): a file "
@@ -567,7 +572,7 @@ def add_server_source(sp: argparse.ArgumentParser) -> None:
     g.add_argument("--allow-minimal", action="store_true", help="accept binlog_row_image=MINIMAL/NOBLOB")
     g.add_argument("--defaults-file", metavar="FILE", help="MySQL option file whose [client] group has the "
                    "user and password (else MYSQL_PWD, else a prompt on a terminal)")
-    g.add_argument("--reconnect-attempts", type=count, default=5, metavar="N",
+    g.add_argument("--reconnect-attempts", type=count, default=None, metavar="N",
                    help="reconnections tried in a row after a lost connection (default 5)")
     g.add_argument("--snapshot", choices=("auto", "initial", "schema-only", "never"), default="auto",
                    help="before streaming, capture the included tables' schema (SHOW CREATE TABLE) and "
@@ -584,7 +589,8 @@ def server_source_options(args: argparse.Namespace, decode: Options):
     def pos(p):
         return None if p is None else str(p)
 
+    # (--reconnect-attempts not given: SourceOptions's default; None there tells it was not given)
+    retries = {} if args.reconnect_attempts is None else {"reconnect_attempts": args.reconnect_attempts}
     return SourceOptions(decode=decode, start=pos(args.start_position), stop=pos(args.stop_position),
                          from_now=args.from_now, start_gtid=args.start_gtid, follow=args.follow,
-                         allow_minimal=args.allow_minimal, defaults_file=args.defaults_file,
-                         reconnect_attempts=args.reconnect_attempts)
+                         allow_minimal=args.allow_minimal, defaults_file=args.defaults_file, **retries)

@@ -14,7 +14,7 @@ Every key::
     name = "NAME"                   # the pipeline's name, its row in the store (default: the file's stem)
     [source]   uri (a binlog file or directory; or mysql://USER@HOST:PORT/?server-id=N, a server
                streamed as a replica: its password from MYSQL_PWD or defaults_file); poll_ms = 200
-               (how often a followed directory is looked at); defaults_file (a MySQL option file);
+               (how often a followed directory is looked at); defaults_file (a server source's MySQL option file);
                or olr:///PATH, OpenLogReplicator output (a file or a directory: pipeline.olr_source),
                with time_unit = "ns" and tm_unit (as `mysqlddl olr`; [changes] schema is then Oracle
                DDL and schema_database its default owner); on_identity_change = "follow-gtid" | "error"
@@ -64,12 +64,14 @@ import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from ..binlog.files import resolve_sources
 from ..changes import ChangeOptions, Filters, GtidSet
-from ..errors import ConfigError, MappingError, PipelineError, ScriptEncodingError
+from ..errors import ConfigError, MappingError, MysqlddlError, PipelineError, ScriptEncodingError
 from ..mapping.rules import Mapping
 from ..model.settings import with_settings
 from ..options import change_event_options
-from ..paths import holds
+from ..paths import holds, same_file
+from ..positions import split_file_name
 from ..redact import masked_repr, remember_uri
 from ..sinks.debezium import DebeziumOptions
 from ..sinks.pg.types import PgOptions
@@ -296,6 +298,12 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
         if source.on_identity_change not in ("follow-gtid", "error"):
             raise PipelineError(f"on_identity_change must be follow-gtid or error, not {source.on_identity_change!r}",
                                 path=path, setting="source.on_identity_change")
+        if source.defaults_file is not None and source.uri.split("://", 1)[0].lower() not in ("mysql", "mariadb"):
+            # (its [client] user and password log in to a server: a file or OLR source has none to
+            # log in to, as `mysqlddl changes --defaults-file` on files: cli.args.refuse_server_options)
+            raise PipelineError("defaults_file needs a server source (mysql://USER@HOST:PORT/?server-id=N): "
+                                f"{source.uri} is read from files; remove it", path=path,
+                                setting="source.defaults_file")
         for key in ("time_unit", "tm_unit"):
             unit = getattr(source, key)
             if key in src and not source.uri.startswith("olr:"):
@@ -350,6 +358,74 @@ def _refuse_source_in_sink(source: SourceConfig, sink: SinkConfig, path) -> None
         raise PipelineError(f"the sink directory {out} holds the source {source.uri}: its segments would be "
                             "written among the files read; give the sink a directory of its own", path=path,
                             setting="sink.uri")
+
+
+def _outputs(cfg: PipelineConfig) -> list[tuple[str, str, Path]]:
+    """What a run writes besides its sink: ``(setting, what, path)``. The store and its SQLite
+    sidecars (sqlite.org/tempfiles.html: the rollback journal, the WAL and its index beside the
+    database) only when the checkpoint is a SQLite file, not in a PostgreSQL target."""
+    out = []
+    if cfg.sink.pg is None:
+        store = cfg.store_path
+        out.append(("checkpoint.uri", "the checkpoint store", store))
+        out += [("checkpoint.uri", "the checkpoint store's journal", store.with_name(store.name + suffix))
+                for suffix in ("-journal", "-wal", "-shm")]
+    return out + [("checkpoint.uri", "the lock file", cfg.lock_path),
+                  ("errors.dead_letter", "the dead-letter file", cfg.dead_letter_path),
+                  ("stats.path", "the stats file", cfg.stats_path)]
+
+
+def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
+    """The files a run writes (:func:`_outputs`) are none of its inputs (the source's files, its
+    defaults_file, the baseline schema, the pipeline file; issue #30 item 1: a stats
+    path naming the binlog replaced it at the run's end, a lock file's symlink to it was written
+    through), none lies where a followed source directory would read it as input, or in the jsonl://
+    sink directory (the sink's own: its readers take its files for changes, and it removes the
+    names of its segments past the checkpoint: sinks.segments), and no two are one file. Checked when
+    the file is read, before anything is opened for writing; same file = same device and inode,
+    "in" with symlinks resolved (:mod:`mysqlddl.paths`)."""
+    scheme = cfg.source.uri.split("://", 1)[0] if "://" in cfg.source.uri else ""
+    inputs: list[tuple[str, Path]] = []          # (where it is named, a file read)
+    followed = None                              # a source directory and what it reads there
+    if scheme in ("", "file", "olr"):
+        src = Path(unquote(urlsplit(cfg.source.uri).path)) if scheme else Path(cfg.source.uri)
+        inputs.append(("[source.uri]", src))
+        if scheme != "olr":
+            try:
+                inputs += [("[source.uri]", Path(f)) for f in resolve_sources(src)]
+            except (MysqlddlError, OSError):     # (not there yet: a followed directory may be made later)
+                pass
+        if scheme == "olr" and (src.is_dir() or cfg.source.uri.endswith("/")):
+            followed = (src, lambda n: not n.startswith("."))   # (every file but dot files: olr_source)
+        elif src.is_dir() or cfg.source.uri.endswith("/") or src.suffix == ".index":
+            # a binlog directory is read through its one .index, else its name.NNNNNN files, listed
+            # again as it grows (binlog.files.resolve_sources, sources.directory); beside an .index
+            # the server opens its next name.NNNNNN and lists it there
+            followed = (src if src.suffix != ".index" else src.parent,
+                        lambda n: n.endswith(".index") or split_file_name(n) is not None)
+    inputs += [(f"[{key}]", Path(f)) for key, f in (("source.defaults_file", cfg.source.defaults_file),
+                                                    ("changes.schema", schema)) if f]
+    if cfg.path is not None:
+        inputs.append(("the pipeline file", Path(cfg.path)))
+    sink_dir = uri_path(cfg.sink.uri, "jsonl", "sink.uri") if cfg.sink.uri.startswith("jsonl:") else None
+    seen: list[tuple[str, str, Path]] = []
+    for setting, what, out in _outputs(cfg):
+        for key, f in inputs:
+            if same_file(out, f):
+                raise PipelineError(f"{what} {out} is the input {f} ({key}): writing it would destroy it; "
+                                    "give another path", path=cfg.path, setting=setting)
+        # (by the name it has there: a symlink's target, made by the first write through it)
+        if followed is not None and holds(followed[0], out) and followed[1](os.path.basename(os.path.realpath(out))):
+            raise PipelineError(f"{what} {out} is in the source directory {followed[0]} ([source.uri]), which "
+                                "would read it as input: give another path", path=cfg.path, setting=setting)
+        if sink_dir is not None and holds(sink_dir, out):
+            raise PipelineError(f"{what} {out} is in the sink directory {sink_dir} ([sink.uri]), whose files "
+                                "are the sink's segments: give another path", path=cfg.path, setting=setting)
+        for key, other, o in seen:
+            if same_file(out, o) or os.path.realpath(out) == os.path.realpath(o):
+                raise PipelineError(f"{what} {out} is also {other} ([{key}]): one would overwrite the other; "
+                                    "give each its own path", path=cfg.path, setting=setting)
+        seen.append((setting, what, out))
 
 
 def _pg_pipeline(data: dict, name: str, base: Path, path, source: SourceConfig) -> PipelineConfig:
@@ -429,8 +505,11 @@ def _common(data: dict, name: str, base: Path, path, source: SourceConfig, sink:
         if stats.progress not in ("auto", "always", "never"):
             raise PipelineError(f"progress must be auto, always or never, not {stats.progress!r}", path=path,
                                 setting="stats.progress")
-        return _with_changes(PipelineConfig(name, source, sink, checkpoint, errors=errors, stats=stats, path=path),
-                             data.get("changes", {}), base, path)
+        cfg = _with_changes(PipelineConfig(name, source, sink, checkpoint, errors=errors, stats=stats, path=path),
+                            data.get("changes", {}), base, path)
+        schema = data.get("changes", {}).get("schema")
+        _refuse_outputs_on_inputs(cfg, _resolve(schema, base) if isinstance(schema, str) else None)
+        return cfg
     except ConfigError as e:
         if isinstance(e, PipelineError):
             raise

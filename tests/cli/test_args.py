@@ -194,6 +194,19 @@ def test_server_only_options_on_file_inputs_are_refused(option, maxwell, run_cli
         assert not proc.stdout
 
 
+@pytest.mark.parametrize("option", [["--allow-minimal"], ["--defaults-file", "repl.cnf"],
+                                    ["--reconnect-attempts", "5"]])
+def test_connection_options_on_file_inputs_are_refused(option, victim, tmp_path, run_cli, input_error):
+    # (#30 item 13: these were dropped silently, rc 0; --reconnect-attempts even at its default value)
+    path, data = victim
+    (tmp_path / "repl.cnf").write_text("[client]\nuser=repl\n")
+    for sub in ("changes", "events"):
+        proc = run_cli(sub, path, *option)
+        input_error(proc, f"{option[0]} needs a server input (mysql://")
+        assert not proc.stdout
+    assert path.read_bytes() == data
+
+
 def test_a_full_device_is_named_by_every_command(olr_crud, tmp_path, run_cli, input_error):
     # (#30 item 14: "(no file name): no space left on device")
     for option in ("-o", "--history"):

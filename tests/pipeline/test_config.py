@@ -165,6 +165,129 @@ def test_run_refuses_a_sink_directory_holding_its_binlog(shared_path, tmp_path, 
     assert binlog.read_bytes() == data and sorted(x.name for x in out.iterdir()) == ["binlog.000004"]
 
 
+# ---------------------------------------- the pipeline's own files never land on an input (#30 item 1)
+
+
+@pytest.fixture
+def binlog_dir(shared_path, tmp_path):
+    """tmp_path/binlogs/binlog.000004 (a private copy), and its bytes."""
+    d = tmp_path / "binlogs"
+    d.mkdir()
+    (d / "binlog.000004").write_bytes((shared_path / "binlogs/maxwell/binlog.000004").read_bytes())
+    return d, (d / "binlog.000004").read_bytes()
+
+
+#: (what the pipeline file adds, the key refused, what the message names); {d}: tmp_path,
+#: {b}: the binlog; the lock file of pipeline "p" with its store {d}/state.db is {d}/state.db.p.lock
+_CLASHES = [
+    ('[stats]\npath = "{b}"', "stats.path", ["the stats file {b}", "is the input {b}", "source.uri"]),
+    ('[stats]\npath = "{d}/hard.bin"', "stats.path", ["is the input {b}"]),
+    ('[errors]\ndead_letter = "{d}/sym.bin"', "errors.dead_letter", ["the dead-letter file", "is the input {b}"]),
+    ('[checkpoint]\nuri = "sqlite://{b}"', "checkpoint.uri", ["the checkpoint store {b}", "is the input {b}"]),
+    ('[checkpoint]\nuri = "sqlite://{d}/state.db"', "checkpoint.uri",
+     ["the lock file {d}/state.db.p.lock", "is the input {b}"]),
+    ('[changes]\nschema = "{d}/s.sql"\n[stats]\npath = "{d}/s.sql"', "stats.path",
+     ["is the input {d}/s.sql", "changes.schema"]),
+    ('[errors]\ndead_letter = "p.toml"', "errors.dead_letter", ["is the input {d}/p.toml (the pipeline file)"]),
+    ('[stats]\npath = "{d}/out/stats.json"', "stats.path", ["is in the sink directory {d}/out", "sink.uri"]),
+    ('[checkpoint]\nuri = "sqlite://{d}/out/state.db"', "checkpoint.uri", ["is in the sink directory {d}/out"]),
+    ('[errors]\ndead_letter = "{d}/x.json"\n[stats]\npath = "{d}/x.json"', "stats.path",
+     ["the stats file {d}/x.json", "is also the dead-letter file", "errors.dead_letter"]),
+]
+
+
+@pytest.mark.parametrize(("extra", "setting", "needles"), _CLASHES)
+@pytest.mark.parametrize("source", ["file://{b}", "{d}/binlogs/"])
+def test_run_refuses_an_output_on_an_input(extra, setting, needles, source, binlog_dir, tmp_path, run_cli):
+    binlogs, data = binlog_dir
+    b = binlogs / "binlog.000004"
+    (tmp_path / "hard.bin").hardlink_to(b)
+    (tmp_path / "sym.bin").symlink_to(b)
+    (tmp_path / "state.db.p.lock").symlink_to(b)
+    (tmp_path / "s.sql").write_text("CREATE DATABASE x;\n")
+    p = tmp_path / "p.toml"
+    p.write_text(f'name = "p"\n[source]\nuri = "{source.format(d=tmp_path, b=b)}"\n'
+                 f'[sink]\nuri = "jsonl://{tmp_path}/out"\n' + extra.format(d=tmp_path, b=b) + "\n")
+    proc = run_cli("run", p, "--once")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"{p}: [{setting}]" in proc.stderr
+    for needle in needles:
+        assert needle.format(d=tmp_path, b=b) in proc.stderr
+    assert b.read_bytes() == data and sorted(x.name for x in binlogs.iterdir()) == ["binlog.000004"]
+    assert (tmp_path / "s.sql").read_text() == "CREATE DATABASE x;\n" and p.read_text().startswith('name = "p"')
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name", ["binlogs/binlog.000005", "binlogs/binlog.index", "stats.json"])
+def test_an_output_a_followed_directory_would_read_is_refused(name, binlog_dir, tmp_path, run_cli):
+    # (a directory source lists name.NNNNNN files, or reads its one .index: binlog.files.resolve_sources;
+    # stats.json: a symlink to a binlog name not there yet)
+    binlogs, data = binlog_dir
+    (tmp_path / "stats.json").symlink_to(binlogs / "binlog.000005")
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "file://{binlogs}/"\n[sink]\nuri = "jsonl://{tmp_path}/out"\n'
+                 f'[stats]\npath = "{tmp_path}/{name}"\n')
+    proc = run_cli("run", p, "--once")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "[stats.path]" in proc.stderr and f"is in the source directory {binlogs}" in proc.stderr
+    assert sorted(x.name for x in binlogs.iterdir()) == ["binlog.000004"]
+    assert (binlogs / "binlog.000004").read_bytes() == data
+
+
+def test_an_output_the_server_would_open_beside_an_index_is_refused(binlog_dir, tmp_path, run_cli):
+    # (an .index source: the server opens its next name.NNNNNN beside it and lists it there)
+    binlogs, data = binlog_dir
+    (binlogs / "binlog.index").write_text("./binlog.000004\n")
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "file://{binlogs}/binlog.index"\n[sink]\nuri = "jsonl://{tmp_path}/out"\n'
+                 f'[errors]\ndead_letter = "{binlogs}/binlog.000005"\n')
+    proc = run_cli("run", p, "--once")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "[errors.dead_letter]" in proc.stderr and f"is in the source directory {binlogs}" in proc.stderr
+    assert (binlogs / "binlog.000004").read_bytes() == data and not (binlogs / "binlog.000005").exists()
+
+
+@pytest.mark.parametrize("source", ["file://{b}", "olr://{d}/olr.json"])
+def test_a_defaults_file_on_a_file_source_is_refused(source, binlog_dir, shared_path, tmp_path, run_cli):
+    # (#30 item 13: [source] defaults_file logs in to a server; a file source failed with a
+    # traceback on it, an OLR source dropped it silently)
+    binlogs, data = binlog_dir
+    (tmp_path / "olr.json").write_bytes(
+        (shared_path / "corpora/olr-json/rophy-olr-fork-prebuilt/basic-crud/output.json").read_bytes())
+    b = binlogs / "binlog.000004"
+    (tmp_path / "repl.cnf").write_text("[client]\nuser=repl\n")
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "{source.format(b=b, d=tmp_path)}"\ndefaults_file = "repl.cnf"\n'
+                 f'[sink]\nuri = "jsonl://{tmp_path}/out"\n')
+    proc = run_cli("run", p, "--once")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"{p}: [source.defaults_file]" in proc.stderr and "needs a server source (mysql://" in proc.stderr
+    assert b.read_bytes() == data and not (tmp_path / "out").exists()
+
+
+def test_outputs_beside_the_binlogs_are_taken(tmp_path):
+    # (files a directory source does not read may share its directory: the default store beside
+    # a pipeline file kept with the binlogs)
+    (tmp_path / "binlogs").mkdir()
+    p = tmp_path / "binlogs" / "p.toml"
+    p.write_text(f'[source]\nuri = "file://{tmp_path}/binlogs/"\n[sink]\nuri = "jsonl://{tmp_path}/out"\n'
+                 f'[stats]\npath = "{tmp_path}/binlogs/run.stats.json"\n')
+    cfg = load_config(p)
+    assert cfg.stats_path == tmp_path / "binlogs" / "run.stats.json"
+    assert cfg.store_path == tmp_path / "binlogs" / "p.state.db"
+
+
+def test_an_output_inside_an_olr_directory_is_refused(tmp_path):
+    # (an olr:// directory source reads every file in it but dot files: pipeline.olr_source)
+    (tmp_path / "olr").mkdir()
+    p = tmp_path / "p.toml"
+    p.write_text(f'[source]\nuri = "olr://{tmp_path}/olr/"\n[sink]\nuri = "jsonl://{tmp_path}/out"\n'
+                 f'[errors]\ndead_letter = "{tmp_path}/olr/dead.jsonl"\n')
+    with pytest.raises(PipelineError) as e:
+        load_config(p)
+    assert e.value.setting == "errors.dead_letter" and f"is in the source directory {tmp_path}/olr" in str(e.value)
+
+
 def test_a_baseline_schema_is_read_in_its_encoding(tmp_path):
     # (#30 item 10: a latin1 dump was a UnicodeDecodeError)
     ddl = "CREATE TABLE t (a INT COMMENT 'caf\u00e9');\n"
