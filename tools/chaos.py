@@ -255,7 +255,12 @@ def _disturb(server, schedule, seconds, follower, writer, rr, clock, act) -> str
                 follower.check(last)
                 time.sleep(0.1)
             if what == "sigkill" and rr.random() < 0.25:
-                # (now and then a stop asked for: it must end cleanly, its last batch committed)
+                # (now and then a stop asked for: it must end cleanly, its last batch committed; asked
+                # of a run that is following, as a service manager stops a started service: one that
+                # has not yet set its handler, a few tenths of a second into its start, ends by the
+                # signal's default action, -15, with nothing written past its checkpoint)
+                if not _following(server, follower, last):
+                    follower.report.problems.append(f"run {follower.report.runs} had no dump thread 30 s after {last}")
                 rc = follower.kill(signal.SIGTERM)
                 act(f"run {follower.report.runs} SIGTERMed: exit code {rc} ({writer.transactions} transactions so far)")
                 if rc != 0:
