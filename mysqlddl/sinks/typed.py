@@ -41,7 +41,7 @@ import json
 
 from ..binlog.rows import ABSENT  # a column the row image does not hold (MINIMAL/NOBLOB images)
 from ..binlog.values.geometry import Geometry
-from ..binlog.values.jsonb import to_text
+from ..binlog.values.jsonb import JSON_NULL, to_text
 from ..errors import ConfigError
 from ..model.column import Column
 from ..model.table import Table
@@ -63,6 +63,11 @@ def _rendered(v) -> str:
     """A value of a column the types above do not cover: the CLI's JSON rendering of it."""
     j = json_value(v)
     return j if isinstance(j, str) else json.dumps(j, ensure_ascii=False, separators=(",", ":"))
+
+
+#: what a JSON column's value may be as a document (text, or decoded: an object, an array, a scalar, the
+#: document null); anything else, a partial update (a diff, not a document), is nulled and counted
+_JSON_DOCUMENT = frozenset({str, dict, list, int, float, decimal.Decimal, bool, type(JSON_NULL)})
 
 
 def _json_document(v) -> str:
@@ -106,7 +111,7 @@ def column_type(col: Column):
     if fam is F.TIME:
         return pa.duration("us"), frozenset({datetime.timedelta}), None
     if fam is F.JSON:
-        return pa.string(), None, _json_document
+        return pa.string(), _JSON_DOCUMENT, _json_document
     if fam in _TEXT:
         return pa.string(), frozenset({str}), None
     if fam in _BINARY:

@@ -129,12 +129,14 @@ def _as_nobody(code: str, *paths: Path) -> subprocess.CompletedProcess:
     setuid, no supplementary groups): the interpreter and the installed package may sit where
     ``nobody`` cannot read (a checkout under /root, a private tox environment), the paths under test
     do not."""
+    # (from /: `python -c` puts its working directory first on sys.path, and a checkout's root would
+    # shadow the installed package with the unbuilt source tree)
     if os.getuid() != 0:
-        return subprocess.run([sys.executable, "-c", code, *map(str, paths)], capture_output=True, text=True)
+        return subprocess.run([sys.executable, "-c", code, *map(str, paths)], capture_output=True, text=True, cwd="/")
     drop = "import os, pwd\nu = pwd.getpwnam('nobody')\nos.setgroups([])\nos.setgid(u.pw_gid)\nos.setuid(u.pw_uid)\n"
     head, _, body = code.partition("# -- as nobody\n")
     return subprocess.run([sys.executable, "-c", head + drop + body, *map(str, paths)], capture_output=True,
-                          text=True)
+                          text=True, cwd="/")
 
 
 _OPEN = """import sys
