@@ -181,11 +181,11 @@ def test_debezium_json_of_an_object_document():
 
 # ------------------------------------------------------------------------------------ typed (Arrow)
 
+@pytest.mark.spark          # (pyarrow comes with the spark extra: tox's spark environment runs this)
 def test_typed_json_column_of_an_object_document():
     from mysqlddl.model.column import Column
     from mysqlddl.sinks.typed import column_type
 
-    pytest.importorskip("pyarrow")
     col = Column(name="j", type_name="json", declared_type="JSON")
     _type, kinds, convert = column_type(col)
     for text in ("null", '{"big": 1e400}', "12345678901234567890.123", '{"a": "x"}'):
