@@ -334,30 +334,11 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
                                 setting="sink.sequence")
         if "mapping" in data:
             raise PipelineError("[mapping] rules apply to a postgresql:// sink only", path=path, setting="mapping")
-        _refuse_source_in_sink(source, sink, path)
         return _common(data, name, base, path, source, sink, default_store)
     except ConfigError as e:
         if isinstance(e, PipelineError):
             raise
         raise PipelineError(str(e), path=path) from None
-
-
-def _refuse_source_in_sink(source: SourceConfig, sink: SinkConfig, path) -> None:
-    """A segment sink's directory must not hold the source's files (issue #30 item 1): the sink
-    writes, renames and removes files there. A file or directory source (file://, olr://, a path)
-    inside the jsonl:// directory, or that directory itself, is refused; symlinks resolved
-    (:func:`mysqlddl.paths.holds`)."""
-    if not sink.uri.startswith("jsonl:"):
-        return
-    scheme = source.uri.split("://", 1)[0] if "://" in source.uri else ""
-    if scheme not in ("", "file", "olr"):
-        return
-    src = Path(unquote(urlsplit(source.uri).path)) if scheme else Path(source.uri)
-    out = uri_path(sink.uri, "jsonl", "sink.uri")
-    if holds(out, src):
-        raise PipelineError(f"the sink directory {out} holds the source {source.uri}: its segments would be "
-                            "written among the files read; give the sink a directory of its own", path=path,
-                            setting="sink.uri")
 
 
 def _outputs(cfg: PipelineConfig) -> list[tuple[str, str, Path]]:
@@ -376,7 +357,8 @@ def _outputs(cfg: PipelineConfig) -> list[tuple[str, str, Path]]:
 
 
 def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
-    """The files a run writes (:func:`_outputs`) are none of its inputs (the source's files, its
+    """A jsonl:// sink directory does not hold the source's files (issue #30 item 1), and the files a
+    run writes (:func:`_outputs`) are none of its inputs (the source's files, its
     defaults_file, the baseline schema, the pipeline file; issue #30 item 1: a stats
     path naming the binlog replaced it at the run's end, a lock file's symlink to it was written
     through), none lies where a followed source directory would read it as input, or in the jsonl://
@@ -387,8 +369,14 @@ def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
     scheme = cfg.source.uri.split("://", 1)[0] if "://" in cfg.source.uri else ""
     inputs: list[tuple[str, Path]] = []          # (where it is named, a file read)
     followed = None                              # a source directory and what it reads there
+    sink_dir = uri_path(cfg.sink.uri, "jsonl", "sink.uri") if cfg.sink.uri.startswith("jsonl:") else None
     if scheme in ("", "file", "olr"):
         src = Path(unquote(urlsplit(cfg.source.uri).path)) if scheme else Path(cfg.source.uri)
+        if sink_dir is not None and holds(sink_dir, src):
+            # the segment sink writes, renames and removes files in its directory
+            raise PipelineError(f"the sink directory {sink_dir} holds the source {cfg.source.uri}: its segments "
+                                "would be written among the files read; give the sink a directory of its own",
+                                path=cfg.path, setting="sink.uri")
         inputs.append(("[source.uri]", src))
         if scheme != "olr":
             try:
@@ -407,7 +395,6 @@ def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
                                                     ("changes.schema", schema)) if f]
     if cfg.path is not None:
         inputs.append(("the pipeline file", Path(cfg.path)))
-    sink_dir = uri_path(cfg.sink.uri, "jsonl", "sink.uri") if cfg.sink.uri.startswith("jsonl:") else None
     seen: list[tuple[str, str, Path]] = []
     for setting, what, out in _outputs(cfg):
         for key, f in inputs:
