@@ -51,6 +51,7 @@ from ..errors import CheckpointAccessError, CheckpointError, SchemaHistoryError
 from ..faults import fault
 from ..history import SchemaHistory
 from ..options import DEFAULT, Options
+from ..paths import link_into_place
 from ..positions import BinlogPosition
 from .olr_source import OlrResumePosition
 
@@ -244,20 +245,8 @@ class SqliteCheckpointStore(CheckpointStore):
                 db.execute("COMMIT")
             finally:
                 db.close()          # (the last connection: the WAL is checkpointed into the file, removed)
-            fd = os.open(tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            try:
-                os.link(tmp, self.path)
-            except FileExistsError:
-                pass                # (created meanwhile by another process: that one is checked as any)
-            fd = os.open(parent, os.O_RDONLY)
-            try:
-                os.fsync(fd)        # (the new name durable)
-            finally:
-                os.close(fd)
+            # (False: created meanwhile by another process; that one is checked as any)
+            link_into_place(tmp, self.path)
         finally:
             for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
                 try:

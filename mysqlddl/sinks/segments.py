@@ -77,6 +77,7 @@ from .. import __version__
 from ..changes.records import RowBatch
 from ..errors import SinkError, SinkOwnershipError
 from ..faults import fault
+from ..paths import fsync_path, link_into_place
 from .base import Sink
 from .debezium import DebeziumLines
 from .jsonl import LineRenderer
@@ -270,17 +271,12 @@ class SegmentSink(_Lines):
         try:
             with open(tmp, "w", encoding="utf-8") as f:
                 f.write(json.dumps(data, sort_keys=True) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
+            if not link_into_place(tmp, path):
                 return self._owner(path) or data
         except OSError as e:
             raise SinkError(f"cannot record the directory's owner: {e.strerror or e}", path=str(path)) from None
         finally:
             tmp.unlink(missing_ok=True)
-        self._fsync_dir()
         return data
 
     def recover(self, state: dict | None) -> None:
@@ -391,11 +387,7 @@ class SegmentSink(_Lines):
         self._fsync_dir()
 
     def _fsync_dir(self) -> None:
-        fd = os.open(self.directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        fsync_path(self.directory)
 
     def abort(self) -> None:
         """Cut the open segment back to its last commit (a retry goes on from there)."""
