@@ -134,22 +134,21 @@ def _numeric_fits(d: Decimal) -> bool:
     return not d.is_finite() or (d.adjusted() < _NUMERIC_INT_DIGITS and -d.as_tuple().exponent <= _NUMERIC_SCALE)
 
 
-def _unfit_numbers(doc, as_text: bool):
-    """``doc`` with every number numeric cannot hold as its text (``as_text``), else None when there
-    is none."""
+def _unfit_numbers(doc):
+    """``doc`` with every number numeric cannot hold as its text, or None when it has none."""
     if isinstance(doc, Decimal):
         # (str: the scientific form, short whatever the exponent: 1E-20000, not 20000 digits)
-        return (str(doc) if as_text else True) if not _numeric_fits(doc) else None
+        return None if _numeric_fits(doc) else str(doc)
     if isinstance(doc, dict):
-        found = {k: _unfit_numbers(x, as_text) for k, x in doc.items()}
-        if not any(f is not None for f in found.values()):
+        found = {k: _unfit_numbers(x) for k, x in doc.items()}
+        if all(f is None for f in found.values()):
             return None
-        return {k: (doc[k] if f is None else f) for k, f in found.items()} if as_text else True
+        return {k: (doc[k] if f is None else f) for k, f in found.items()}
     if isinstance(doc, list):
-        found = [_unfit_numbers(x, as_text) for x in doc]
+        found = [_unfit_numbers(x) for x in doc]
         if all(f is None for f in found):
             return None
-        return [x if f is None else f for x, f in zip(doc, found, strict=True)] if as_text else True
+        return [x if f is None else f for x, f in zip(doc, found, strict=True)]
     return None
 
 
@@ -159,8 +158,10 @@ def _jsonb(v):
     ``1e400``), the document ``null`` (JSON_NULL) as jsonb ``'null'`` (SQL NULL never gets here).
     A number numeric cannot hold (``1e200000``, valid JSON for MariaDB) is out-of-range: clamped to
     its exact text as a JSON string."""
-    if not isinstance(v, (bytes, bytearray)) and _unfit_numbers(v, False) is not None:
-        raise ValueProblem("out-of-range", to_text(_unfit_numbers(v, True)))
+    if not isinstance(v, (bytes, bytearray)):
+        unfit = _unfit_numbers(v)
+        if unfit is not None:
+            raise ValueProblem("out-of-range", to_text(unfit))
     text = to_text(v) if not isinstance(v, (bytes, bytearray)) else json.dumps(
         bytes(v).decode("utf-8", "replace"))
     if "\\u0000" in text:
