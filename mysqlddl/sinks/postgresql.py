@@ -142,11 +142,7 @@ class PostgresSink(Sink):
         ``create`` False (``mysqlddl status``): connects only, changes nothing."""
         if self.conn is not None and not self.conn.closed:
             return
-        try:
-            self.conn = psycopg.connect(self.uri, autocommit=False)
-        except psycopg.OperationalError as e:
-            # (transient: the retry strategy waits for a server that is restarting)
-            raise SinkError(f"cannot connect: {str(e).strip()}", transient=True, path=masked_uri(self.uri)) from None
+        self.conn = _connect(self.uri, autocommit=False)
         s = D.qi(self.options.state_schema)
         with self.conn.cursor() as cur:
             cur.execute("SET TimeZone = 'UTC'")
@@ -680,6 +676,15 @@ class PostgresSink(Sink):
 
 
 
+def _connect(uri: str, **kw) -> psycopg.Connection:
+    """A connection to the target; one that cannot be made is a SinkError (transient: the retry
+    strategy waits for a server that is restarting)."""
+    try:
+        return psycopg.connect(uri, **kw)
+    except psycopg.OperationalError as e:
+        raise SinkError(f"cannot connect: {str(e).strip()}", transient=True, path=masked_uri(uri)) from None
+
+
 class AdvisoryLock:
     """One run of a pipeline at a time in its target (pipeline.lock holds the local side): a
     session-level advisory lock (PostgreSQL manual 13.3.5 "Advisory Locks":
@@ -711,10 +716,7 @@ class AdvisoryLock:
             except psycopg.Error:
                 self.close()
         app = f"mysqlddl pid={self.holder['pid']} host={self.holder['host']}"[:63]    # (NAMEDATALEN - 1)
-        try:
-            conn = psycopg.connect(self.uri, autocommit=True, application_name=app)
-        except psycopg.OperationalError as e:
-            raise SinkError(f"cannot connect: {str(e).strip()}", transient=True, path=masked_uri(self.uri)) from None
+        conn = _connect(self.uri, autocommit=True, application_name=app)
         try:
             if conn.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()[0]:
                 self.conn = conn
