@@ -600,8 +600,7 @@ class Pipeline:
             err = SinkValueError(f"the sink cannot take a value of this record: {type(e).__name__}: {e}",
                                  position=f"{file}:{pos}" if file else None,
                                  table=f"{db}.{table}" if table else None, what=type(e).__name__)
-            if self.config.errors.strategy != "skip":
-                raise err from e
+            err.__cause__ = e           # (raised below, outside this clause: the cause kept by hand)
         if self.config.errors.strategy != "skip":
             raise err
         self._dead.record(rec, err)
