@@ -61,9 +61,14 @@ def sequence_sql(state_schema: str) -> str:
     return f"CREATE SEQUENCE IF NOT EXISTS {qi(state_schema)}.{qi(SEQUENCE)}"
 
 
+def _next_number(state_schema: str) -> str:
+    """The hidden column's default: the sequence's next number."""
+    return f"nextval({ql(qi(state_schema) + '.' + qi(SEQUENCE))}::regclass)"
+
+
 def row_column_sql(state_schema: str) -> str:
     """The hidden column's definition in a CREATE TABLE."""
-    return f"{qi(ROW_COLUMN)} bigint DEFAULT nextval({ql(qi(state_schema) + '.' + qi(SEQUENCE))}::regclass)"
+    return f"{qi(ROW_COLUMN)} bigint DEFAULT {_next_number(state_schema)}"
 
 
 def add_row_column(tt: TargetTable, state_schema: str, old: TargetTable, renamed: dict[str, str]) -> list[str]:
@@ -77,8 +82,7 @@ def add_row_column(tt: TargetTable, state_schema: str, old: TargetTable, renamed
         # (numbers n - 2**62: below every number the sequence, which starts at 1, gives)
         out.append(f"UPDATE {q} t SET {c} = o.n - 4611686018427387904 FROM (SELECT ctid AS r, row_number() OVER "
                    f"(ORDER BY {order}) AS n FROM {q}) o WHERE t.ctid = o.r")
-    out.append(f"ALTER TABLE {q} ALTER COLUMN {c} SET DEFAULT "
-               f"nextval({ql(qi(state_schema) + '.' + qi(SEQUENCE))}::regclass)")
+    out.append(f"ALTER TABLE {q} ALTER COLUMN {c} SET DEFAULT {_next_number(state_schema)}")
     return out
 
 
