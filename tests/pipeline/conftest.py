@@ -71,6 +71,25 @@ def pipeline_file():
     return write_pipeline
 
 
+@pytest.fixture
+def shop_pipeline(tmp_path):
+    """``shop_pipeline(extra="") -> Path``: a pipeline file over a copy of the shop sample binlog
+    (tests/data/shop-bin.000001, its baseline as [changes] schema) into ``jsonl://TMP/out``, its store
+    TMP/state.db, committing every 2 transactions; ``extra`` appended to the file."""
+    data = Path(__file__).resolve().parent.parent / "data"
+
+    def make(extra: str = "") -> Path:
+        src = tmp_path / "binlogs"
+        src.mkdir()
+        shutil.copyfile(data / "shop-bin.000001", src / "shop-bin.000001")
+        return write_pipeline(tmp_path / "p.toml", source=src, sink=f"jsonl://{tmp_path}/out",
+                              store=tmp_path / "state.db",
+                              extra=f'every_transactions = 2\nevery_ms = 600000\n[changes]\n'
+                                    f'schema = "{data / "shop-baseline.sql"}"\n{extra}')
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def read_segments():
     return segments_text

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -28,13 +27,8 @@ END = 3107              # where the shop binlog's last transaction ends (test_ru
 
 
 @pytest.fixture
-def shop(tmp_path, pipeline_file):
-    src = tmp_path / "binlogs"
-    src.mkdir()
-    shutil.copyfile(SHOP, src / SHOP.name)
-    return pipeline_file(tmp_path / "p.toml", source=src, sink=f"jsonl://{tmp_path}/out", store=tmp_path / "state.db",
-                         extra=f'every_transactions = 2\nevery_ms = 600000\n[changes]\nschema = "{BASELINE}"\n'
-                               '[stats]\nprogress = "never"\n')
+def shop(shop_pipeline):
+    return shop_pipeline('[stats]\nprogress = "never"\n')
 
 
 @pytest.fixture

@@ -25,12 +25,8 @@ BASELINE = DATA / "shop-baseline.sql"
 
 
 @pytest.fixture
-def shop(tmp_path, pipeline_file):
-    src = tmp_path / "binlogs"
-    src.mkdir()
-    shutil.copyfile(SHOP, src / SHOP.name)
-    return pipeline_file(tmp_path / "p.toml", source=src, sink=f"jsonl://{tmp_path}/out", store=tmp_path / "state.db",
-                         extra=f'every_transactions = 2\nevery_ms = 600000\n[changes]\nschema = "{BASELINE}"\n')
+def shop(shop_pipeline):
+    return shop_pipeline()
 
 
 def test_run_once_delivers_the_change_stream_with_a_checkpoint_at_the_last_transaction_end(shop, tmp_path,
