@@ -16,6 +16,7 @@ from .filters import Filters, GtidSet, parse_position
 from .options import ChangeOptions, OnMismatch, PkChange
 from .reader import ChangeReader, read_changes
 from .records import (
+    Boundary,
     Change,
     ChangeStats,
     Naming,
@@ -32,8 +33,9 @@ from .schema import charset_stating_databases
 from .transactions import parse_xid
 from .values import mariadb_uuid_text, typed_value
 
-__all__ = ["Change", "ChangeOptions", "ChangeReader", "ChangeStats", "Filters", "GtidSet", "Naming", "OnMismatch",
-           "PkChange", "QueryKind", "Record", "RowBatch", "RowChange", "SchemaChange", "Source", "TableMapping",
+__all__ = ["Boundary", "Change", "ChangeOptions", "ChangeReader", "ChangeStats", "Filters", "GtidSet", "Naming",
+           "OnMismatch", "PkChange", "QueryKind", "Record", "RowBatch", "RowChange", "SchemaChange", "Source",
+           "TableMapping",
            "TransactionMark", "charset_stating_databases", "check_column", "classify_query", "column_spec",
            "cross_check", "iter_changes", "mariadb_uuid_text", "parse_position", "parse_xid", "plan_columns",
            "read_changes", "sql_mode_names", "typed_value"]

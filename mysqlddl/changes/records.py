@@ -13,6 +13,9 @@ The protocol a consumer follows (a sink, the Spark job, a Python caller), one re
                       primary-key change with ``pk_change=SPLIT``, PARTIAL_UPDATE_ROWS images, and
                       the ``op="t"`` change of a TRUNCATE
     SchemaChange      a DDL recorded in the history
+    Boundary          a transaction's end, after every record of it (emitted always, whatever
+                      ``transactions`` says, also for a transaction that delivered nothing): what a
+                      checkpoint needs. A writer of records ignores it; a pipeline commits there
 
 A RowBatch stands for exactly the RowChanges its :meth:`~RowBatch.changes` gives (same sources,
 transaction ids and orders), so a consumer that wants rows only calls
@@ -349,8 +352,35 @@ class RowBatch:
     __iter__ = changes
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Boundary:
+    """A transaction's end (issue #31: the change reader is the one transaction state machine, and a
+    pipeline only commits where it says). Emitted after every record of the transaction (its END
+    mark, its SchemaChange and a TRUNCATE's ``op="t"`` changes), and also where a transaction ended
+    that delivered nothing (``delivered`` False: all its tables filtered out, an XA ROLLBACK, a DDL
+    on a filtered table), so a checkpoint can move past a long filtered stretch.
+
+    ``position``: where the next transaction starts (a BinlogPosition carrying the transaction's
+    GTID, or an OLR position); ``gtid_set``: the GTID set executed up to here as text ("" without
+    GTIDs); ``history_version``: how many schema-history records are in force here; ``ts``: the
+    ending event's timestamp (seconds); ``ddl``: the transaction was a DDL; ``checkpointable``:
+    False where a checkpoint would lose held rows whose start cannot be read again (an XA transaction
+    prepared in a relay log); ``state``: what a restart needs besides the position (``{"xa_replay":
+    {...}}`` for XA transactions prepared and open here: where to read again from; an OLR reader's
+    column types), None when nothing."""
+
+    position: object
+    gtid_set: str = ""
+    history_version: int = 0
+    ts: int = 0
+    ddl: bool = False
+    delivered: bool = True
+    checkpointable: bool = True
+    state: dict | None = None
+
+
 Change = RowChange | SchemaChange | TransactionMark
-Record = RowBatch | RowChange | SchemaChange | TransactionMark
+Record = RowBatch | RowChange | SchemaChange | TransactionMark | Boundary
 
 
 def iter_changes(records: Iterable[Record]) -> Iterator[Change]:
@@ -362,5 +392,5 @@ def iter_changes(records: Iterable[Record]) -> Iterator[Change]:
             yield rec
 
 
-__all__ = ["OPS", "Change", "ChangeStats", "Naming", "Record", "RowBatch", "RowChange", "SchemaChange", "Source",
-           "TableMapping", "TransactionMark", "iter_changes"]
+__all__ = ["OPS", "Boundary", "Change", "ChangeStats", "Naming", "Record", "RowBatch", "RowChange", "SchemaChange",
+           "Source", "TableMapping", "TransactionMark", "iter_changes"]
