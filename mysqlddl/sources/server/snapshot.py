@@ -54,7 +54,7 @@ Public functions::
 
     The rows read in the transaction a capture leaves open become change records in
     :mod:`mysqlddl.changes.snapshot` (``snapshot_rows``): records are the change layer's business,
-    and DESIGN's direction is sources <- changes.
+    and changes stands above sources (ARCHITECTURE.md, "Layers").
 
     SchemaCapture.catalog(options) -> Catalog; SchemaCapture.options(base) -> Options
 
