@@ -102,8 +102,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("cli", ("cli", "spark", "__main__")),
 )
 
-# A string naming a module of a higher layer (a registry that imports it by name on first use):
-# (module path glob, named module) -> why the lower layer may name it.
+# A string naming a module of a higher layer (a registry that imports it by name on first use, the
+# string being the module or "module:attribute"): (module path glob, named module) -> why the lower
+# layer may name it.
 BY_NAME = {
     ("mysqlddl/sources/__init__.py", "mysqlddl.olr.source"): "the URI registry's olr:// entry; the OLR source "
                                                               "implements the source contract but lives with "
@@ -119,7 +120,8 @@ KNOWN_UPWARD = {
 
 _RANK = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
 _LAYER = {unit: name for name, units in LAYERS for unit in units}
-_MODULE_NAME = re.compile(r"mysqlddl(?:\.\w+)+")
+# a module's dotted name, alone or as a registry's "module:attribute"
+_MODULE_NAME = re.compile(r"(mysqlddl(?:\.\w+)+)(?::\w+)?")
 
 
 def _modules(package: Path = PACKAGE) -> list[Path]:
@@ -231,7 +233,8 @@ def upward_references(rel: str, source: str) -> list[tuple[int, str, str]]:
         elif isinstance(node, ast.ImportFrom):
             refs = [(_imported(module, name), "imports") for module, name in _targets(node, rel)]
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _MODULE_NAME.fullmatch(node.value):
-            refs = [((node.value.split(".")[1], node.value), "names")]
+            module = _MODULE_NAME.fullmatch(node.value).group(1)
+            refs = [((module.split(".")[1], module), "names")]
         for ref, how in refs:
             if ref is not None and _RANK.get(ref[0], -1) > here:
                 found.append((node.lineno, ref[1], how))
@@ -411,6 +414,9 @@ def test_planted_package_must_be_placed(tmp_path):
     ("mysqlddl/cli/run.py", "import mysqlddl.pipeline.runner\nimport json\n", []),
     ("mysqlddl/sources/x.py", "OPENERS = {'olr': 'mysqlddl.olr.source'}\n", [(1, "mysqlddl.olr.source", "names")]),
     ("mysqlddl/sources/x.py", "doc = 'see mysqlddl.olr.source for OLR'\n", []),   # prose, not a name
+    ("mysqlddl/sources/x.py", "OPENERS = {'olr': 'mysqlddl.olr.source:open_olr'}\n",
+     [(1, "mysqlddl.olr.source", "names")]),
+    ("mysqlddl/sources/x.py", "OPENERS = {'mysql': 'mysqlddl.sources.server.stream:open_server'}\n", []),
 ])
 def test_upward_references_on_synthetic_sources(rel, source, expected):
     assert upward_references(rel, source) == expected
