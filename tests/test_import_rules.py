@@ -297,7 +297,7 @@ def test_no_private_names_across_packages():
     assert not bad, "private names imported across packages:\n" + "\n".join(bad)
 
 
-@pytest.mark.parametrize("table", [LAZY, PRIVATE])
+@pytest.mark.parametrize("table", [LAZY, PRIVATE, BY_NAME])
 def test_allow_lists_name_existing_modules(table):
     """An entry whose module is gone is stale: drop it."""
     for pattern, _ in table:
