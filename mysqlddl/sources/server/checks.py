@@ -211,7 +211,7 @@ class ServerChecks:
         if self.uri.allow_server_id_takeover:
             warnings.warn(f"{self.uri.address}: server-id {sid} is not checked for a clash: {why} "
                           "(allow-server-id-takeover=yes: a stream running with it would be ended)",
-                          SourceWarning, stacklevel=6)
+                          SourceWarning, stacklevel=7)
             return
         raise self._err(ReplicaIdConflictError, f"cannot check that no other replica uses server-id {sid}: {why}; "
                         "started, this stream would make the server end one running with that server-id "
