@@ -15,7 +15,7 @@ command, the event packets, heartbeats, what an ERR or EOF means), its events de
 reader's code; the stream owns everything that outlives one connection.
 
 Reconnection, at a transaction boundary, never repeating or skipping an event: the stream remembers
-where the current transaction began (its GTID event, or BEGIN: :class:`ResumePoint`) and the end of
+where the current transaction began (its GTID event, or BEGIN: :mod:`.resume_point`) and the end of
 the last event it yielded. After a lost connection (a read error, the server gone, no byte and no
 heartbeat for three heartbeat periods; while following, also a dump ended by an EOF packet: a clean
 shutdown or a KILL) it kills the old connection (``KILL <id>``: the old dump thread may still hold
@@ -43,14 +43,7 @@ import random
 import time
 from collections.abc import Iterator
 
-from ...binlog.events import (
-    Event,
-    MariadbGtidEvent,
-    QueryEvent,
-    RowsEvent,
-    TableMapEvent,
-    TransactionPayloadEvent,
-)
+from ...binlog.events import Event, TableMapEvent, TransactionPayloadEvent
 from ...binlog.frames import FrameDecoder
 from ...errors import (
     BinlogPurgedError,
@@ -68,86 +61,8 @@ from . import protocol
 from . import pymysql_bridge as bridge
 from .checks import ServerChecks, SourceWarning
 from .dump_errors import binlogs, name_list, server_error
+from .resume_point import ResumePoint
 from .session import WAIT_SLICE, DumpSession, Login, Lost
-
-#: Transaction starts: MySQL GTID_LOG_EVENT, ANONYMOUS_GTID_LOG_EVENT, GTID_TAGGED_LOG_EVENT
-#: (libs/mysql/binlog/event/binlog_event.h); MariaDB's GTID (162) is handled apart (its flags say
-#: whether a BEGIN is implied).
-_GTID_TYPES = frozenset((33, 34, 42))
-#: Transaction ends: XID_EVENT (16), XA_PREPARE_LOG_EVENT (38).
-_END_TYPES = frozenset((16, 38))
-#: sql/log_event.h FL_STANDALONE: a MariaDB GTID whose group is one statement without BEGIN/COMMIT.
-_FL_STANDALONE = 1
-#: rows_event.h STMT_END_F: the last rows event of a statement.
-_STMT_END_F = 1
-
-
-def _end_query(q: str) -> bool:
-    head = q.lstrip()[:12].upper()
-    return head.startswith(("COMMIT", "ROLLBACK", "XA COMMIT", "XA ROLLBACK"))
-
-
-def _begin_query(q: str) -> bool:
-    head = q.lstrip()[:8].upper()
-    return head.startswith(("BEGIN", "XA START", "XA BEGIN"))
-
-
-class ResumePoint:
-    """Where a lost dump resumes: ``resume``, the start of the open transaction (``(file, pos)``),
-    or the next event's position outside one; ``txn`` the kind of the open group (None, ``gtid``,
-    ``begin``, ``rows``); ``maps`` the last TABLE_MAP yielded for each table_id since the resume
-    point (by table_id, not by position, so a transaction of a million statements, a TABLE_MAP
-    each, keeps one per table); ``gtid_dump``: the dump was started from a GTID and has sent no
-    transaction yet (its positions then say nothing: the sender starts at the file's start and
-    skips, unsent, what the GTID start has)."""
-
-    __slots__ = ("gtid_dump", "maps", "resume", "txn")
-
-    def __init__(self):
-        self.txn: str | None = None
-        self.resume: tuple[str, int] | None = None
-        self.maps: dict[int, TableMapEvent] = {}
-        self.gtid_dump = False
-
-    def track(self, ev: Event, t: int, file: str, pos: int, size: int, next_pos: int) -> None:
-        """Note the event ``ev`` (type ``t``) at ``file``:``pos`` of ``size`` bytes, the dump's next
-        position being ``next_pos`` (a resent FDE leaves it at the dump's start)."""
-        here = (file, pos)
-        opened = self.txn
-        if t in _GTID_TYPES:
-            self._open(here, "gtid")
-        elif isinstance(ev, MariadbGtidEvent):
-            self._open(here, "gtid" if ev.flags2 & _FL_STANDALONE else "begin")
-        elif isinstance(ev, QueryEvent):
-            q = ev.query
-            if _begin_query(q):
-                self._open(here, "begin")
-            elif opened is None or opened == "gtid" or _end_query(q):
-                self._close(here, size)
-        elif t in _END_TYPES:
-            self._close(here, size)
-        elif isinstance(ev, TableMapEvent) and opened is None:
-            self._open(here, "rows")
-        elif isinstance(ev, RowsEvent) and opened == "rows" and ev.flags & _STMT_END_F:
-            self._close(here, size)
-        elif opened is None and not self.gtid_dump:
-            # between transactions: resume at the next event. Not in a GTID dump before its first
-            # transaction: a file position there would send the transactions the GTID start
-            # skipped again; a reconnection starts from the GTID again
-            self.resume = (file, next_pos)
-            self.maps.clear()
-
-    def _open(self, here, kind: str) -> None:
-        self.gtid_dump = False              # (a transaction sent: positions are the dump's from here)
-        if self.txn is None:
-            self.resume = here
-            self.maps.clear()
-        self.txn = kind
-
-    def _close(self, here, size: int) -> None:
-        self.maps.clear()
-        self.txn = None
-        self.resume = (here[0], here[1] + size)
 
 
 class ServerSource(EventSource):
@@ -610,4 +525,4 @@ def open_server(uri: ServerUri, options: SourceOptions | None = None, **kw) -> S
     return ServerSource(uri, options, **kw)
 
 
-__all__ = ["ResumePoint", "ServerSource", "SourceWarning", "open_server"]
+__all__ = ["ServerSource", "SourceWarning", "open_server"]
