@@ -10,9 +10,9 @@ import os
 
 import pytest
 
-from mysqlddl.binlog.events import FormatDescriptionEvent, XidEvent
+from mysqlddl.binlog.events import FormatDescriptionEvent, RowsEvent, XidEvent
 from mysqlddl.binlog.reader import BinlogReader
-from mysqlddl.errors import BinlogPurgedError
+from mysqlddl.errors import BinlogPurgedError, GtidPositionError
 from mysqlddl.positions import BinlogPosition, file_seq
 from mysqlddl.sources import SourceOptions, open_source
 
@@ -64,3 +64,26 @@ def test_events_decode_what_the_reader_asks_for(live):
     # (a FORMAT_DESCRIPTION is always decoded, as the file reader does: each file's says how to read it)
     assert isinstance(got[0], FormatDescriptionEvent) and {type(e) for e in got} == {FormatDescriptionEvent, XidEvent}
     assert [e for e in got if isinstance(e, XidEvent)] == [e for e in want if (file_seq(e.file), e.pos) < src.stop.key]
+
+
+def test_restart_at_gtid_streams_after_the_set(live):
+    """A failover's path (pipeline/failover.py): the stream planned at a file position goes after a
+    GTID set instead (after a probe dump asked the server whether it has it)."""
+    live.server.flush_logs()
+    want = [_norm(e) for e in BinlogReader(live.files())]
+    gtids = [e for e in want if type(e).__name__ == "MariadbGtidEvent"]
+    mid = gtids[len(gtids) // 2]
+    src = open_source(live.uri(114), SourceOptions(), lazy=True)
+    src.identity(BinlogPosition.of(want[0].file, 4))
+    src.restart_at_gtid(mid.gtid)
+    assert src.start is None and src.start_gtid == mid.gtid
+    rows = [e for e in src.events() if isinstance(e, RowsEvent)]
+    nxt = gtids[gtids.index(mid) + 1]
+    assert rows and rows == [e for e in want[want.index(nxt):] if isinstance(e, RowsEvent)
+                             and (file_seq(e.file), e.pos) < src.stop.key]
+
+
+def test_restart_at_a_gtid_the_server_lacks_is_refused(live):
+    with open_source(live.uri(115), SourceOptions()) as src:
+        with pytest.raises(GtidPositionError):
+            src.restart_at_gtid("0-1-999999999")
