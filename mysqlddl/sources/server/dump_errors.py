@@ -30,11 +30,11 @@ def name_list(names) -> str:
 
 def dump_error(src, payload) -> SourceError:
     """The error an ERR packet of the dump means, typed, with the setting and the fix (``src``: the
-    :class:`~.session.DumpSession` it ended: ``file``/``next`` where it was, ``start`` the planned
+    :class:`~.session.DumpSession` it ended: ``file``/``next_pos`` where it was, ``start`` the planned
     start, ``uri``, ``control`` the stream's control connection, ``error(cls, message, **kw)``)."""
     code, state, msg = packets.parse_err(payload)
     where = dict(file=src.file or (src.start.file if src.start else None),
-                 log_pos=src.next or (src.start.pos if src.start else None))
+                 log_pos=src.next_pos or (src.start.pos if src.start else None))
     if code in (1227, 1045, 1142):
         return src.error(ServerSettingError, f"the server refused the dump: {msg}", code=code,
                         setting="REPLICATION SLAVE privilege", fix="GRANT REPLICATION SLAVE ON *.* TO the user")

@@ -101,7 +101,7 @@ class DumpSession:
     (``header(data)``, ``decode(file, pos, data, header)``, ``verify_artificial(...)``; its
     ``checksum`` is set here). ``control``: the stream's control connection (what an ERR means is
     asked there: the binlog list, SHOW BINLOG EVENTS). ``start``: the position the stream planned
-    (None: a GTID start), for the errors. ``file``/``next``: where the dump is (the file and the
+    (None: a GTID start), for the errors. ``file``/``next_pos``: where the dump is (the file and the
     next event's offset; given the last dump's, so an error before the first ROTATE names them).
     ``on_rotate(name)``: called with each file the dump enters.
 
@@ -110,7 +110,7 @@ class DumpSession:
     """
 
     def __init__(self, login: Login, *, flavor: str, checksum: bool, follow: bool, decoder, control,
-                 start: BinlogPosition | None, file: str | None = None, next: int = 0,
+                 start: BinlogPosition | None, file: str | None = None, next_pos: int = 0,
                  on_rotate: Callable[[str], None] | None = None):
         self.login = login
         self.uri = login.uri
@@ -121,7 +121,7 @@ class DumpSession:
         self.control = control
         self.start = start
         self.file = file
-        self.next = next
+        self.next_pos = next_pos
         self.on_rotate = on_rotate
         self.read_timeout = 3 * login.uri.heartbeat
         self.conn = None
@@ -233,7 +233,7 @@ class DumpSession:
                         raise Lost(err.message)
                     raise err
                 raise self.error(ProtocolError, f"unexpected packet in the binlog stream: {data[:16].hex(' ')}",
-                                 file=self.file, log_pos=self.next)
+                                 file=self.file, log_pos=self.next_pos)
             header = header_of(data)
             t = header.type_code
             if t in protocol.HEARTBEAT_TYPES:
@@ -241,9 +241,9 @@ class DumpSession:
             size = header.event_size
             if header.flags & protocol.LOG_EVENT_ARTIFICIAL_F or (t == protocol.ROTATE_EVENT and not header.log_pos):
                 if t == protocol.ROTATE_EVENT:
-                    body = decoder.verify_artificial(self.file or "", self.next, header, data)
+                    body = decoder.verify_artificial(self.file or "", self.next_pos, header, data)
                     self.file = body[8:].decode("utf-8", "surrogateescape")
-                    self.next = int.from_bytes(body[:8], "little")
+                    self.next_pos = int.from_bytes(body[:8], "little")
                     seq = file_seq(self.file)
                     if self.on_rotate is not None:
                         self.on_rotate(self.file)
@@ -254,16 +254,16 @@ class DumpSession:
             if resent:
                 pos = 4                     # resent at the dump's start; in the file it is at 4
             else:
-                pos = self.next
+                pos = self.next_pos
                 if header.log_pos != (pos + size) & 0xFFFFFFFF:
                     # the sender skipped events (a GTID start skips what the replica has)
                     pos = header.log_pos - size
             if stop_key is not None and (seq, pos) >= stop_key:
-                self.next = pos
+                self.next_pos = pos
                 self.ended = "stop"
                 return
             if not resent:
-                self.next = pos + size
+                self.next_pos = pos + size
             ev = decode(self.file, pos, data, header)
             if ev is not None:
                 yield ev, t, seq, pos, size

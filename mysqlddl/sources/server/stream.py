@@ -102,7 +102,6 @@ class ServerSource(EventSource):
         self._registry, self._only_types = registry, only_types
         self._start_hook = start_hook
         self.decoder = self._new_decoder()
-        self.read_timeout = 3 * uri.heartbeat
         self.reconnects = 0
         self.on_wait = None
         self.stop_requested = None
@@ -325,7 +324,7 @@ class ServerSource(EventSource):
         session = self._session
         if session is None or session.file is None:
             return self.start
-        return BinlogPosition.of(session.file, session.next)
+        return BinlogPosition.of(session.file, session.next_pos)
 
     @property
     def fde(self):
@@ -372,7 +371,7 @@ class ServerSource(EventSource):
         session = self._session
         if session is None:
             return {"file": None, "log_pos": 0}
-        return {"file": session.file, "log_pos": session.next}
+        return {"file": session.file, "log_pos": session.next_pos}
 
     def _waiting(self):
         """The hook a session calls while caught up (None: nobody asks)."""
@@ -426,7 +425,7 @@ class ServerSource(EventSource):
         session = self._session = DumpSession(
             self._login, flavor=self.flavor, checksum=self.checksum, follow=self.options.follow,
             decoder=self.decoder, control=self.control, start=self.start, file=prev.file if prev else None,
-            next=prev.next if prev else 0, on_rotate=self._entered)
+            next_pos=prev.next_pos if prev else 0, on_rotate=self._entered)
         try:
             try:
                 conn = session.connect()
@@ -437,7 +436,7 @@ class ServerSource(EventSource):
             self._dump_id = session.thread_id
             if self.reconnects:
                 # (the address may lead to another server now: .checks)
-                self.checks.same_server(conn, file=session.file, log_pos=session.next)
+                self.checks.same_server(conn, file=session.file, log_pos=session.next_pos)
             gtid_start = self.start_gtid is not None and point.resume is None
             point.gtid_dump = gtid_start
             session.request(gtid=self.start_gtid if gtid_start else None, at=point.resume)
@@ -468,7 +467,7 @@ class ServerSource(EventSource):
                 if isinstance(ev, TransactionPayloadEvent):
                     payload_events(ev)
                 continue
-            track(ev, t, session.file, pos, size, session.next)
+            track(ev, t, session.file, pos, size, session.next_pos)
             if isinstance(ev, TableMapEvent):
                 maps[ev.table_id] = ev
             yield ev
@@ -490,7 +489,7 @@ class ServerSource(EventSource):
         and the control session tells instead: a shutdown ends it too."""
         if not self._point.gtid_dump:
             seq = file_seq(session.file) if session.file else -1
-            return (seq, session.next) < min(stop_key, self.end.key)
+            return (seq, session.next_pos) < min(stop_key, self.end.key)
         try:
             bridge.query(self.control, "SELECT 1")
         except (SourceError, OSError):

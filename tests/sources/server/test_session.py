@@ -88,7 +88,7 @@ def test_the_events_are_the_file_readers_and_an_eof_ends_the_dump():
     got = list(s.events())
     assert [(_norm(ev), t, seq, pos) for ev, t, seq, pos, _ in got] == [
         (_norm(ev), ev.header.type_code, file_seq(NAME), ev.pos) for ev in BinlogReader(str(BINLOG))]
-    assert s.ended == "eof" and (s.file, s.next) == (NAME, BINLOG.stat().st_size)
+    assert s.ended == "eof" and (s.file, s.next_pos) == (NAME, BINLOG.stat().st_size)
     peer.close()
 
 
@@ -103,7 +103,7 @@ def test_the_stop_position_ends_the_dump_before_the_event_there():
     stop = offsets[5]
     s, peer = _session(_stream() + [EOF])
     got = [pos for _, _, _, pos, _ in s.events((file_seq(NAME), stop))]
-    assert got == offsets[:5] and s.ended == "stop" and s.next == stop
+    assert got == offsets[:5] and s.ended == "stop" and s.next_pos == stop
     peer.close()
 
 
