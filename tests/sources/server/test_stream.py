@@ -5,9 +5,6 @@ test_failover.py; where a stream resumes: test_resume_point.py."""
 
 from __future__ import annotations
 
-import dataclasses
-import os
-
 import pytest
 
 from mysqlddl.binlog.events import FormatDescriptionEvent, RowsEvent, XidEvent
@@ -16,20 +13,14 @@ from mysqlddl.errors import BinlogPurgedError, GtidPositionError
 from mysqlddl.positions import BinlogPosition, file_seq
 from mysqlddl.sources import SourceOptions, open_source
 
+from ..test_server import norm
+
 pytestmark = pytest.mark.mariadb
-
-
-def _norm(ev):
-    """As tests/sources/test_server.py compares: the base name; an FDE without LOG_EVENT_BINLOG_IN_USE_F."""
-    ev = dataclasses.replace(ev, file=os.path.basename(ev.file))
-    if isinstance(ev, FormatDescriptionEvent):
-        ev = dataclasses.replace(ev, header=dataclasses.replace(ev.header, flags=ev.header.flags & ~1))
-    return ev
 
 
 def test_identity_then_events_from_a_checkpoint(live):
     live.server.flush_logs()
-    want = [_norm(e) for e in BinlogReader(live.files())]
+    want = [norm(e) for e in BinlogReader(live.files())]
     src = open_source(live.uri(111), SourceOptions(), lazy=True)
     assert src.control is None                          # (lazy: nothing asked before the first use)
     ident, fingerprint = src.identity(None)
@@ -39,7 +30,7 @@ def test_identity_then_events_from_a_checkpoint(live):
     end = xids[len(xids) // 2]
     ckpt = BinlogPosition.of(end.file, end.header.log_pos)
     assert src.identity(ckpt) == (ident, None)
-    got = [_norm(e) for e in src.events(ckpt)]
+    got = [norm(e) for e in src.events(ckpt)]
     # the file's FDE first (resent by the server: log_pos 0), at 4 where it is in the file
     assert isinstance(got[0], FormatDescriptionEvent) and (got[0].file, got[0].pos) == (end.file, 4)
     rest = [e for e in want if ckpt.key <= (file_seq(e.file), e.pos) < src.stop.key]
@@ -58,9 +49,9 @@ def test_a_checkpoint_file_the_server_lacks_still_has_an_identity(live):
 
 def test_events_decode_what_the_reader_asks_for(live):
     live.server.flush_logs()
-    want = [_norm(e) for e in BinlogReader(live.files()) if isinstance(e, XidEvent)]
+    want = [norm(e) for e in BinlogReader(live.files()) if isinstance(e, XidEvent)]
     src = open_source(live.uri(113), SourceOptions())
-    got = [_norm(e) for e in src.events(only_types=("XID",))]
+    got = [norm(e) for e in src.events(only_types=("XID",))]
     # (a FORMAT_DESCRIPTION is always decoded, as the file reader does: each file's says how to read it)
     assert isinstance(got[0], FormatDescriptionEvent) and {type(e) for e in got} == {FormatDescriptionEvent, XidEvent}
     assert [e for e in got if isinstance(e, XidEvent)] == [e for e in want if (file_seq(e.file), e.pos) < src.stop.key]
@@ -70,7 +61,7 @@ def test_restart_at_gtid_streams_after_the_set(live):
     """A failover's path (pipeline/failover.py): the stream planned at a file position goes after a
     GTID set instead (after a probe dump asked the server whether it has it)."""
     live.server.flush_logs()
-    want = [_norm(e) for e in BinlogReader(live.files())]
+    want = [norm(e) for e in BinlogReader(live.files())]
     gtids = [e for e in want if type(e).__name__ == "MariadbGtidEvent"]
     mid = gtids[len(gtids) // 2]
     src = open_source(live.uri(114), SourceOptions(), lazy=True)
