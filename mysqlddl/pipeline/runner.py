@@ -98,6 +98,7 @@ from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionM
 from ..options import ErrorPolicy, Options
 from ..positions import BinlogPosition, file_seq
 from ..sinks.base import Sink
+from ..sources import EventSource
 from . import failover
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, load_config
@@ -318,7 +319,9 @@ class Pipeline:
                                                  baseline=cfg.schema if history is None else None,
                                                  baseline_owner=options.schema_database, name=options.name)
         else:
-            reader = self.reader = ChangeReader(source.reader_source(read_from), options,
+            # (a server source is itself what the reader reads: events() plans it at read_from first)
+            reader = self.reader = ChangeReader(source if isinstance(source, EventSource) else
+                                                source.reader_source(read_from), options,
                                                 schema=cfg.schema if history is None else None, history=history,
                                                 events=self._tap(source.events(read_from)))
         self._ddl_errors = len(reader.history.errors)
