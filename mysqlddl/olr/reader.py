@@ -139,7 +139,7 @@ class OlrReader:
                  history: SchemaHistory | None = None, baseline: str | None = None,
                  baseline_owner: str | None = None, name: str = "mysqlddl", transactions: bool = True,
                  schema_changes: bool = True, ddl_parser: DdlParser | None = None,
-                 start: int | OlrResumePosition | None = 0, columns: list | None = None):
+                 start: int | OlrResumePosition | None = None, columns: list | None = None):
         self.source = files if isinstance(files, OlrSource) else None
         self.files = [] if self.source is not None else [files] if isinstance(files, (str, Path)) else list(files)
         self.start = start
@@ -214,8 +214,8 @@ class OlrReader:
             return
         for n, path in enumerate(self.files):
             errors = []
-            yield iter_documents(path, lenient=not self.strict, errors=errors, start=self.start if n == 0 else 0), \
-                errors
+            start = (self.start or 0) if n == 0 else 0
+            yield iter_documents(path, lenient=not self.strict, errors=errors, start=start), errors
 
     def __iter__(self) -> Iterator[Record]:
         for docs, json_errors in self._streams():
