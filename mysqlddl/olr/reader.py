@@ -131,7 +131,8 @@ class OlrReader:
     the Oracle grammar (tests; another dialect's DDL). ``files`` may be an
     :class:`~mysqlddl.olr.source.OlrSource` instead (a pipeline's: a directory, followed as OLR
     writes it), read from ``start``, an :class:`~mysqlddl.positions.OlrResumePosition` (None: from
-    the beginning); with files, ``start`` is the byte offset in the first one to begin at.
+    the beginning; a document that is not JSON is then skipped or not by the source's own
+    ``error_policy``); with files, ``start`` is the byte offset in the first one to begin at.
     ``columns``: :meth:`columns_state`'s data to resume with (a ValueError when it is not that).
     """
 

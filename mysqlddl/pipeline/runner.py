@@ -82,7 +82,7 @@ from ..binlog.events import (
     XidEvent,
 )
 from ..changes import ChangeReader
-from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
+from ..changes.records import Boundary, RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.transactions import parse_xid
 from ..errors import (
     CheckpointError,
@@ -465,7 +465,10 @@ class Pipeline:
     def _loop(self, reader) -> None:
         """Every record into the sink. The commit decision at a transaction end is taken when the
         next record arrives (or the source runs dry: :meth:`_idle`, or ends): a TRUNCATE's
-        ``op="t"`` changes follow its SchemaChange and belong before the commit point."""
+        ``op="t"`` changes follow its SchemaChange and belong before the commit point. An OLR
+        reader's transaction ends where its message does (a message may carry more payloads after
+        its commit, and the checkpoint names the message): the decision waits for the Boundary it
+        gives after the message's last record."""
         cfg = self.config
         ops = frozenset(cfg.operations)
         all_ops = len(ops) == 4
@@ -473,6 +476,7 @@ class Pipeline:
         write = self._write
         stats = self.stats
         faults = "MYSQLDDL_FAULT" in os.environ
+        bounded = self.olr             # (the reader gives Boundary records: decide at them)
         due = False
         for rec in reader:
             if self._replay_until is not None:
@@ -499,11 +503,13 @@ class Pipeline:
                     write(rec)
                 self._in_txn = False
                 self._at_boundary(rec.end if rec.end is not None else rec.source, rec.source.ts, ddl=False)
-                due = True
+                due = not bounded
             elif t is SchemaChange:
                 if schema:
                     write(rec)
                 self._at_boundary(rec.position, rec.source.ts, ddl=True)
+                due = not bounded
+            elif t is Boundary:
                 due = True
             elif t is RowChange:
                 if (all_ops or rec.op in ops) and write(rec):
