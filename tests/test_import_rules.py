@@ -51,8 +51,8 @@ LAZY = {
                                        "for the decoder, the change reader or the DDL grammar (0.2-0.7 s)",
     ("mysqlddl/pipeline/sinks.py", "mysqlddl.sinks.postgresql"): "psycopg, the [postgresql] extra: only a "
                                                                    "pipeline with a postgresql:// sink loads it",
-    ("mysqlddl/sinks/postgresql.py", "psycopg"): "the [postgresql] extra, imported after the others so that its "
-                                                 "absence is a typed error saying what to install",
+    ("mysqlddl/sinks/pg/lock.py", "psycopg"): "the [postgresql] extra, imported after the others so that its "
+                                              "absence is a typed error saying what to install",
     ("mysqlddl/sinks/arrow.py", "pyarrow"): "the [spark] extra; the module's names are imported where it is absent",
     ("mysqlddl/sinks/arrow.py", "numpy"): "comes with pyarrow, the [spark] extra",
     ("mysqlddl/sinks/parquet.py", "pyarrow"): "the [spark] extra; the module's names are imported where it is "

@@ -26,10 +26,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..errors import CheckpointError, MysqlddlError, PipelineError
+from ..olr.source import olr_source
 from ..positions import BinlogPosition, split_file_name
 from ..sources import SourceOptions, open_source
 from ..sources.directory import DirectorySource, fde_of
-from .olr_source import olr_source
 
 
 def source_identity(fde, path: Path) -> str:
