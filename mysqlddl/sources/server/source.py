@@ -63,6 +63,7 @@ import time
 from collections.abc import Iterator
 
 from ...binlog import packets
+from ...binlog.decoder import EventDecoder
 from ...binlog.events import (
     Event,
     EventType,
@@ -72,7 +73,6 @@ from ...binlog.events import (
     TableMapEvent,
     TransactionPayloadEvent,
 )
-from ...binlog.frames import FrameDecoder
 from ...errors import (
     BinlogPurgedError,
     ConfigError,
@@ -192,8 +192,8 @@ class ServerSource(ServerChecks, EventSource):
             self.close()
             raise
 
-    def _new_decoder(self) -> FrameDecoder:
-        return FrameDecoder(options=self.options.decode, registry=self._registry, only_types=self._only_types)
+    def _new_decoder(self) -> EventDecoder:
+        return EventDecoder(options=self.options.decode, registry=self._registry, only_types=self._only_types)
 
     # -- start-up checks ------------------------------------------------------------------------------
     def _err(self, cls, message: str, **kw):
