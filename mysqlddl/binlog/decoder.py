@@ -260,23 +260,14 @@ class EventDecoder:
                 # not handed out, but it names the source's next binlog
                 self._source_rotate(self._decode(name, offset, header, data, crc))
             return None
-        try:
-            ev = self._decode(name, offset, header, data, crc)
-        except (EncryptedBinlogError, NotABinlogError):
-            raise
-        except BinlogError as e:
-            if self.options.error_policy == ErrorPolicy.RAISE:
-                raise
-            # The frame is intact (its size is known): report the body and go on.
-            ev = self._undecodable(name, offset, header, data, e, 5)
-            if self.options.error_policy == ErrorPolicy.SKIP:
-                return None
-            self.events_read += 1
-            return ev
+        ev = self._decode(name, offset, header, data, crc, True, 5)
         if isinstance(ev, FormatDescriptionEvent):
             self.fde = ev
         elif isinstance(ev, TableMapEvent):
             self.tables.add(ev)
+        elif isinstance(ev, UndecodableEvent):
+            if self.options.error_policy == ErrorPolicy.SKIP:
+                return None
         elif self.from_source and isinstance(ev, RotateEvent):
             ev = self._source_rotate(ev)
         self.events_read += 1
@@ -301,21 +292,14 @@ class EventDecoder:
             if crc and self.options.verify_checksums:
                 self.verify_crc(file, pos, header, data, data)
             return None
-        try:
-            ev = self._decode(file, pos, header, data, crc)
-        except (EncryptedBinlogError, NotABinlogError):
-            raise
-        except BinlogError as e:
-            if header.type_code == EventType.FORMAT_DESCRIPTION or self.options.error_policy == ErrorPolicy.RAISE:
-                raise
-            ev = self._undecodable(file, pos, header, data, e, 4)
-            if self.options.error_policy == ErrorPolicy.SKIP:
-                return None
+        ev = self._decode(file, pos, header, data, crc, header.type_code != EventType.FORMAT_DESCRIPTION, 4)
         if isinstance(ev, FormatDescriptionEvent):
             self.fde = ev
             self.tables.clear()
         elif isinstance(ev, TableMapEvent):
             self.tables.add(ev)
+        elif isinstance(ev, UndecodableEvent) and self.options.error_policy == ErrorPolicy.SKIP:
+            return None
         self.events_read += 1
         return ev
 
@@ -341,23 +325,40 @@ class EventDecoder:
                                 file=name, log_pos=offset, event_type=header.type_name,
                                 offset=offset + len(data) - 4)
 
-    def _decode(self, name: str, offset: int, header: EventHeader, data: bytes, crc: int) -> Event:
-        if crc and self.options.verify_checksums:
-            self.verify_crc(name, offset, header, data, data)
-        end = len(data) - crc
-        ctx = DecodeContext(file=name, pos=offset, next_pos=offset + header.event_size,
-                            fde=self.fde if self.fde is not None else _BOOT_FDE, options=self.options,
-                            registry=self.registry, tables=self.tables,
-                            origin=self._origin(header) if self._relay_file else None)
-        ev = self._run_decoder(header, Cursor(data, header.header_len, end, offset), ctx,
-                               name, offset, offset)
-        if isinstance(ev, FormatDescriptionEvent) and ev.uses_crc32 and self.options.verify_checksums \
-                and header.type_code == EventType.FORMAT_DESCRIPTION:
-            # LOG_EVENT_BINLOG_IN_USE_F is set after the CRC was computed: clear it to verify.
-            fixed = bytearray(data)
-            fixed[17] &= ~LOG_EVENT_BINLOG_IN_USE_F & 0xFF
-            self.verify_crc(name, offset, header, bytes(fixed), data)
-        return ev
+    def _decode(self, name: str, offset: int, header: EventHeader, data: bytes, crc: int, policy: bool = False,
+                stacklevel: int = 0) -> Event:
+        """The event, its CRC32 checked. A bad body or CRC raises, or with ``policy`` goes to the error
+        policy: an :class:`UndecodableEvent` (which SKIP then drops; ``stacklevel``: the warning names
+        the frame that iterates, past the reader's or the stream's generators). Encryption and a
+        wrong file always raise."""
+        try:
+            if crc and self.options.verify_checksums:
+                self.verify_crc(name, offset, header, data, data)
+            end = len(data) - crc
+            ctx = DecodeContext(file=name, pos=offset, next_pos=offset + header.event_size,
+                                fde=self.fde if self.fde is not None else _BOOT_FDE, options=self.options,
+                                registry=self.registry, tables=self.tables,
+                                origin=self._origin(header) if self._relay_file else None)
+            ev = self._run_decoder(header, Cursor(data, header.header_len, end, offset), ctx,
+                                   name, offset, offset)
+            if isinstance(ev, FormatDescriptionEvent) and ev.uses_crc32 and self.options.verify_checksums \
+                    and header.type_code == EventType.FORMAT_DESCRIPTION:
+                # LOG_EVENT_BINLOG_IN_USE_F is set after the CRC was computed: clear it to verify.
+                fixed = bytearray(data)
+                fixed[17] &= ~LOG_EVENT_BINLOG_IN_USE_F & 0xFF
+                self.verify_crc(name, offset, header, bytes(fixed), data)
+            return ev
+        except (EncryptedBinlogError, NotABinlogError):
+            raise
+        except BinlogError as e:
+            if not policy or self.options.error_policy == ErrorPolicy.RAISE:
+                raise
+            # The frame is intact (its size is known): report the body and go on.
+            self.errors.append(e)
+            if self.options.error_policy == ErrorPolicy.WARN:
+                warnings.warn(str(e), BinlogDecodeWarning, stacklevel=stacklevel)
+            return UndecodableEvent(header=header, file=name, pos=offset, next_pos=offset + header.event_size,
+                                    body=data[header.header_len:], error=e)
 
     def _run_decoder(self, header, cur: Cursor, ctx: DecodeContext, name, log_pos, err_offset) -> Event:
         decoder = self.registry.get(header.type_code)
@@ -379,15 +380,6 @@ class EventDecoder:
             raise CorruptEventError(f"undecodable {header.type_name} body ({type(e).__name__}: {e})",
                                     file=name, log_pos=log_pos, event_type=header.type_name,
                                     offset=cur.abs()) from e
-
-    def _undecodable(self, name, offset, header, data, error, stacklevel: int) -> UndecodableEvent:
-        """The error policy's event for a bad body (``stacklevel``: the warning names the frame that
-        iterates, past the reader's or the stream's generators)."""
-        self.errors.append(error)
-        if self.options.error_policy == ErrorPolicy.WARN:
-            warnings.warn(str(error), BinlogDecodeWarning, stacklevel=stacklevel)
-        return UndecodableEvent(header=header, file=name, pos=offset, next_pos=offset + header.event_size,
-                                body=data[header.header_len:], error=error)
 
     # -- TRANSACTION_PAYLOAD ------------------------------------------------------------------------
     def expand(self, name: str, outer: TransactionPayloadEvent) -> Iterator[Event]:

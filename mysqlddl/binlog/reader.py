@@ -25,6 +25,7 @@ import gzip
 import os
 import zlib
 from collections.abc import Iterator
+from operator import attrgetter
 from pathlib import Path
 
 from ..errors import BinlogError, CorruptEventError, NotABinlogError, TruncatedError
@@ -34,7 +35,6 @@ from .decoder import MAX_EVENT_SIZE, BinlogDecodeWarning, EventDecoder, Undecoda
 from .events.format_description import FormatDescriptionEvent
 from .events.payload import TransactionPayloadEvent
 from .events.registry import Registry
-from .events.table_map import TableMapCache
 from .events.types import BINLOG_MAGIC, V1_HEADER_LEN, V4_HEADER_LEN, Event, EventType, type_name
 from .files import resolve_sources
 
@@ -144,43 +144,17 @@ class BinlogReader:
         self._frame = self.decoder.frame
         self._unread = self.decoder.unread
 
-    # The decoder's state, as the reader has always shown it.
-    @property
-    def registry(self) -> Registry:
-        return self.decoder.registry
-
-    @property
-    def only_types(self) -> frozenset[int] | None:
-        """The type codes decoded and yielded (None: all); see the class docstring."""
-        return self.decoder.only_types
-
-    @property
-    def check_log_pos(self) -> bool:
-        return self.decoder.check_log_pos
-
-    @property
-    def fde(self) -> FormatDescriptionEvent | None:
-        return self.decoder.fde
-
-    @property
-    def tables(self) -> TableMapCache:
-        return self.decoder.tables
-
-    @property
-    def errors(self) -> list[BinlogError]:
-        return self.decoder.errors
-
-    @property
-    def events_read(self) -> int:
-        return self.decoder.events_read
-
-    @property
-    def relay_log(self) -> bool:
-        return self.decoder.relay_log
-
-    @property
-    def source_file(self) -> str | None:
-        return self.decoder.source_file
+    # The decoder's state, as the reader has always shown it (read-only; attrgetter: no Python frame
+    # per access).
+    registry = property(attrgetter("decoder.registry"), doc="The ``{type: decoder}`` map.")
+    only_types = property(attrgetter("decoder.only_types"), doc="The type codes decoded and yielded (None: all).")
+    check_log_pos = property(attrgetter("decoder.check_log_pos"))
+    fde = property(attrgetter("decoder.fde"), doc="The FORMAT_DESCRIPTION in force (None before a file's first).")
+    tables = property(attrgetter("decoder.tables"), doc="The TABLE_MAP cache.")
+    errors = property(attrgetter("decoder.errors"), doc="The errors the error policy kept.")
+    events_read = property(attrgetter("decoder.events_read"), doc="The events yielded.")
+    relay_log = property(attrgetter("decoder.relay_log"), doc="A relay log was recognised.")
+    source_file = property(attrgetter("decoder.source_file"), doc="The source binlog the last source ROTATE named.")
 
     def _norm_pos(self, p, *, first: bool):
         if p is None:
