@@ -43,8 +43,8 @@ import random
 import time
 from collections.abc import Iterator
 
-from ...binlog.events import Event, TableMapEvent, TransactionPayloadEvent
 from ...binlog.decoder import EventDecoder
+from ...binlog.events import Event, TableMapEvent, TransactionPayloadEvent
 from ...errors import (
     BinlogPurgedError,
     ConfigError,
