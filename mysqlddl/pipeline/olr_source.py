@@ -213,9 +213,12 @@ class OlrLines:
 FORMATS.setdefault("olr", OlrLines)
 
 
-def olr_source(uri: str, options, **kw) -> OlrSource:
+def olr_source(uri: str, options, *, on_wait=None) -> OlrSource:
+    """The source registry's opener of ``olr://`` (mysqlddl.sources.OPENERS): ``options`` a
+    SourceOptions (``follow``, ``poll``, ``decode``), ``on_wait`` the source contract's hook (called
+    where the output is waited for: a true return ends the reading)."""
     path = Path(unquote(urlsplit(uri).path)) if "://" in uri else Path(uri)
-    return OlrSource(path, options, **kw)
+    return OlrSource(path, options.decode, follow=options.follow, poll=options.poll, stop=on_wait)
 
 
 __all__ = ["OlrLines", "OlrResumePosition", "OlrSource", "olr_source"]

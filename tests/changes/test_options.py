@@ -9,6 +9,7 @@ import pytest
 from mysqlddl.changes import ChangeOptions, ChangeReader, Filters, OnMismatch, PkChange
 from mysqlddl.errors import ConfigError
 from mysqlddl.options import Options
+from mysqlddl.sources import open_source
 
 
 def test_defaults_and_enums():
@@ -43,8 +44,8 @@ def test_bad_values_are_config_errors(kw, says):
 def test_reader_takes_only_a_change_options(shared_path):
     path = shared_path / "binlogs/maxwell/binlog.000004"
     with pytest.raises(ConfigError, match="must be a ChangeOptions"):
-        ChangeReader(path, Options())
+        ChangeReader(open_source(path), Options())
     with pytest.raises(ConfigError, match="record_ddl=False"):
-        ChangeReader(path, ChangeOptions(record_ddl=False))
-    reader = ChangeReader(path, ChangeOptions(filters=Filters(tables=("nothing",))))
+        ChangeReader(open_source(path), ChangeOptions(record_ddl=False))
+    reader = ChangeReader(open_source(path), ChangeOptions(filters=Filters(tables=("nothing",))))
     assert reader.config.filters.tables == ("nothing",)

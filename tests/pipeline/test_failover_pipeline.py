@@ -412,10 +412,11 @@ def test_a_server_lacking_delivered_transactions_is_not_followed(scenario):
 def test_without_a_gtid_set_the_checkpoint_is_refused(tmp_path):
     """A checkpoint without GTIDs (a server without GTIDs: MySQL gtid_mode OFF) on another server:
     the refusal, saying why; decided before the server is asked anything (no server here)."""
+    from mysqlddl.pipeline.source import make_source
+
     from mysqlddl.pipeline.checkpoint import Checkpoint
     from mysqlddl.pipeline.config import load_config
     from mysqlddl.pipeline.failover import follow
-    from mysqlddl.pipeline.source import make_source
     from mysqlddl.positions import BinlogPosition
 
     conf = tmp_path / "p.toml"
