@@ -123,6 +123,12 @@ class FileSource(EventSource):
 
     # -- the position API -------------------------------------------------------------------------
     @property
+    def reader(self) -> BinlogReader | None:
+        """The BinlogReader of this reading (followed: of the file being read), with its own facts
+        (``relay_log``, ``truncated``, ``errors``, ``only_types``...); None before :meth:`events`."""
+        return self._reader
+
+    @property
     def position(self) -> BinlogPosition | None:
         r = self._reader
         at = r.position if r is not None else None
@@ -247,7 +253,6 @@ class FileSource(EventSource):
             if at is not None and at.pos > 4:
                 pos = at.pos
                 self._position = at
-            self._reader = None
             nxt = self._next_file(path)
             if nxt is not None and (last_type in _LAST or (not got and reader.truncated is None)):
                 # rotated (or, without a ROTATE, a newer file exists and this one no longer grows)

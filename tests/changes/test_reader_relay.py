@@ -107,7 +107,7 @@ def test_history_only_reading_still_names_the_source_files(relay_workload):
     from_relay, reader = ddl(replica.relay_log_files())
     from_binlog, _ = ddl(replica.primary.binlog_files())
     assert from_relay == from_binlog and len(from_relay) > 30
-    assert reader.reader.only_types is not None and reader.reader.relay_log
+    assert reader.reader.reader.only_types is not None and reader.reader.reader.relay_log
     files = {f for f, *_ in from_relay}
     assert len(files) >= 2 and all(f.startswith("mariadb-bin.") for f in files)
 

@@ -412,18 +412,18 @@ def test_a_server_lacking_delivered_transactions_is_not_followed(scenario):
 def test_without_a_gtid_set_the_checkpoint_is_refused(tmp_path):
     """A checkpoint without GTIDs (a server without GTIDs: MySQL gtid_mode OFF) on another server:
     the refusal, saying why; decided before the server is asked anything (no server here)."""
-    from mysqlddl.pipeline.source import make_source
-
     from mysqlddl.pipeline.checkpoint import Checkpoint
     from mysqlddl.pipeline.config import load_config
     from mysqlddl.pipeline.failover import follow
     from mysqlddl.positions import BinlogPosition
+    from mysqlddl.sources.server.resume import ServerSource
 
     conf = tmp_path / "p.toml"
     conf.write_text('[source]\nuri = "mysql://repl@127.0.0.1:9/?server-id=5"\n[sink]\nuri = "jsonl:///x"\n',
                     encoding="utf-8")
     cfg = load_config(conf)
-    source = make_source(cfg.source.uri, cfg.changes.decode)
+    # (built, not opened: the refusal comes before the server is asked anything)
+    source = ServerSource(cfg.source.uri, cfg.source.source_options(cfg.changes.decode, follow=False, fresh=False))
     ckpt = Checkpoint("p", "server:uuid=aaaa", BinlogPosition(7, 1234, "binlog.000007"), "")
     with pytest.raises(CheckpointError) as e:
         follow(cfg, ckpt, "server:uuid=bbbb", source, olr=False)
