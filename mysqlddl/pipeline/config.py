@@ -305,11 +305,19 @@ def _check_start(source: SourceConfig, table: dict, path) -> None:
     given = [k for k in ("start_position", "start_gtid", "from_now", "snapshot") if k in table]
     if not given:
         return
+    named = {"start_position": "start", "start_gtid": "start_gtid", "from_now": "from_now", "snapshot": "snapshot"}
     try:
-        SourceOptions(start=source.start_position, start_gtid=source.start_gtid, from_now=source.from_now,
-                      snapshot=source.snapshot)
+        SourceOptions(**{named[k]: getattr(source, k) for k in given})
     except ConfigError as e:
-        raise PipelineError(f"[source] {e}", path=path, setting=f"source.{given[0]}") from None
+        # the key at fault: the one refused alone, else the second of two starts
+        alone = []
+        for k in given:
+            try:
+                SourceOptions(**{named[k]: getattr(source, k)})
+            except ConfigError:
+                alone.append(k)
+        key = alone[0] if alone else [k for k in given if k != "snapshot" and getattr(source, k)][-1]
+        raise PipelineError(f"[source] {key}: {e}", path=path, setting=f"source.{key}") from None
     if source.server:
         return
     if source.uri.startswith("olr:"):
