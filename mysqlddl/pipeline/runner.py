@@ -84,6 +84,7 @@ from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.transactions import parse_xid
 from ..errors import (
     CheckpointError,
+    ConfigError,
     MysqlddlError,
     PipelineError,
     ServerConnectError,
@@ -217,10 +218,15 @@ class Pipeline:
         fresh = ckpt is None            # (the [source] start options apply: a checkpoint wins over them)
         opts = cfg.source.source_options(decode, follow=not once, fresh=fresh)
         self.source = source = open_source(cfg.source.uri, opts, on_wait=lambda: self._idle() or self._stop)
-        if cfg.source.start_filter(fresh=fresh) is not None:
-            # files: the history is built from their start, delivery begins at the position
-            options = options.replace(filters=dataclasses.replace(options.filters,
-                                                                  start_position=cfg.source.start_filter(fresh=True)))
+        at = cfg.source.start_filter(fresh=fresh)
+        if at is not None:
+            # files: the history is built from their start, delivery begins at the position (checked
+            # as `mysqlddl changes --start-position` checks it: in these files, at an event's start)
+            try:
+                source.check_position(at, "[source] start_position")
+            except ConfigError as e:
+                raise PipelineError(str(e), path=cfg.path, setting="source.start_position") from None
+            options = options.replace(filters=dataclasses.replace(options.filters, start_position=at))
         olr = self.olr = getattr(source, "kind", "binlog") == "olr"
         start = ckpt.position if ckpt is not None else None
         if olr:

@@ -38,13 +38,13 @@ from pathlib import Path
 
 from ..binlog.events import FormatDescriptionEvent
 from ..binlog.events.types import EventType
-from ..binlog.files import resolve_sources
+from ..binlog.files import event_around, resolve_sources
 from ..binlog.reader import BinlogReader
 from ..errors import BinlogError, CheckpointError, ConfigError, MysqlddlError
 from ..options import DEFAULT, Options
 from ..positions import BinlogPosition, split_file_name
 from .base import EventSource
-from .options import SourceOptions
+from .options import SourceOptions, parse_file_pos
 
 #: Event types after which a file receives nothing more.
 _LAST = (EventType.ROTATE, EventType.STOP)
@@ -120,6 +120,30 @@ class FileSource(EventSource):
         first = self._first(start)
         fde = fde_of(first, self.options.decode)
         return source_identity(fde, first), (fde.header.timestamp if fde is not None else None)
+
+    def check_position(self, value, what: str, *, start: bool = True) -> None:
+        """A position given for these files (``FILE:POS``, or a bare offset in the first file for a
+        start, the last for a stop), checked before any reading (issue #30 item 13: a FILE naming
+        another file gave an empty output; item 14: a start inside an event was blamed on the event
+        that is not there): FILE names one of the files (its path or base name, as the reader
+        matches it), and a start is where an event starts (the headers walked,
+        :func:`~mysqlddl.binlog.files.event_around`). ``what`` names the setting in the message
+        (``--start-position``, ``[source] start_position``)."""
+        name, pos = parse_file_pos(value, what)
+        files = self.files
+        if name is None:
+            path = files[0 if start else -1]
+        else:
+            path = next((f for f in files if str(f) == name or f.name == os.path.basename(name)), None)
+            if path is None:
+                raise ConfigError(f"{what} {value}: {name} is not among the inputs "
+                                  f"({', '.join(str(f) for f in files)}); give a position in one of them")
+        if start:
+            around = event_around(path, pos)
+            if around is not None:
+                raise ConfigError(f"{what} {value}: not at an event boundary: {path} has an event from "
+                                  f"{around[0]} to {around[1]}; start at {around[0]} or {around[1]} "
+                                  "(`mysqlddl events` lists where events start)")
 
     # -- the position API -------------------------------------------------------------------------
     @property

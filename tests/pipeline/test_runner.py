@@ -82,6 +82,16 @@ def test_a_first_run_starts_at_the_source_start_position_as_the_changes_command(
     assert read_segments(tmp_path / "out").splitlines() == out
 
 
+@pytest.mark.parametrize("at, says", [("shop-bin.000009:4", "is not among the inputs"),
+                                       ("shop-bin.000001:5", "not at an event boundary")])
+def test_a_start_position_is_checked_in_the_files_as_the_changes_command_checks_it(shop, tmp_path, at, says):
+    shop.write_text(shop.read_text().replace("[sink]", f'start_position = "{at}"\n[sink]', 1))
+    with pytest.raises(MysqlddlError, match=says) as e:
+        run_pipeline(shop, once=True)
+    assert e.value.setting == "source.start_position" and "[source] start_position" in str(e.value)
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
 def test_store_is_sqlite_wal_synchronous_full_one_row_per_pipeline(shop, tmp_path):
     run_pipeline(shop, once=True)
     store = SqliteCheckpointStore(tmp_path / "state.db", "p")
