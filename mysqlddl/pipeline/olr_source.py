@@ -213,12 +213,13 @@ class OlrLines:
 FORMATS.setdefault("olr", OlrLines)
 
 
-def olr_source(uri: str, options, *, on_wait=None) -> OlrSource:
+def olr_source(uri: str, options, *, on_wait=None, stop_requested=None) -> OlrSource:
     """The source registry's opener of ``olr://`` (mysqlddl.sources.OPENERS): ``options`` a
-    SourceOptions (``follow``, ``poll``, ``decode``), ``on_wait`` the source contract's hook (called
-    where the output is waited for: a true return ends the reading)."""
+    SourceOptions (``follow``, ``poll``, ``decode``); ``on_wait``/``stop_requested`` the source
+    contract's hooks (where the output is waited for: idle, then a stop request ends the reading)."""
     path = Path(unquote(urlsplit(uri).path)) if "://" in uri else Path(uri)
-    return OlrSource(path, options.decode, follow=options.follow, poll=options.poll, stop=on_wait)
+    return OlrSource(path, options.decode, follow=options.follow, poll=options.poll, idle=on_wait,
+                     stop=stop_requested)
 
 
 __all__ = ["OlrLines", "OlrResumePosition", "OlrSource", "olr_source"]

@@ -35,12 +35,11 @@ A source is opened by URI (:func:`mysqlddl.sources.open_source`) and read by one
     version the source states ("" when not known yet), the binlog names (or paths) read or to be
     read in order (a server's grow as it rotates), where the reading started and where it stops.
 
-Hooks of a following source (a growing directory, a server, OLR output being written):
-``on_wait`` (set by the reader's owner, or given to :func:`~mysqlddl.sources.open_source`) is
-called each time the source has caught up and is about to wait for data (a pipeline commits what
-ended there); a true return ends the iteration there, cleanly, between events.
-:meth:`request_stop` asks the source to end its iteration at the next event boundary (what a
-signal handler calls: a flag, nothing more). (Not ``stop()``: :attr:`stop` is the stop position.)
+Hooks of a following source (a growing directory, a server, OLR output being written), set by
+the reader's owner or given to :func:`~mysqlddl.sources.open_source`: ``on_wait()`` is called each
+time the source has caught up and is about to wait for data (a pipeline commits what ended
+there); ``stop_requested()`` is asked after each event and while waiting (a signal handler's
+flag). Either answering True ends the iteration there, cleanly, between events.
 
 ``close()`` releases files and connections (idempotent); a source is a context manager.
 Iterating a source (``for ev in source``) is ``events()``: from its configured start.
@@ -62,8 +61,8 @@ class EventSource:
     server_version: str = ""
     #: called when the source waits for data; True ends the iteration (module docstring)
     on_wait: Callable[[], object] | None = None
-    #: set by :meth:`request_stop`
-    stopping: bool = False
+    #: asked after each event and while waiting; True ends the iteration (module docstring)
+    stop_requested: Callable[[], object] | None = None
 
     @property
     def position(self):
@@ -85,17 +84,11 @@ class EventSource:
     def __iter__(self) -> Iterator:
         return self.events()
 
-    def request_stop(self) -> None:
-        """End the iteration at the next event boundary (or now, when waiting for data)."""
-        self.stopping = True
-
     def waiting(self) -> bool:
         """The source has caught up and is about to wait: ``on_wait`` is told; True: end the iteration
-        (asked by ``on_wait`` or by :meth:`request_stop`)."""
-        hook = self.on_wait
-        if hook is not None and hook():
-            return True
-        return self.stopping
+        (``on_wait`` or ``stop_requested`` says so)."""
+        hook, asked = self.on_wait, self.stop_requested
+        return bool(hook is not None and hook()) or bool(asked is not None and asked())
 
     def close(self) -> None:
         """Release what the source holds (idempotent)."""

@@ -8,7 +8,7 @@ from the start, and yields the same :class:`~mysqlddl.binlog.events.Event` objec
 
 With ``SourceOptions.follow`` it does not stop at the end of what exists: it reads the last file
 again as it grows and moves to the next file the server opens (rotation), until ``on_wait`` or
-:meth:`~.base.EventSource.request_stop` says so. The facts it relies on:
+``stop_requested`` says so (the hooks of :class:`~.base.EventSource`). The facts it relies on:
 
 - the server writes a complete event at a time but a reader may see a file end inside one (the
   write is not atomic for the reader): the tail is read with ``Options.stop_at_truncated_tail``,
@@ -78,15 +78,16 @@ class FileSource(EventSource):
     """The events of binlog files (the module docstring). ``path``: a file, directory, ``.index``
     or glob, or a list of them. ``options``: :class:`SourceOptions` (``start``/``stop`` are
     ``FILE:POS`` or a bare offset in the first/last file, as mysqlbinlog; ``follow``, ``poll``;
-    ``decode``). ``on_wait``: the hook of :class:`~.base.EventSource`."""
+    ``decode``). ``on_wait``, ``stop_requested``: the hooks of :class:`~.base.EventSource`."""
 
-    def __init__(self, path, options: SourceOptions | None = None, *, on_wait=None):
+    def __init__(self, path, options: SourceOptions | None = None, *, on_wait=None, stop_requested=None):
         self.options = options = options if options is not None else SourceOptions()
         if options.from_now or options.start_gtid:
             what = "from_now" if options.from_now else "start_gtid"
             raise ConfigError(f"{what} needs a server source (mysql://...), not files")
         self.path = path
         self.on_wait = on_wait
+        self.stop_requested = stop_requested
         self._reader: BinlogReader | None = None     # the reader of the file being read
         self._position: BinlogPosition | None = None
         self._fde = None
@@ -214,7 +215,8 @@ class FileSource(EventSource):
         if self.waiting():
             return True
         time.sleep(self.options.poll)
-        return self.stopping
+        asked = self.stop_requested
+        return bool(asked is not None and asked())
 
     def _wait_for_a_file(self) -> Path | None:
         """The first file, once the server has created one (None: stopped before)."""
@@ -249,6 +251,7 @@ class FileSource(EventSource):
         fde_due = True
         decode = self.options.decode
         tail = decode.replace(stop_at_truncated_tail=True)
+        asked = self.stop_requested
         while True:
             got, last_type = False, None
             reader = self._reader = BinlogReader(path, options=tail, start=pos, registry=registry,
@@ -267,7 +270,7 @@ class FileSource(EventSource):
                     fde_due = False
                     got, last_type = True, ev.type_code
                     yield ev
-                    if self.stopping:
+                    if asked is not None and asked():
                         return
             except BinlogError:
                 # a file the server has just created may not hold its magic number and FDE yet

@@ -90,9 +90,6 @@ class TapSource(EventSource):
     def events(self, start=None, *, stop=None, only_types=None, registry=None) -> Iterator:
         return self._tap(self.source.events(start, stop=stop, only_types=only_types, registry=registry))
 
-    def request_stop(self) -> None:
-        self.source.request_stop()
-
     def close(self) -> None:
         self.source.close()
 

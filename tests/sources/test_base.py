@@ -71,15 +71,13 @@ def test_files_decode_what_the_reader_asks():
     assert max(e.pos for e in open_source(str(SHOP)).events(stop=stop)) < stop
 
 
-def test_a_followed_directory_ends_on_request_or_when_on_wait_says(tmp_path):
+def test_a_followed_directory_ends_when_stop_requested_or_on_wait_says(tmp_path):
     shutil.copyfile(SHOP, tmp_path / "shop-bin.000001")
-    waits = []
-    src = open_source(str(tmp_path), SourceOptions(follow=True, poll=0.01), on_wait=lambda: waits.append(1))
-    got = []
+    waits, got = [], []
+    src = open_source(str(tmp_path), SourceOptions(follow=True, poll=0.01), on_wait=lambda: waits.append(1),
+                      stop_requested=lambda: len(got) >= 3)
     for ev in src:
         got.append(ev)
-        if len(got) == 3:
-            src.request_stop()
     assert len(got) == 3 and waits == []          # (ended between events, without waiting)
     src = open_source(str(tmp_path), SourceOptions(follow=True, poll=0.01),
                       on_wait=lambda: waits.append(1) or len(waits) >= 2)

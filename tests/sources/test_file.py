@@ -10,11 +10,10 @@ import threading
 import time
 from pathlib import Path
 
-from mysqlddl.sources import FileSource, SourceOptions
-
 from mysqlddl.binlog.events import FormatDescriptionEvent
 from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.positions import BinlogPosition
+from mysqlddl.sources import FileSource, SourceOptions
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SHOP = DATA / "shop-bin.000001"

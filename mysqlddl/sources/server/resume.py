@@ -30,10 +30,12 @@ class ServerSource(EventSource):
     ``password``/``start_hook`` as for the stream (the hook runs on the first opening only);
     ``on_wait``: the contract's hook."""
 
-    def __init__(self, uri, options: SourceOptions | None = None, *, on_wait=None, password=None, start_hook=None):
+    def __init__(self, uri, options: SourceOptions | None = None, *, on_wait=None, stop_requested=None, password=None,
+                 start_hook=None):
         self.uri = uri if isinstance(uri, ServerUri) else parse_uri(uri)
         self.options = options if options is not None else SourceOptions()
         self.on_wait = on_wait
+        self.stop_requested = stop_requested
         self._password = password
         self._start_hook = start_hook
         self._source = None
@@ -132,10 +134,11 @@ class ServerSource(EventSource):
         return self._events(src)
 
     def _events(self, src) -> Iterator:
+        asked = self.stop_requested
         try:
             for ev in src:
                 yield ev
-                if self.stopping:
+                if asked is not None and asked():
                     return
         finally:
             src.close()
