@@ -7,7 +7,7 @@ mark is not part of the text); the last ``SET NAMES x`` among the statements tha
 plain or in a versioned comment as mysqldump writes its head (``/*!40101 SET NAMES utf8 */;`` then
 ``/*!50503 SET NAMES utf8mb4 */;``: MySQL Reference Manual, "mysqldump", and "SET NAMES
 Statement"); else UTF-8. MySQL charset names map to codecs by the row decoders' table
-(:mod:`mysqlddl.binlog.values.charsets`: MySQL's latin1 is cp1252). Bytes that are not text in the
+(:mod:`mysqlddl.textcodecs`: MySQL's latin1 is cp1252). Bytes that are not text in the
 chosen encoding are a :class:`~mysqlddl.errors.ScriptEncodingError` at the first bad byte (line,
 column, byte offset) that says which option gives the encoding.
 """
@@ -17,8 +17,8 @@ from __future__ import annotations
 import codecs
 import re
 
-from .binlog.values.charsets import codec_for_charset_name, decode_text
 from .errors import ConfigError, ScriptEncodingError
+from .textcodecs import codec_for_charset_name, decode_text
 
 # longest first: the UTF-32 LE mark begins with the UTF-16 LE one
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),

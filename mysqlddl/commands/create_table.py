@@ -27,7 +27,7 @@ from ..model.spec import CheckSpec, ColumnSpec, DataTypeSpec, ForeignKeySpec, Ke
 from ..model.table import Partitioning, Period, Sequence, Table
 from ..options import DEFAULT, Options
 from . import ctas_types
-from .alter_table import add_period, add_system_versioning
+from .alter_whole_table import add_period, add_system_versioning
 from .base import (
     Command,
     _canonical_engine,

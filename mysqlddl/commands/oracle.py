@@ -25,7 +25,7 @@ from ..model.oracle import default_value, resolve_type
 from ..model.spec import DataTypeSpec
 from ..model.table import ConstraintState, TableEditor
 from ..options import DEFAULT, Options
-from .alter_table import AlterOperation, _op
+from .alter_base import AlterOperation, _op
 from .base import Command, _command, _put, _require_table
 
 _DEFAULT_STATE = ConstraintState()

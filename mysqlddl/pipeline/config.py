@@ -1,5 +1,9 @@
 """The pipeline file (TOML): one frozen dataclass per table, validated when read.
 
+(Past 600 lines: every table of the file and its checks, each error naming the file and the key,
+and the rule that no output lies on an input, which looks at all the tables at once; they share the
+typed readers and the path rules, which a split would pass between modules.)
+
 The minimal form (every other key optional, defaults below)::
 
     [source]

@@ -217,7 +217,9 @@ class Pipeline:
             options = options.replace(decode=decode.replace(error_policy=ErrorPolicy.COLLECT))
         fresh = ckpt is None            # (the [source] start options apply: a checkpoint wins over them)
         opts = cfg.source.source_options(decode, follow=not once, fresh=fresh)
-        self.source = source = open_source(cfg.source.uri, opts, on_wait=self._idle, stop_requested=lambda: self._stop)
+        # (a server logs in at its first use: the checkpoint is looked at before the server is asked anything)
+        self.source = source = open_source(cfg.source.uri, opts, on_wait=self._idle, stop_requested=lambda: self._stop,
+                                           **({"lazy": True} if cfg.source.server else {}))
         at = cfg.source.start_filter(fresh=fresh)
         if at is not None:
             # files: the history is built from their start, delivery begins at the position (checked

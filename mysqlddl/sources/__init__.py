@@ -13,7 +13,8 @@ opener is ``opener(target, options, **hooks) -> EventSource``: ``target`` is the
 and plain paths, or a list of paths), the parsed :class:`~.uri.ServerUri` (``mysql``,
 ``mariadb``), or the URI text (any other scheme: it parses its own); ``options`` a
 :class:`SourceOptions` (never None); ``hooks`` the keyword arguments of :func:`open_source`
-(``on_wait`` for every source; a server's also ``password`` and ``start_hook``).
+(``on_wait`` and ``stop_requested`` for every source; a server's also ``password``,
+``start_hook`` and ``lazy``: log in at the first use, not at the opening).
 
 An entry may name its opener as ``"module:function"``, imported on first use: the server source
 (PyMySQL and the protocol code are not needed for files), and OLR output, whose package sits above
@@ -36,8 +37,8 @@ from .uri import FileUri, ServerUri, parse_uri
 #: (olr: mysqlddl.pipeline.olr_source until its source moves to mysqlddl.olr.source)
 OPENERS: dict = {
     "file": open_files,
-    "mysql": "mysqlddl.sources.server.resume:open_server",
-    "mariadb": "mysqlddl.sources.server.resume:open_server",
+    "mysql": "mysqlddl.sources.server:open_server",
+    "mariadb": "mysqlddl.sources.server:open_server",
     "olr": "mysqlddl.pipeline.olr_source:olr_source",
 }
 

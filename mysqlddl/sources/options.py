@@ -43,7 +43,7 @@ class SourceOptions:
     the server's differs); ``expected_server_id``: its ``server_id``, the identity MariaDB gives
     (it has no ``server_uuid``). Neither applies to a ``start_gtid`` (a GTID position survives a
     failover; a file position does not). ``snapshot``: ``never`` (default), ``schema-only`` or ``initial`` (read
-    by the snapshot hook, see :mod:`mysqlddl.sources.server.source`). ``poll``: seconds between two
+    by the snapshot hook, see :mod:`mysqlddl.sources.server.stream`). ``poll``: seconds between two
     looks at a followed file that has not grown (a directory source with ``follow``).
 
     One validation for every front end: ``mysqlddl changes`` (``--start-position``, ``--start-gtid``,

@@ -14,9 +14,9 @@ Public functions::
         MariaDB sequence and view (views last), consistent with each other. With ``with_rows``
         the connection is left inside a REPEATABLE READ transaction opened WITH CONSISTENT
         SNAPSHOT at exactly that position, for ``changes.snapshot.snapshot_rows``; else it is
-        committed. ``filters``: a
+        committed. ``filters``: a :class:`TableFilter`, such as the change reader's
         :class:`mysqlddl.changes.filters.Filters` (its databases/tables include and exclude
-        patterns, through ``table_ok``); system databases are never included.
+        patterns); system databases are never included.
         ``lock``: how the position and the schema are made consistent:
 
         "global"    FLUSH TABLES WITH READ LOCK, then START TRANSACTION WITH CONSISTENT SNAPSHOT,
@@ -54,7 +54,7 @@ Public functions::
 
     The rows read in the transaction a capture leaves open become change records in
     :mod:`mysqlddl.changes.snapshot` (``snapshot_rows``): records are the change layer's business,
-    and DESIGN's direction is sources <- changes.
+    and changes stands above sources (ARCHITECTURE.md, "Layers").
 
     SchemaCapture.catalog(options) -> Catalog; SchemaCapture.options(base) -> Options
 
@@ -73,7 +73,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import pymysql.err
 
@@ -81,10 +81,6 @@ from ...errors import ConfigError, SnapshotError
 from ...model.catalog import Catalog
 from ...options import Dialect, Options
 from ...positions import BinlogPosition
-
-if TYPE_CHECKING:
-    from ...changes.filters import Filters
-
 
 #: Databases that hold the server's own state, never captured.
 SYSTEM_DATABASES = frozenset({"information_schema", "performance_schema", "mysql", "sys"})
@@ -98,6 +94,14 @@ ACCESS_DENIED = frozenset({1227, 1044, 1142})
 #: What reading a table in a snapshot meets when a DDL changed it since: ER_TABLE_DEF_CHANGED
 #: (1412, a rebuilt table), ER_BAD_FIELD_ERROR (1054, a dropped column), ER_NO_SUCH_TABLE (1146).
 CHANGED_UNDER_SNAPSHOT = frozenset({1412, 1054, 1146})
+
+
+class TableFilter(Protocol):
+    """Which databases and tables a capture includes: what the capture needs of the change reader's
+    filters (changes/ stands above sources/, so the capture names the method, not the class)."""
+
+    def table_ok(self, db: str | None, table: str | None) -> bool:
+        """Whether ``table`` of ``db`` is included (``table`` None: whether any of ``db`` may be)."""
 #: What each capture method runs, and the privileges that takes (MariaDB KB "GRANT"; MySQL manual
 #: "Privileges Provided by MySQL"): SHOW MASTER STATUS / SHOW BINARY LOGS / SHOW BINLOG EVENTS need
 #: BINLOG MONITOR on MariaDB 10.5+ (REPLICATION CLIENT before, and on MySQL).
@@ -294,7 +298,7 @@ def _ddl_between(cur, start: tuple[str, int], end: tuple[str, int]) -> str | Non
     return None
 
 
-def capture_schema(conn, *, filters: Filters | None = None, lock: str = "auto",
+def capture_schema(conn, *, filters: TableFilter | None = None, lock: str = "auto",
                    with_rows: bool = True, hold_tables: bool = True) -> SchemaCapture:
     """See the module docstring. A :class:`~mysqlddl.errors.SnapshotError` names what is missing
     (no binary log, an unknown lock method for this server); PyMySQL's own errors (privileges:
@@ -411,4 +415,4 @@ def _capture_snapshot(cur, filters, version: str, with_rows: bool, hold: bool):
 
 
 __all__ = ["ACCESS_DENIED", "CHANGED_UNDER_SNAPSHOT", "SNAPSHOT_ATTEMPTS", "SYSTEM_DATABASES", "SchemaCapture",
-           "capture_schema"]
+           "TableFilter", "capture_schema"]

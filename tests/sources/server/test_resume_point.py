@@ -1,4 +1,4 @@
-"""Where a server stream resumes after a lost connection (ServerSource._track): the start of the
+"""Where a server stream resumes after a lost connection (resume_point.ResumePoint.track): the start of the
 open transaction, or the next event between transactions -- over the event sequences each server
 writes (MySQL: GTID, BEGIN, rows, XID; GTID then a DDL; pre-GTID BEGIN ... COMMIT; rows of a
 non-transactional table without BEGIN; MariaDB: GTID standing for BEGIN, standalone GTID + DDL).
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from mysqlddl.binlog.events import MariadbGtidEvent, QueryEvent, RowsEvent, TableMapEvent, XidEvent
 from mysqlddl.binlog.events.types import Event
-from mysqlddl.sources.server.source import ServerSource
+from mysqlddl.sources.server.resume_point import ResumePoint
 
 
 def mk(cls, **fields):
@@ -23,13 +23,11 @@ GTID, QUERY, TABLE_MAP, ROWS, XID, MGTID = 33, 2, 19, 30, 16, 162
 
 def walk(events):
     """Feed (type, event, size) in order from position 100; -> the resume point after each."""
-    src = object.__new__(ServerSource)
-    src._txn, src._resume, src._maps, src._current_file = None, None, {}, "binlog.000007"
+    point = ResumePoint()
     pos, out = 100, []
     for t, ev, size in events:
-        src._next = pos + size
-        src._track(ev, t, pos, size)
-        out.append(src._resume[1])
+        point.track(ev, t, "binlog.000007", pos, size, pos + size)
+        out.append(point.resume[1])
         pos += size
     return out
 

@@ -21,7 +21,7 @@ from mysqlddl.sources import SourceOptions, open_source
 from mysqlddl.sources.server.checks import SourceWarning
 from mysqlddl.sources.uri import parse_uri
 
-from .conftest import PASSWORD
+from ..conftest import PASSWORD
 
 pytestmark = pytest.mark.mariadb
 
