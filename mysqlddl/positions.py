@@ -5,7 +5,8 @@ Two types, one per kind of source, both ordered, compared and hashed through ``k
 - :class:`BinlogPosition`, key ``(file_seq, pos)``: a byte offset in a binlog file and the
   file's sequence number, plus the file name and the GTID as carried data;
 - :class:`OlrPosition`, key ``(c_scn, c_idx)``: OpenLogReplicator's checkpoint fields, plus the
-  message's own ``scn`` and the output file name as carried data.
+  message's own ``scn`` and the output file name as carried data; its subclass
+  :class:`OlrResumePosition`, key ``(file_seq, pos)``, where a reader of OLR output resumes.
 
 The schema history (:mod:`mysqlddl.history`) takes either: it compares positions only through
 ``key`` and stores them with the model codec (``BinlogPosition`` untagged, as saved histories always
@@ -160,7 +161,58 @@ class OlrPosition(_ByKey):
         return f"c_scn {self.c_scn} c_idx {self.c_idx}"
 
 
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class OlrResumePosition(OlrPosition):
+    """Where a reader of OLR output resumes (a pipeline's checkpoint, an OLR transaction's end):
+    the message that ended the last committed transaction (a ``commit``, or a ``ddl`` message),
+    ``(c_scn, c_idx)`` and ``scn`` as OLR gave them, ``xid`` its transaction; ``file`` (base
+    name), ``file_seq`` (the number in it: :func:`mysqlddl.olr.documents.file_number`),
+    ``message`` (its byte offset) and ``pos`` (the byte offset just past it, where the next message
+    starts: a restart reads on from there) where it is.
+
+    Ordered by ``(file_seq, pos)``, its place in the output, as a binlog position is the end of its
+    transaction: OLR writes transactions in commit order and ``c_scn`` is where a transaction's redo
+    starts, so ``(c_scn, c_idx)`` does not order them (:class:`OlrPosition`). A restart reads the
+    message at ``message`` again and checks it is the checkpoint's (:attr:`fingerprint`)."""
+
+    file_seq: int = 0
+    pos: int = 0
+    message: int = 0
+    xid: str | None = None
+
+    kind = "olr"
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.file_seq, self.pos)
+
+    @property
+    def gtid(self) -> None:
+        return None
+
+    @property
+    def fingerprint(self) -> str:
+        """What the message at :attr:`message` must be on a restart."""
+        return f"c_scn {self.c_scn} c_idx {self.c_idx} xid {self.xid}"
+
+    def __str__(self) -> str:
+        return f"{self.file}@{self.pos} (c_scn {self.c_scn} c_idx {self.c_idx} scn {self.scn})"
+
+    def as_dict(self) -> dict:
+        """What a checkpoint keeps beyond file, file_seq and pos (with its ``kind``)."""
+        return {"kind": "olr", "c_scn": self.c_scn, "c_idx": self.c_idx, "scn": self.scn, "xid": self.xid,
+                "message": self.message}
+
+    @classmethod
+    def from_dict(cls, file: str, file_seq: int, pos: int, d: dict) -> OlrResumePosition:
+        """:meth:`as_dict`'s data back, with the file, file_seq and pos kept beside it."""
+        scn = d.get("scn")
+        return cls(int(d["c_scn"]), int(d["c_idx"]), file, None if scn is None else int(scn), int(file_seq),
+                   int(pos), int(d["message"]), d.get("xid"))
+
+
 #: What the schema history records a DDL under.
 HistoryPosition = BinlogPosition | OlrPosition
 
-__all__ = ["NO_FILE_SEQ", "BinlogPosition", "HistoryPosition", "OlrPosition", "file_seq", "split_file_name"]
+__all__ = ["NO_FILE_SEQ", "BinlogPosition", "HistoryPosition", "OlrPosition", "OlrResumePosition", "file_seq",
+           "split_file_name"]

@@ -51,8 +51,8 @@ LAZY = {
                                        "for the decoder, the change reader or the DDL grammar (0.2-0.7 s)",
     ("mysqlddl/pipeline/sinks.py", "mysqlddl.sinks.postgresql"): "psycopg, the [postgresql] extra: only a "
                                                                    "pipeline with a postgresql:// sink loads it",
-    ("mysqlddl/sinks/postgresql.py", "psycopg"): "the [postgresql] extra, imported after the others so that its "
-                                                 "absence is a typed error saying what to install",
+    ("mysqlddl/sinks/pg/lock.py", "psycopg"): "the [postgresql] extra, imported after the others so that its "
+                                              "absence is a typed error saying what to install",
     ("mysqlddl/sinks/arrow.py", "pyarrow"): "the [spark] extra; the module's names are imported where it is absent",
     ("mysqlddl/sinks/arrow.py", "numpy"): "comes with pyarrow, the [spark] extra",
     ("mysqlddl/sinks/parquet.py", "pyarrow"): "the [spark] extra; the module's names are imported where it is "
@@ -110,15 +110,6 @@ BY_NAME = {
                                                               "implements the source contract but lives with "
                                                               "its document and record readers above changes, "
                                                               "and loads only for an olr:// URI",
-    # temporary: the olr change moves the OLR source to mysqlddl.olr.source (the entry above)
-    ("mysqlddl/sources/__init__.py", "mysqlddl.pipeline.olr_source"): "the registry's olr:// entry until the OLR "
-                                                                       "source moves to mysqlddl.olr.source",
-}
-
-# Upward imports that exist today and are being removed: (module path glob, imported module
-# prefix) -> why. Temporary: emptied when the change removing each lands.
-KNOWN_UPWARD = {
-    ("mysqlddl/olr/events.py", "mysqlddl.sinks.jsonl"): "removed by the olr change",
 }
 
 _RANK = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
@@ -245,9 +236,8 @@ def upward_references(rel: str, source: str) -> list[tuple[int, str, str]]:
 
 
 def _allowed(rel: str, module: str, how: str) -> bool:
-    if how == "names":
-        return any(fnmatch.fnmatch(rel, p) and module == m for p, m in BY_NAME)
-    return any(fnmatch.fnmatch(rel, p) and (module == m or module.startswith(m + ".")) for p, m in KNOWN_UPWARD)
+    # (an import is never admitted upward: only a registry's string naming a module, by BY_NAME)
+    return how == "names" and any(fnmatch.fnmatch(rel, p) and module == m for p, m in BY_NAME)
 
 
 def layer_violations(package: Path = PACKAGE) -> list[str]:
@@ -341,15 +331,6 @@ def test_no_upward_imports():
     bad = layer_violations()
     assert not bad, ("imports (or module names) reaching a higher layer; move the shared piece down, or take a "
                      "protocol (ARCHITECTURE.md, \"Layers\"):\n" + "\n".join(bad))
-
-
-def test_known_upward_imports_still_exist():
-    """KNOWN_UPWARD lists what is being removed: an entry whose import is gone is stale: drop it."""
-    for pattern, module in KNOWN_UPWARD:
-        hits = [m for path in _modules() if fnmatch.fnmatch(_rel(path), pattern)
-                for _, m, how in upward_references(_rel(path), path.read_text(encoding="utf-8"))
-                if how == "imports" and (m == module or m.startswith(module + "."))]
-        assert hits, f"{pattern} no longer imports {module}: drop it from KNOWN_UPWARD"
 
 
 def test_architecture_lists_the_same_layers():

@@ -31,8 +31,9 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import ClassVar
 
 from ..binlog import rows as rows_mod
 from ..binlog.events import RowsEvent, TableMapEvent
@@ -87,10 +88,19 @@ class Source:
     relay_file: str | None = None
     relay_pos: int | None = None
 
+    #: the kind of source (an OLR record's source is :class:`mysqlddl.olr.records.OracleSource`,
+    #: kind "olr"): what a sink renders a record by
+    kind: ClassVar[str] = "binlog"
+
     @property
     def key(self) -> tuple[int, int, int]:
         """The row ordering key (file_seq, pos, row)."""
         return (self.file_seq, self.pos, self.row)
+
+    @property
+    def qualified_name(self) -> str:
+        """``db.table``, as ChangeStats and a pipeline's stats key a table."""
+        return f"{self.db}.{self.table}"
 
 
 class Naming(str, enum.Enum):
@@ -112,7 +122,12 @@ class RowChange:
     among the rows of its table (Debezium's total_order / data_collection_order).
     ``headers``: with ``pk_change="split"``, an UPDATE that changed the primary key becomes a
     delete carrying ``{"__debezium.newkey": {...}}`` and a create carrying
-    ``{"__debezium.oldkey": {...}}`` (the Kafka headers Debezium sets on that pair); else None."""
+    ``{"__debezium.oldkey": {...}}`` (the Kafka headers Debezium sets on that pair); else None.
+
+    A row of OLR output (``source`` an :class:`~mysqlddl.olr.records.OracleSource`) also says
+    ``typing``, where its column types came from (columns | history | none), and ``flags``, kind
+    -> ("after.COL", ...) for the values OLR could not give whole (:mod:`mysqlddl.olr.reader`);
+    both None on a binlog row (defaults: a binlog row is built per row and pays nothing for them)."""
 
     op: str
     source: Source
@@ -126,6 +141,8 @@ class RowChange:
     total_order: int = 0
     table_order: int = 0
     headers: dict | None = None
+    typing: str | None = None
+    flags: Mapping[str, tuple[str, ...]] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -133,17 +150,22 @@ class SchemaChange:
     """A DDL recorded in the history: its text, default database, and the ``record`` (resulting
     table versions, None for dropped tables). ``position`` is where it took effect (the end of its
     QUERY event). ``kinds``: per ``record.tables`` entry, CREATE, ALTER or DROP (a rename is the
-    DROP of the old name and the CREATE of the new one)."""
+    DROP of the old name and the CREATE of the new one). ``end``: where the transaction the DDL is
+    ends when that is not the history's position (OLR output: the
+    :class:`~mysqlddl.positions.OlrResumePosition` just past the DDL message, while the history
+    records it at the message's ``(c_scn, c_idx)``); None for a binlog DDL."""
 
     source: Source
     ddl: str
     database: str | None
     record: HistoryRecord
     kinds: tuple[str, ...] = ()
+    end: object | None = None
 
     @property
     def position(self) -> BinlogPosition:
-        return self.record.position
+        """Where the next transaction starts (the position a checkpoint resumes from)."""
+        return self.record.position if self.end is None else self.end
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
     mysqlddl olr FILE... [--schema DDL.sql --schema-owner OWNER] [-o OUT]
 
-Change events as JSON Lines in the MySQL path's Debezium envelope (see mysqlddl.olr.events). Exit
+Change events as JSON Lines in the MySQL path's Debezium envelope (see mysqlddl.sinks.oracle). Exit
 codes: 0 success, 1 input rejected (a positioned error is printed), 2 usage error (listed by --help).
 """
 
@@ -42,11 +42,9 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # lazy: the OLR reader and the sinks load only when this subcommand runs (cli/main.py)
-    from ..olr.events import envelope
     from ..olr.reader import OlrReader
     from ..options import Options
     from ..sinks import JsonLinesSink, write_records
-    from ..sinks.jsonl import dumps
 
     opts = Options(dialect="oracle", olr_time_unit=args.time_unit, olr_tm_unit=args.tm_unit,
                    error_policy="skip" if args.lenient else "raise")
@@ -60,10 +58,9 @@ def run(args: argparse.Namespace) -> int:
         args.schema, option="--schema", encoding=args.schema_encoding, encoding_option="--schema-encoding")
     reader = OlrReader(args.files, opts, baseline=baseline, baseline_owner=args.schema_owner, name=args.name,
                        transactions=not args.no_transactions, schema_changes=not args.no_schema_changes)
-    # the MySQL path's sink, each line this path's envelope (the lines are ASCII: json's ensure_ascii)
-    with common.writing(args.output), \
-            JsonLinesSink(args.output or sys.stdout, render=lambda change: dumps(envelope(change, name=args.name))) \
-            as sink:
+    # the MySQL path's sink, which renders OLR records in the Oracle envelope (mysqlddl.sinks.oracle; the
+    # lines are ASCII: json's ensure_ascii)
+    with common.writing(args.output), JsonLinesSink(args.output or sys.stdout, name=args.name) as sink:
         write_records(reader, sink)
     if args.history:
         with common.writing(args.history, option="--history"):

@@ -1,27 +1,34 @@
-"""OpenLogReplicator (OLR) JSON output -> Oracle change events in the Debezium envelope.
+"""OpenLogReplicator (OLR) JSON output -> change records (:mod:`mysqlddl.changes.records`).
 
     documents   a file as JSON documents with their line and byte offset (JSON Lines, pretty-printed
                 or concatenated)
+    source      the OLR source (``olr:///path``): a file or a directory of output files, followed as
+                OLR writes them, as documents; its identity and resume position
+                (:class:`~mysqlddl.positions.OlrResumePosition`)
     messages    one document's OLR fields, checked (scn/scns, tm/tms, c_scn, c_idx, xid, db, payload)
     values      column values converted by Oracle type (NUMBER -> Decimal, DATE/TIMESTAMP -> datetime,
                 RAW/BLOB -> bytes, ``?`` -> UNKNOWN, ...)
     reader      the join with the schema history (DDL parsed by the Oracle grammar), keyed by
-                :class:`~mysqlddl.positions.OlrPosition` ``(c_scn, c_idx)``
-    events      the change events and their envelope
-    cli         ``mysqlddl olr FILE...``
+                :class:`~mysqlddl.positions.OlrPosition` ``(c_scn, c_idx)``: RowChange, SchemaChange,
+                TransactionMark and Boundary records
+    records     :class:`OracleSource`, the ``source`` of those records
+
+The records' rendering (the Debezium-shaped Oracle envelope) is the sinks' (:mod:`mysqlddl.sinks.oracle`);
+``mysqlddl olr FILE...`` is :mod:`mysqlddl.cli.olr`.
 """
 
 from importlib import import_module
 
-# OLR's key type lives with the binlog one, at the bottom of the package (the history imports it)
+# OLR's position types live with the binlog one, at the bottom of the package (the history and a
+# pipeline's checkpoints import them)
 from ..positions import OlrPosition as OlrPosition
+from ..positions import OlrResumePosition as OlrResumePosition
 
 # The public names load their submodule on first use (PEP 562): `mysqlddl --help` and every other
-# subcommand import mysqlddl.olr.cli to define `olr`'s arguments, and must not pay for the reader,
-# the envelope and the change-event machinery behind it.
+# subcommand import mysqlddl.olr.cli to define `olr`'s arguments, and must not pay for the reader
+# and the change-record machinery behind it.
 _SUBMODULE = {
-    "OracleChange": "events", "OracleRowChange": "events", "OracleSchemaChange": "events",
-    "OracleSource": "events", "OracleTransactionMark": "events", "envelope": "events",
+    "OracleSource": "records", "OlrSource": "source", "olr_source": "source",
     "OlrReader": "reader", "OlrStats": "reader", "read_olr": "reader",
     "UNKNOWN": "values", "Kind": "values",
 }
@@ -36,4 +43,4 @@ def __getattr__(name: str):
     return value
 
 
-__all__ = sorted([*_SUBMODULE, "OlrPosition"])
+__all__ = sorted([*_SUBMODULE, "OlrPosition", "OlrResumePosition"])

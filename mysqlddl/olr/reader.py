@@ -1,9 +1,13 @@
 """The join for Oracle: OLR messages + the schema history -> row changes, schema changes, transactions.
 
-One pass over the messages of the files, in order::
+One pass over the messages of the files (or of an :class:`~mysqlddl.olr.source.OlrSource`), in
+order, giving the change records of :mod:`mysqlddl.changes.records` with an
+:class:`~mysqlddl.olr.records.OracleSource` as their ``source``::
 
-    begin / commit   transaction BEGIN / END (END counts the rows per table). OLR writes committed
-                     transactions only, in commit order; a rolled-back one never appears
+    begin / commit   transaction BEGIN / END (END counts the rows per table; its ``end`` is the
+                     :class:`~mysqlddl.positions.OlrResumePosition` just past the message). OLR
+                     writes committed transactions only, in commit order; a rolled-back one never
+                     appears
     c / u / d        values converted by column type (:mod:`mysqlddl.olr.values`), types from, in
                      order: the message's ``schema.columns`` (OLR sends them once per table with
                      ``format.schema`` 0x0001, so the last ones seen for a table are kept until a
@@ -19,6 +23,12 @@ where a transaction's redo *starts*, so a transaction that began before a DDL an
 it carries a smaller ``c_scn`` than the DDL although its rows follow it (see
 :class:`~mysqlddl.positions.OlrPosition`). A given ``history`` is the state before the first message.
     chkpt            counted (OLR's checkpoint records carry no change)
+
+After the last record of a message that ended a transaction (a ``commit``, or a ``ddl`` outside
+a transaction) comes a :class:`~mysqlddl.changes.records.Boundary` (always, whatever
+``transactions`` says): its ``position`` the OlrResumePosition past the message (a message may
+carry several payloads, and a restart reads on after the whole message), ``state`` the column
+types a reader resuming there needs (:meth:`OlrReader.columns_state`, as ``{"olr_columns": ...}``).
 
 Strict by default: the first bad document, message, value or DDL raises its positioned error
 (:class:`~mysqlddl.errors.OlrError`, or the :class:`~mysqlddl.errors.DdlError` with
@@ -36,22 +46,18 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
+from ..changes.records import Boundary, Naming, Record, RowChange, SchemaChange, TransactionMark
 from ..commands import UseDatabase
 from ..errors import DdlError, DdlSemanticError, MysqlddlError, OlrError, OlrMessageError, OlrValueError
 from ..history import SchemaHistory
 from ..model.catalog import Catalog
 from ..model.ids import TableId
 from ..options import DEFAULT, Dialect, ErrorPolicy, Options
-from ..positions import OlrPosition
-from .documents import Document, iter_documents
-from .events import (
-    OracleChange,
-    OracleRowChange,
-    OracleSchemaChange,
-    OracleSource,
-    OracleTransactionMark,
-)
+from ..positions import OlrPosition, OlrResumePosition
+from .documents import Document, file_number, iter_documents
 from .messages import DML_OPS, Message, Payload, parse_message
+from .records import OracleSource
+from .source import OlrSource
 from .values import LOSSY, UNKNOWN, Kind, ValueContext, column_kind, convert, iso_datetime, type_kind
 
 _MS_DIV = {"s": (1000, 1), "ms": (1, 1), "us": (1, 1000), "ns": (1, 1_000_000)}
@@ -122,19 +128,22 @@ class OlrReader:
     (else a new one, from ``baseline``: Oracle DDL text applied with ``baseline_owner`` as the
     default schema, in force before the first message). ``transactions`` / ``schema_changes``: emit
     BEGIN/END and schema-change events. ``ddl_parser(sql, options, source) -> commands`` replaces
-    the Oracle grammar (tests; another dialect's DDL). ``documents(errors, lenient)``: the messages'
-    documents from another stream than the files read whole (a pipeline following a growing output:
-    :func:`~mysqlddl.olr.documents.tail_documents`), its JSON errors appended to ``errors``.
+    the Oracle grammar (tests; another dialect's DDL). ``files`` may be an
+    :class:`~mysqlddl.olr.source.OlrSource` instead (a pipeline's: a directory, followed as OLR
+    writes it), read from ``start``, an :class:`~mysqlddl.positions.OlrResumePosition` (None: from
+    the beginning; a document that is not JSON is then skipped or not by the source's own
+    ``error_policy``); with files, ``start`` is the byte offset in the first one to begin at.
+    ``columns``: :meth:`columns_state`'s data to resume with (a ValueError when it is not that).
     """
 
-    def __init__(self, files: str | Path | Iterable[str | Path], options: Options = DEFAULT, *,
+    def __init__(self, files: str | Path | Iterable[str | Path] | OlrSource, options: Options = DEFAULT, *,
                  history: SchemaHistory | None = None, baseline: str | None = None,
                  baseline_owner: str | None = None, name: str = "mysqlddl", transactions: bool = True,
-                 schema_changes: bool = True, ddl_parser: DdlParser | None = None, start: int = 0,
-                 columns: list | None = None, documents=None):
-        self.files = [files] if isinstance(files, (str, Path)) else list(files)
-        self.documents = documents
-        self.start = start          # byte offset in the first file to begin at (a pipeline's resume)
+                 schema_changes: bool = True, ddl_parser: DdlParser | None = None,
+                 start: int | OlrResumePosition | None = None, columns: list | None = None):
+        self.source = files if isinstance(files, OlrSource) else None
+        self.files = [] if self.source is not None else [files] if isinstance(files, (str, Path)) else list(files)
+        self.start = start
         self.options = options
         self.ddl_options = options if options.dialect is Dialect.ORACLE else options.replace(dialect=Dialect.ORACLE)
         self.strict = options.error_policy is ErrorPolicy.RAISE
@@ -155,6 +164,8 @@ class OlrReader:
             self.restore_columns(columns)
         self._version_kinds: dict[int, tuple[object, dict[str, Kind]]] = {}
         self._last = (0, 0)
+        self._in_txn = False            # the last begin/commit read was a begin (a transaction is open)
+        self._state: dict | None = None     # the Boundary state for the columns now (None: to build)
 
     def _baseline(self, sql: str | None, owner: str | None) -> Catalog | None:
         if sql is None:
@@ -177,8 +188,18 @@ class OlrReader:
         return [[owner, table, {c: k.value for c, k in kinds.items()}]
                 for (owner, table), kinds in self._columns.items()]
 
+    def _boundary_state(self) -> dict:
+        """``{"olr_columns": columns_state()}``, built once for as long as the columns stay the same
+        (a Boundary per transaction must not cost a walk over every table's columns). Shared by the
+        Boundaries that carry it: not to be changed."""
+        state = self._state
+        if state is None:
+            state = self._state = {"olr_columns": self.columns_state()}
+        return state
+
     def restore_columns(self, state: list) -> None:
         """Take :meth:`columns_state`'s data back (a ValueError when it is not that)."""
+        self._state = None
         try:
             for owner, table, kinds in state:
                 self._columns[(owner, str(table))] = {str(c): Kind(k) for c, k in kinds.items()}
@@ -187,18 +208,17 @@ class OlrReader:
 
     # ------------------------------------------------------------------------------ driving
     def _streams(self):
-        """The documents to read, stream by stream (a file each, or :attr:`documents`), each with the
+        """The documents to read, stream by stream (a file each, or the source's), each with the
         list its JSON errors go to."""
-        if self.documents is not None:
-            errors: list[OlrError] = []
-            yield self.documents(errors, not self.strict), errors
+        if self.source is not None:
+            yield self.source.events(self.start), self.source.errors
             return
         for n, path in enumerate(self.files):
             errors = []
-            yield iter_documents(path, lenient=not self.strict, errors=errors, start=self.start if n == 0 else 0), \
-                errors
+            start = (self.start or 0) if n == 0 else 0
+            yield iter_documents(path, lenient=not self.strict, errors=errors, start=start), errors
 
-    def __iter__(self) -> Iterator[OracleChange]:
+    def __iter__(self) -> Iterator[Record]:
         for docs, json_errors in self._streams():
             for doc in docs:
                 self._drain(json_errors)
@@ -242,7 +262,7 @@ class OlrReader:
         mul, div = _MS_DIV[self.tm_unit]
         return n * mul // div
 
-    def _message(self, msg: Message, doc: Document) -> Iterator[OracleChange]:
+    def _message(self, msg: Message, doc: Document) -> Iterator[Record]:
         if msg.c_scn is not None and msg.c_idx is not None:
             key = (msg.c_scn, msg.c_idx)
         else:   # output without checkpoint fields (old OLR, doc examples): keep the order
@@ -267,6 +287,7 @@ class OlrReader:
             if self.stats.first_ts_ms is None:
                 self.stats.first_ts_ms = ts_ms
             self.stats.last_ts_ms = ts_ms
+        end = None              # the message ended a transaction: (its resume position, a DDL)
         for i, pl in enumerate(msg.payload):
             self.stats.ops[pl.op] += 1
             src = OracleSource(doc.file, doc.line, doc.offset, i, scn, key[0], key[1], msg.xid, ts_ms, msg.db,
@@ -275,21 +296,25 @@ class OlrReader:
             if pl.op == "begin":
                 if msg.xid is not None:
                     txn = self._txns[msg.xid] = _Txn(msg.xid, scn, ts_ms)
+                    self._in_txn = True
                 if self.transactions and msg.xid is not None:
-                    yield OracleTransactionMark("BEGIN", msg.xid, src)
+                    yield TransactionMark("BEGIN", msg.xid, src)
             elif pl.op == "commit":
                 if msg.xid is not None:
                     done = self._txns.pop(msg.xid, None)
                     self.stats.transactions += 1
+                    self._in_txn = False
+                    end = (_resume(src), False)
                     if self.transactions:
                         counts = tuple(done.counts.items()) if done is not None else ()
-                        yield OracleTransactionMark("END", msg.xid, src, counts)
+                        yield TransactionMark("END", msg.xid, src, counts, end[0])
             elif pl.op in DML_OPS:
                 if msg.xid is not None and txn is None:
                     # no begin message (``message`` 0x0004 skips it): the first row opens the transaction
                     txn = self._txns[msg.xid] = _Txn(msg.xid, scn, ts_ms)
+                    self._in_txn = True
                     if self.transactions:
-                        yield OracleTransactionMark("BEGIN", msg.xid, src)
+                        yield TransactionMark("BEGIN", msg.xid, src)
                 try:
                     change = self._row(pl, src, pos, txn, where)
                 except OlrValueError as e:
@@ -297,8 +322,13 @@ class OlrReader:
                     continue
                 yield change
             elif pl.op == "ddl":
-                yield from self._ddl(pl, src, pos, where)
+                if (yield from self._ddl(pl, src, pos, where)) and not self._in_txn:
+                    end = (_resume(src), True)
             # chkpt: counted in ops, nothing to emit
+        if end is not None and not self._in_txn:
+            # (after every record of the message: a restart reads on after the whole message)
+            yield Boundary(end[0], "", len(self.history.records), (ts_ms or 0) // 1000, end[1],
+                           state=self._boundary_state())
 
     # ---------------------------------------------------------------------------------- rows
     def _kinds(self, pl: Payload, pos: OlrPosition) -> tuple[dict[str, Kind] | None, str, object]:
@@ -306,6 +336,7 @@ class OlrReader:
         if pl.columns is not None:
             kinds = {c.name.upper(): type_kind(c.type) for c in pl.columns}
             self._columns[tkey] = kinds
+            self._state = None
             return kinds, "columns", None
         kinds = self._columns.get(tkey)
         if kinds is not None:
@@ -332,7 +363,7 @@ class OlrReader:
         return cands[0] if len(cands) == 1 else None
 
     def _row(self, pl: Payload, src: OracleSource, pos: OlrPosition, txn: _Txn | None, where: dict
-             ) -> OracleRowChange:
+             ) -> RowChange:
         kinds, typing, version = self._kinds(pl, pos)
         flags: dict[str, list[str]] = {"unknown": [], "lossy": [], "untyped": [], "unconverted": []}
         images = []
@@ -372,19 +403,22 @@ class OlrReader:
             txn.total += 1
             txn.counts[table] = txn.counts.get(table, 0) + 1
             total, order = txn.total, txn.counts[table]
-        return OracleRowChange(pl.op, src, images[0], images[1], typing,
-                               {k: tuple(v) for k, v in flags.items() if v}, version,
-                               txn.id if txn is not None else None, total, order)
+        # (the column names are OLR's, from the database's dictionary: the schema's names)
+        return RowChange(pl.op, src, images[0], images[1], (), Naming.SCHEMA, version, (),
+                         txn.id if txn is not None else None, total, order, None, typing,
+                         {k: tuple(v) for k, v in flags.items() if v})
 
     # ----------------------------------------------------------------------------------- DDL
-    def _ddl(self, pl: Payload, src: OracleSource, pos: OlrPosition, where: dict) -> Iterator[OracleChange]:
+    def _ddl(self, pl: Payload, src: OracleSource, pos: OlrPosition, where: dict):
+        """The DDL of a message into the history (its SchemaChange yielded when ``schema_changes``);
+        returns whether it was recorded (the message then ends a transaction)."""
         label = f"{where['file']}:{where['line']}"
         opts = self.ddl_options
         try:
             commands = list(self.ddl_parser(pl.sql, opts, label))
             if not commands:
                 self.stats.ddl_no_change += 1
-                return
+                return False
             before = self.history.catalog
             last = self.history.last_position
             if last is not None and pos < last:
@@ -396,7 +430,7 @@ class OlrReader:
             e.source = label if e.source in (None, label) else f"{label}, {e.source}"
             self.stats.ddl_errors += 1
             self._fail(e)
-            return
+            return False
         self.stats.ddl += 1
         for msg in rec.errors:     # commands the history skipped under a lenient error policy
             self.stats.ddl_errors += 1
@@ -407,10 +441,12 @@ class OlrReader:
                     del self._columns[key]
         if pl.table is not None:
             self._columns.pop((pl.owner, pl.table), None)
+        self._state = None
         if self.schema_changes:
             kinds = tuple("DROP" if t is None else "CREATE" if before.table(tid) is None else "ALTER"
                           for tid, t in rec.tables)
-            yield OracleSchemaChange(src, pl.sql, rec, kinds)
+            yield SchemaChange(src, pl.sql, pl.owner, rec, kinds, _resume(src))
+        return True
 
 
 def _epoch_ms(dt) -> int:
@@ -420,7 +456,13 @@ def _epoch_ms(dt) -> int:
     return (delta.days * 86_400_000_000 + delta.seconds * 1_000_000 + delta.microseconds) // 1000
 
 
-def read_olr(files, **kw) -> Iterator[OracleChange]:
+def _resume(src: OracleSource) -> OlrResumePosition:
+    """Where a reader resumes after the message a record came from."""
+    return OlrResumePosition(src.c_scn if src.c_scn is not None else 0, src.c_idx if src.c_idx is not None else 0,
+                             Path(src.file).name, src.scn, file_number(src.file), src.end, src.offset, src.xid)
+
+
+def read_olr(files, **kw) -> Iterator[Record]:
     """Shorthand for ``iter(OlrReader(files, **kw))``."""
     return iter(OlrReader(files, **kw))
 

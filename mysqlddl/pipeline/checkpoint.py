@@ -28,7 +28,7 @@ epoch, the identities, when), and the first save on the new server replaces the 
 history rows with the new server's re-based history in its transaction (the old rows renamed to
 ``PIPELINE#epochN``, kept for reading): the layout is the same, no format change.
 
-Positions of another kind than a binlog's (an OLR source's :class:`~.olr_source.OlrResumePosition`)
+Positions of another kind than a binlog's (an OLR source's :class:`~mysqlddl.positions.OlrResumePosition`)
 keep file, file_seq and pos in their columns and the rest under ``position`` in the row's JSON
 ``data``, with their ``kind``: a binlog checkpoint's row is what it was (no format change), and a
 kind this version does not know is refused by name.
@@ -52,8 +52,7 @@ from ..faults import fault
 from ..history import SchemaHistory
 from ..options import DEFAULT, Options
 from ..paths import link_into_place
-from ..positions import BinlogPosition
-from .olr_source import OlrResumePosition
+from ..positions import BinlogPosition, OlrResumePosition
 
 #: The store's layout version. A store written with a larger one was written by a newer mysqlddl:
 #: refused (its rows may mean something this version cannot know).
@@ -74,7 +73,7 @@ class Checkpoint:
 
     pipeline: str
     source_id: str
-    position: BinlogPosition            # (or an OlrResumePosition: pipeline.olr_source)
+    position: BinlogPosition            # (or an OlrResumePosition: mysqlddl.olr.source)
     gtid_set: str = ""
     history_version: int = 0
     time: float = 0.0

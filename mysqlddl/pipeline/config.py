@@ -19,7 +19,7 @@ Every key::
     [source]   uri (a binlog file or directory; or mysql://USER@HOST:PORT/?server-id=N, a server
                streamed as a replica: its password from MYSQL_PWD or defaults_file); poll_ms = 200
                (how often a followed directory is looked at); defaults_file (a server source's MySQL option file);
-               or olr:///PATH, OpenLogReplicator output (a file or a directory: pipeline.olr_source),
+               or olr:///PATH, OpenLogReplicator output (a file or a directory: mysqlddl.olr.source),
                with time_unit = "ns" and tm_unit (as `mysqlddl olr`; [changes] schema is then Oracle
                DDL and schema_database its default owner); on_identity_change = "follow-gtid" | "error"
                (a server whose identity is not the checkpoint's, a failover: go on from the checkpoint's
@@ -462,7 +462,7 @@ def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
             except (MysqlddlError, OSError):     # (not there yet: a followed directory may be made later)
                 pass
         if scheme == "olr" and (src.is_dir() or cfg.source.uri.endswith("/")):
-            followed = (src, lambda n: not n.startswith("."))   # (every file but dot files: olr_source)
+            followed = (src, lambda n: not n.startswith("."))   # (every file but dot files: olr.source)
         elif src.is_dir() or cfg.source.uri.endswith("/") or src.suffix == ".index":
             # a binlog directory is read through its one .index, else its name.NNNNNN files, listed
             # again as it grows (binlog.files.resolve_sources, sources.file); beside an .index

@@ -1,8 +1,8 @@
 """The pipeline run: source -> ChangeReader -> sink, with checkpoints, stats and an error strategy.
 
 (Past 600 lines: one run's state, the batch, the boundary, the prepared XA transactions, the
-replay, is shared by the binlog and OLR loops, the event tap and the commit; split, it would be
-passed around as a second object with the same fields.)
+replay, is shared by the loop over the records (of a binlog or OLR source alike), the event tap and
+the commit; split, it would be passed around as a second object with the same fields.)
 
 One run (:meth:`Pipeline.run`):
 
@@ -56,7 +56,7 @@ end (:meth:`Pipeline._silent_end`), committed under the same batching, so a rest
 a long filtered stretch again.
 
 Known limits: a followed directory must hold a binlog file when the run starts (its identity is
-read from the first file), as must a followed OLR directory (:mod:`.olr_source`).
+read from the first file), as must a followed OLR directory (:mod:`mysqlddl.olr.source`).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ from ..binlog.events import (
     XidEvent,
 )
 from ..changes import ChangeReader
-from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
+from ..changes.records import Boundary, RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.transactions import parse_xid
 from ..errors import (
     CheckpointError,
@@ -93,9 +93,9 @@ from ..errors import (
     SinkValueError,
 )
 from ..faults import fault
-from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionMark
+from ..olr.reader import OlrReader
 from ..options import ErrorPolicy, Options
-from ..positions import BinlogPosition, file_seq
+from ..positions import BinlogPosition, OlrResumePosition, file_seq
 from ..sinks.base import Sink
 from ..sources import open_source
 from ..sources.replay import TapSource
@@ -105,7 +105,6 @@ from .config import PipelineConfig, load_config
 from .dead_letters import DeadLetters
 from .gtid import GtidTracker
 from .lock import PipelineLock
-from .olr_source import OlrResumePosition
 from .sinks import SINKS, make_sink
 from .stats import Stats, write_stats_file
 from .target_store import TargetCheckpointStore
@@ -317,9 +316,12 @@ class Pipeline:
         self._said_untyped = False
         if olr:
             columns = (ckpt.reader_state or {}).get("olr_columns") if ckpt is not None else None
-            reader = self.reader = source.reader(start, decode, history=history, columns=columns,
+            try:
+                reader = self.reader = OlrReader(source, decode, start=start, history=history, columns=columns,
                                                  baseline=cfg.schema if history is None else None,
                                                  baseline_owner=options.schema_database, name=options.name)
+            except ValueError as e:
+                raise CheckpointError(f"the checkpoint's OLR column types cannot be read: {e}") from None
         else:
             reader = self.reader = ChangeReader(TapSource(source, self._tap), options.replace(span=(read_from, None)),
                                                 schema=cfg.schema if history is None else None, history=history)
@@ -337,10 +339,7 @@ class Pipeline:
                 sink.seed(reader.history.catalog if olr else reader.history.catalog_at(BinlogPosition(-1, 0)))
             else:
                 sink.validate_schema(reader.history)     # (a restart: the schema restored from the checkpoint)
-            if olr:
-                self._loop_olr(reader)
-            else:
-                self._loop(reader)
+            self._loop(reader)
             if not self._in_txn:
                 sink.rotate()
                 self._commit(final=True)
@@ -468,7 +467,10 @@ class Pipeline:
     def _loop(self, reader) -> None:
         """Every record into the sink. The commit decision at a transaction end is taken when the
         next record arrives (or the source runs dry: :meth:`_idle`, or ends): a TRUNCATE's
-        ``op="t"`` changes follow its SchemaChange and belong before the commit point."""
+        ``op="t"`` changes follow its SchemaChange and belong before the commit point. An OLR
+        reader's transaction ends where its message does (a message may carry more payloads after
+        its commit, and the checkpoint names the message): the decision waits for the Boundary it
+        gives after the message's last record."""
         cfg = self.config
         ops = frozenset(cfg.operations)
         all_ops = len(ops) == 4
@@ -476,6 +478,7 @@ class Pipeline:
         write = self._write
         stats = self.stats
         faults = "MYSQLDDL_FAULT" in os.environ
+        bounded = self.olr             # (the reader gives Boundary records: decide at them)
         due = False
         for rec in reader:
             if self._replay_until is not None:
@@ -502,17 +505,21 @@ class Pipeline:
                     write(rec)
                 self._in_txn = False
                 self._at_boundary(rec.end if rec.end is not None else rec.source, rec.source.ts, ddl=False)
-                due = True
+                due = not bounded
             elif t is SchemaChange:
                 if schema:
                     write(rec)
                 self._at_boundary(rec.position, rec.source.ts, ddl=True)
+                due = not bounded
+            elif t is Boundary:
                 due = True
             elif t is RowChange:
                 if (all_ops or rec.op in ops) and write(rec):
-                    stats.rows(f"{rec.source.db}.{rec.source.table}", rec.op, 1)
-                    if rec.table_version is None and not rec.mismatch and rec.op != "t":
-                        self._untyped(f"{rec.source.db}.{rec.source.table}", 1)
+                    src = rec.source
+                    stats.rows(src.qualified_name, rec.op, 1)
+                    # (an OLR row says its own typing: rec.typing, in its envelope)
+                    if rec.table_version is None and not rec.mismatch and rec.op != "t" and src.kind == "binlog":
+                        self._untyped(src.qualified_name, 1)
 
     def _untyped(self, table: str, n: int) -> None:
         """Rows written without a table definition: counted (Stats), and said once per run."""
@@ -524,46 +531,6 @@ class Pipeline:
                   "the pipeline a baseline, [changes] schema = \"DUMP.sql\" in its file (mysqldump --no-data "
                   "of the tables before its first event)", file=sys.stderr, flush=True)
         self.stats.rows_without_schema(table, n)
-
-    def _loop_olr(self, reader) -> None:
-        """:meth:`_loop` for an OLR source's records (:mod:`.olr_source`). A transaction ends at
-        its ``commit`` message (or a DDL message); the checkpoint names that message and a restart
-        reads on after it, so the commit decision waits for a record of another message (a message
-        may carry several payloads)."""
-        cfg = self.config
-        ops = frozenset(cfg.operations)
-        marks, schema = cfg.write_transactions, cfg.write_schema_changes
-        write = self._write
-        stats = self.stats
-        due = None              # (offset, file) of the message that ended the last transaction
-        for rec in reader:
-            t = type(rec)
-            src = rec.source
-            if due is not None and (src.offset, src.file) != due:
-                due = None
-                # (in a transaction again: payloads after the commit in its message; the next end commits)
-                if not self._in_txn and self._end_decided():
-                    return
-            if t is OracleRowChange:
-                if rec.op in ops and write(rec):
-                    stats.rows(f"{src.owner}.{src.table}" if src.owner else str(src.table), rec.op, 1)
-            elif t is OracleTransactionMark:
-                if rec.status == "BEGIN":
-                    self._in_txn = True
-                    if marks:
-                        write(rec)
-                    continue
-                if marks:
-                    write(rec)
-                self._in_txn = False
-                self._at_boundary(OlrResumePosition.at(src), (src.ts_ms or 0) // 1000, ddl=False)
-                due = (src.offset, src.file)
-            elif t is OracleSchemaChange:
-                if schema:
-                    write(rec)
-                if not self._in_txn:
-                    self._at_boundary(OlrResumePosition.at(src), (src.ts_ms or 0) // 1000, ddl=True)
-                    due = (src.offset, src.file)
 
     def _at_boundary(self, position, ts: int, *, ddl: bool) -> None:
         # what the checkpoint will say, taken now: by the time the commit is decided (at the next

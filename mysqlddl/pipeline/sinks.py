@@ -35,14 +35,14 @@ SINKS = {
 
 
 def _olr_format(cfg: PipelineConfig) -> PipelineConfig:
-    """An OLR source's lines are the `mysqlddl olr` envelope (format ``olr``, registered in
-    :data:`mysqlddl.sinks.segments.FORMATS` by :mod:`.olr_source`): what ``native`` means for it."""
+    """An OLR source's lines are the `mysqlddl olr` envelope, which the ``native`` renderer gives
+    its records (by their source's kind: :mod:`mysqlddl.sinks.oracle`); ``olr`` is a name for it."""
     if not cfg.source.uri.startswith("olr:") or cfg.sink.uri.split("://", 1)[0] in ("postgresql", "postgres"):
         return cfg
     if cfg.sink.format not in ("native", "olr"):
         raise PipelineError(f"an olr:// source writes the OLR change envelope (format native), not "
                             f"{cfg.sink.format!r}", path=cfg.path, setting="sink.format")
-    return dataclasses.replace(cfg, sink=dataclasses.replace(cfg.sink, format="olr"))
+    return dataclasses.replace(cfg, sink=dataclasses.replace(cfg.sink, format="native"))
 
 
 def make_sink(cfg: PipelineConfig) -> Sink:

@@ -24,7 +24,7 @@ import io
 import os
 from collections.abc import Iterable
 
-from ..changes.records import Record, SchemaChange, TransactionMark
+from ..changes.records import Boundary, Record, SchemaChange, TransactionMark
 
 
 class Sink:
@@ -144,11 +144,15 @@ def boundary(record: Record):
 
 
 def write_records(records: Iterable[Record], sink: Sink) -> None:
-    """Every record into ``sink``, committing at each transaction boundary (:func:`boundary`)."""
+    """Every record into ``sink``, committing at each transaction boundary (:func:`boundary`); a
+    :class:`~mysqlddl.changes.records.Boundary` record is not written (it is what a pipeline
+    commits by, not a change)."""
     write, commit = sink.write, sink.commit
     for rec in records:
-        write(rec)
         t = type(rec)           # (boundary, inline: this loop runs once per record)
+        if t is Boundary:
+            continue
+        write(rec)
         if t is TransactionMark:
             if rec.status == "END":
                 commit(rec.end if rec.end is not None else rec.source)

@@ -1,10 +1,15 @@
 """The PostgreSQL sink: applies change records to a PostgreSQL database, exactly once.
 
-The only module that imports psycopg (DESIGN "Wave 2 shape"); what needs no driver lives in
+With :mod:`~.pg.lock` (the driver's import, the connection and the pipeline's advisory lock), the
+only module that uses psycopg (DESIGN "Wave 2 shape"); what needs no driver lives in
 :mod:`mysqlddl.sinks.pg`: the type map and options (:mod:`~.pg.types`), the value policy
 (:mod:`~.pg.values`), the DDL converter (:mod:`~.pg.ddl`), the DML statement builder
-(:mod:`~.pg.dml`), the row conversion (:mod:`~.pg.rows`), the run buffer (:mod:`~.pg.runs`) and the
-COPY text lines (:mod:`~.pg.copytext`).
+(:mod:`~.pg.dml`), the row conversion and where a record's rows go (:mod:`~.pg.rows`), the run
+buffer (:mod:`~.pg.runs`) and the COPY text lines (:mod:`~.pg.copytext`).
+
+Records of any source go through the same branches (by record class): what differs between a
+binlog's records and OLR output's (the table's schema is ``db`` or ``owner``, a row's place a
+``file:pos`` or a ``file line``) is said by :func:`~.pg.rows.source_table` and its neighbours.
 
 Use::
 
@@ -33,8 +38,7 @@ State tables, in ``options.state_schema`` (default ``mysqlddl``):
                           holds (model codec JSON): what the next ALTER is diffed against
 
 (Over 600 lines: the sink's buffering, set-based writes, DDL application and the commit share
-its state; the driver-free parts are already in :mod:`mysqlddl.sinks.pg`. The pipeline's advisory
-lock, :class:`AdvisoryLock`, is here as the only other user of the driver.)
+its state; the driver-free parts are already in :mod:`mysqlddl.sinks.pg`.)
 
 Stats (:attr:`stats`): rows applied per table and operation, statements and batch sizes, DDL
 applied and what it left out, value-policy counts, and source-to-target lag of the last commit.
@@ -42,25 +46,22 @@ applied and what it left out, value-policy counts, and source-to-target lag of t
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
-import re
 import time
 from collections import Counter
 
-from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
+from ..changes.records import Boundary, RowBatch, RowChange, SchemaChange, TransactionMark
 from ..commands.alter_table import AlterTable, ChangeColumn, RenameColumn, RenameTo
 from ..commands.databases import CreateDatabase, DropDatabase
 from ..commands.table_ddl import RenameTable, TruncateTable
-from ..errors import ConfigError, ExtraMissingError, PipelineLockedError, SinkError, UnconvertibleDdlError
+from ..errors import ConfigError, SinkError, UnconvertibleDdlError
 from ..faults import fault
 from ..mapping.rules import Mapping
 from ..model import codec
 from ..model.ids import TableId, column_key
 from ..model.table import Table
-from ..olr.events import OracleRowChange, OracleSchemaChange, OracleTransactionMark
 from ..redact import remember_secret, remember_uri
 from .base import Sink
 from .pg import ddl as D
@@ -68,21 +69,12 @@ from .pg import dml as M
 from .pg import order as O
 from .pg.copytext import Unformatted
 from .pg.copytext import formatter as copy_formatter
-from .pg.rows import RowConverter, full_images
+from .pg.lock import AdvisoryLock, connect, psycopg  # (psycopg: the [postgresql] extra, a typed error without it)
+from .pg.rows import RowConverter, commit_source, full_images, source_table, source_ts, source_where
 from .pg.runs import Run, RunBuffer
 from .pg.state import Checkpoint, TargetCheckpointView, masked_uri, position_fields
 from .pg.types import PgOptions, postgis_options
 from .pg.values import PolicyCounts
-
-# psycopg: the [postgresql] extra. Its absence is a typed error saying what to install (issue #30
-# item 12: it was a ModuleNotFoundError traceback); a broken install's own ImportError stays.
-try:
-    import psycopg  # (the [postgresql] extra: see above)
-except ModuleNotFoundError as e:
-    if e.name != "psycopg":
-        raise
-    raise ExtraMissingError("psycopg is not installed, the PostgreSQL sink's driver: pip install "
-                            "'mysqlddl[postgresql]'") from None
 
 log = logging.getLogger("mysqlddl.sinks.postgresql")
 
@@ -143,7 +135,7 @@ class PostgresSink(Sink):
         ``create`` False (``mysqlddl status``): connects only, changes nothing."""
         if self.conn is not None and not self.conn.closed:
             return
-        self.conn = _connect(self.uri, autocommit=False)
+        self.conn = connect(self.uri, autocommit=False)
         s = D.qi(self.options.state_schema)
         with self.conn.cursor() as cur:
             cur.execute("SET TimeZone = 'UTC'")
@@ -285,19 +277,16 @@ class PostgresSink(Sink):
         elif t is RowChange:
             if record.op != "t":      # (a truncate's SchemaChange already emptied the table)
                 src = record.source
-                self._row(record, src.db, src.table, f"{src.file}:{src.pos}")
-        elif t is SchemaChange or t is OracleSchemaChange:
+                db, table = source_table(src)
+                self._row(record, db, table, source_where(src))
+        elif t is SchemaChange:
             self._schema_change(record)
-        elif t is OracleRowChange:
-            src = record.source
-            self._row(record, src.owner, src.table, f"{src.file} line {src.line}")
         elif t is TransactionMark:
             # the source's identity and commit time for the checkpoint row: a commit position
             # (the transaction's end, a BinlogPosition) carries neither
-            src = record.source
-            self._source = (f"{src.connector}:{src.server_id}", src.ts or None)
-        elif t is OracleTransactionMark:
-            pass
+            self._source = commit_source(record.source)
+        elif t is Boundary:
+            pass                # (what a pipeline commits by: no change to apply)
         else:
             raise SinkError(f"not a change record: {type(record).__name__}")
 
@@ -519,8 +508,7 @@ class PostgresSink(Sink):
     def _ddl_statements(self, sc: SchemaChange, notes: list[str]) -> list[str]:
         out: list[str] = []
         rec = sc.record
-        src = sc.source
-        ts = getattr(src, "ts", None) or (src.ts_ms / 1000 if getattr(src, "ts_ms", None) else None)
+        ts = source_ts(sc.source)
         ts = float(ts) if ts else None
         for cmd in rec.commands:
             if isinstance(cmd, CreateDatabase):
@@ -675,77 +663,5 @@ class PostgresSink(Sink):
         st["value_policy"] = [list(r) for r in self.policy_counts.table()]
         return st
 
-
-
-def _connect(uri: str, **kw) -> psycopg.Connection:
-    """A connection to the target; one that cannot be made is a SinkError (transient: the retry
-    strategy waits for a server that is restarting)."""
-    try:
-        return psycopg.connect(uri, **kw)
-    except psycopg.OperationalError as e:
-        raise SinkError(f"cannot connect: {str(e).strip()}", transient=True, path=masked_uri(uri)) from None
-
-
-class AdvisoryLock:
-    """One run of a pipeline at a time in its target (pipeline.lock holds the local side): a
-    session-level advisory lock (PostgreSQL manual 13.3.5 "Advisory Locks":
-    ``pg_try_advisory_lock(bigint)``) on a dedicated connection that lives as long as the run, so
-    two hosts running the same pipeline into one target cannot both write its checkpoint row. The
-    server releases a session lock when its session ends: a run killed with SIGKILL (its socket
-    closed by the kernel) leaves nothing that blocks the restart. The connection's
-    ``application_name`` carries the holder's PID and host (``pg_stat_activity``, its
-    ``backend_start`` the start time), which a refused run reads through ``pg_locks``.
-    ``key``: the pipeline's identity in the target (its checkpoint row's schema and name), hashed
-    to the lock's 64-bit key."""
-
-    def __init__(self, uri: str, key: str, holder: dict):
-        self.uri = uri
-        self.name = key
-        # (64 bits of a stable hash: Python's hash() is salted per process)
-        self.key = int.from_bytes(hashlib.blake2b(f"mysqlddl run {key}".encode(), digest_size=8).digest(),
-                                  "big", signed=True)
-        self.holder = holder
-        self.conn: psycopg.Connection | None = None
-
-    def check(self) -> None:
-        """Hold the lock: take it when it is not held (the first time, or its connection lost),
-        else raise PipelineLockedError naming the holder."""
-        if self.conn is not None and not self.conn.closed:
-            try:
-                self.conn.execute("SELECT 1")
-                return
-            except psycopg.Error:
-                self.close()
-        app = f"mysqlddl pid={self.holder['pid']} host={self.holder['host']}"[:63]    # (NAMEDATALEN - 1)
-        conn = _connect(self.uri, autocommit=True, application_name=app)
-        try:
-            if conn.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()[0]:
-                self.conn = conn
-                return
-            held = conn.execute(
-                "SELECT a.application_name, a.backend_start, a.client_addr FROM pg_locks l JOIN pg_stat_activity a "
-                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND "
-                "l.classid = %s::bigint::oid AND l.objid = %s::bigint::oid AND l.database = "
-                "(SELECT oid FROM pg_database WHERE datname = current_database())",
-                ((self.key >> 32) & 0xFFFFFFFF, self.key & 0xFFFFFFFF)).fetchone()
-        finally:
-            if self.conn is not conn:
-                conn.close()
-        app, since, addr = held if held is not None else ("", None, None)
-        m = re.fullmatch(r"mysqlddl pid=(\d+) host=(.*)", app or "")
-        pid, host = (int(m.group(1)), m.group(2)) if m else (None, None)
-        started = since.timestamp() if since is not None else None
-        who = PipelineLockedError.holder(pid, host, started) if m else \
-            f"a session of application {app!r} from {addr or 'a socket'}"
-        raise PipelineLockedError(f"pipeline {self.holder['pipeline']!r} is running already into this target: {who} "
-                                  f"holds its advisory lock ({self.name}); stop that run first (SIGTERM stops it "
-                                  "cleanly) or wait for it to end", path=masked_uri(self.uri), pid=pid, host=host,
-                                  started=started)
-
-    def close(self) -> None:
-        """Release the lock (the session's end releases it)."""
-        conn, self.conn = self.conn, None
-        if conn is not None:
-            conn.close()
 
 __all__ = ["AdvisoryLock", "Checkpoint", "PostgresSink"]

@@ -34,12 +34,11 @@ from .replay import ReplaySource
 from .uri import FileUri, ServerUri, parse_uri
 
 #: scheme -> opener, or "module:function" loaded on first use. "file" also serves plain paths.
-#: (olr: mysqlddl.pipeline.olr_source until its source moves to mysqlddl.olr.source)
 OPENERS: dict = {
     "file": open_files,
     "mysql": "mysqlddl.sources.server:open_server",
     "mariadb": "mysqlddl.sources.server:open_server",
-    "olr": "mysqlddl.pipeline.olr_source:olr_source",
+    "olr": "mysqlddl.olr.source:olr_source",
 }
 
 

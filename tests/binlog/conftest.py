@@ -122,12 +122,21 @@ def build_binlog(tmp_path):
     return read
 
 
+def frame(pos: int, type_code: int, body: bytes, *, server_id: int = 1, log_pos: int | None = None, flags: int = 0,
+          crc: bool = True) -> bytes:
+    """One v4 event at ``pos`` (``Log_event::write``); ``log_pos`` None = its own end; CRC32 unless ``crc`` False."""
+    size = 19 + len(body) + (4 if crc else 0)
+    raw = struct.pack("<IBIIIH", 1700000000, type_code, server_id, size,
+                      pos + size if log_pos is None else log_pos, flags) + body
+    return raw + struct.pack("<I", zlib.crc32(raw) & 0xFFFFFFFF) if crc else raw
+
+
 @pytest.fixture
 def bl():
     """The builder and encoders, for tests (test modules cannot import conftest in importlib mode)."""
     import types
 
-    return types.SimpleNamespace(Builder=BinlogBuilder, lenenc=lenenc, varlen=varlen,
+    return types.SimpleNamespace(Builder=BinlogBuilder, lenenc=lenenc, varlen=varlen, frame=frame,
                                  query_body=query_body, table_map=table_map_body,
                                  MYSQL80_PHL=MYSQL80_PHL, MARIADB_PHL=MARIADB_PHL)
 

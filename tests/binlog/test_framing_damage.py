@@ -207,15 +207,3 @@ def test_log_pos_mismatch_is_a_positioned_corrupt_event(shared_path, tmp_path, r
     zero = tmp_path / "zeropos.bin"
     zero.write_bytes(_set_log_pos(data, start, 0, crc))
     assert [ev.pos for ev in _events(zero)[1]] == [ev.pos for ev in _events(shared_path / "binlogs" / rel)[1]]
-
-
-def test_log_pos_is_compared_modulo_2_32():
-    """log_pos is a 4-byte field: past 4 GiB (one huge transaction) it wraps."""
-    from mysqlddl.binlog.events.types import EventHeader
-    from mysqlddl.errors import CorruptEventError
-
-    r = BinlogReader.__new__(BinlogReader)
-    offset = (1 << 32) - 10
-    r._check_log_pos("f", offset, EventHeader(0, 2, 1, 100, 90, 0))
-    with pytest.raises(CorruptEventError):
-        r._check_log_pos("f", offset, EventHeader(0, 2, 1, 100, offset + 100, 0))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import shutil
 import struct
-import zlib
 from pathlib import Path
 
 import pytest
@@ -155,14 +154,6 @@ def test_errors_name_the_relay_file_and_offset(relay_workload, tmp_path):
 # events), on relay logs laid out as the module docstring of mysqlddl/binlog/reader.py draws them,
 # built here without that flag.
 
-def _frame(pos, type_code, body, *, server_id, log_pos=None, flags=0):
-    """One v4 event with CRC32 (``Log_event::write``); ``log_pos`` None = this file's own end."""
-    size = 19 + len(body) + 4
-    raw = struct.pack("<IBIIIH", 1700000000, type_code, server_id, size,
-                      pos + size if log_pos is None else log_pos, flags) + body
-    return raw + struct.pack("<I", zlib.crc32(raw) & 0xFFFFFFFF)
-
-
 class _File:
     def __init__(self, bl):
         self.fde = bl.Builder(server_version="8.0.36").fde_body()
@@ -170,7 +161,7 @@ class _File:
         self.data = bytearray(b"\xfebin")
 
     def add(self, type_code, body, **kw):
-        self.data += _frame(len(self.data), type_code, body, **kw)
+        self.data += self.bl.frame(len(self.data), type_code, body, **kw)
         return self
 
     def rotate(self, name: str, **kw):

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from mysqlddl.changes.records import RowChange, SchemaChange
 from mysqlddl.errors import DdlError
 from mysqlddl.history import SchemaHistory
 from mysqlddl.model.ids import TableId
-from mysqlddl.olr import UNKNOWN, OlrPosition, OlrReader, OracleRowChange, OracleSchemaChange, envelope
+from mysqlddl.olr import UNKNOWN, OlrPosition, OlrReader
 from mysqlddl.options import Options
+from mysqlddl.sinks.oracle import envelope
 
 sys.path.insert(0, str(Path(__file__).parent))
 import logminer  # noqa: E402
@@ -56,8 +58,8 @@ def test_synchdb_ddl_types_later_dml(shared_path, oracle_ddl, tmp_path):
     )) + "\n")
     r = OlrReader([f], Options())
     changes = list(r)
-    rows = [c for c in changes if isinstance(c, OracleRowChange)]
-    (sc,) = [c for c in changes if isinstance(c, OracleSchemaChange)]
+    rows = [c for c in changes if isinstance(c, RowChange)]
+    (sc,) = [c for c in changes if isinstance(c, SchemaChange)]
 
     # the history: keyed by the DDL message's (c_scn, c_idx), owner as the default schema
     (rec,) = r.history.records
@@ -114,7 +116,7 @@ def test_typed_values_equal_logminer(shared_path, oracle_ddl):
     for d in sorted((shared_path / PREBUILT).glob("*/logminer-reference.json")):
         r = OlrReader([d.parent / "output.json"], Options(olr_time_unit="s"),
                       baseline=_baseline(shared_path, d.parent.name), baseline_owner="OLR_TEST")
-        rows = [c for c in r if isinstance(c, OracleRowChange)]
+        rows = [c for c in r if isinstance(c, RowChange)]
         typing.update(c.typing for c in rows)
         untyped = {col.split(".")[1] for c in rows for col in c.flags.get("untyped", ())}
         # ddl-add-column's EMAIL comes from an ALTER the output does not carry (no DDL events):
@@ -150,10 +152,10 @@ def test_ddl_message_alters_the_table(shared_path, oracle_ddl, tmp_path):
     r = OlrReader([f], Options(olr_time_unit="s"), baseline=_baseline(shared_path, "ddl-add-column"),
                   baseline_owner="OLR_TEST")
     changes = list(r)
-    (sc,) = [c for c in changes if isinstance(c, OracleSchemaChange)]
+    (sc,) = [c for c in changes if isinstance(c, SchemaChange)]
     assert sc.kinds == ("ALTER",)
     assert [c.name for c in sc.record.tables[0][1].columns] == ["ID", "NAME", "VAL", "EMAIL"]
-    rows = [c for c in changes if isinstance(c, OracleRowChange)]
+    rows = [c for c in changes if isinstance(c, RowChange)]
     assert all(c.typing == "history" and not c.flags for c in rows)
     assert rows[3].after == {"ID": Decimal(4), "NAME": "Dave", "VAL": Decimal(400), "EMAIL": "dave@test.com"}
 
@@ -187,7 +189,7 @@ def test_history_plumbing_with_a_stand_in_parser(tmp_path):
     line = 1 + sum(json.dumps(d, indent=1).count("\n") for d in docs[:5])
     assert ei.value.source == f"{f}:{line}, c_scn 400 c_idx 1"
     r = OlrReader([f], Options(error_policy="skip"), ddl_parser=mysql)
-    rows = [c for c in r if isinstance(c, OracleRowChange)]
+    rows = [c for c in r if isinstance(c, RowChange)]
     # the failing ALTER is recorded with its error and no table change (SchemaHistory's lenient policy)
     assert [rec.position.key for rec in r.history.records] == [(100, 1), (300, 1), (300, 1), (400, 1)]
     assert r.history.records[-1].tables == () and len(r.history.records[-1].errors) == 1

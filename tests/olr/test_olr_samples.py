@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from mysqlddl.changes.records import RowChange, TransactionMark
 from mysqlddl.errors import OlrJsonError
-from mysqlddl.olr import OlrReader, OracleRowChange, OracleTransactionMark, envelope
+from mysqlddl.olr import OlrReader
 from mysqlddl.options import Options
+from mysqlddl.sinks.oracle import envelope
 
 sys.path.insert(0, str(Path(__file__).parent))
 import logminer  # noqa: E402
@@ -62,8 +64,8 @@ def test_prebuilt_scenario_converts(shared_path, scenario):
     changes, r = _read(shared_path / PREBUILT / scenario / "output.json")
     assert dict(r.stats.ops) == OPS[scenario]
     assert r.stats.skipped == 0 and r.stats.open_transactions == 0
-    rows = [c for c in changes if isinstance(c, OracleRowChange)]
-    marks = [c for c in changes if isinstance(c, OracleTransactionMark)]
+    rows = [c for c in changes if isinstance(c, RowChange)]
+    marks = [c for c in changes if isinstance(c, TransactionMark)]
     assert len(rows) == sum(OPS[scenario].get(op, 0) for op in "cud")
     assert len(marks) == 2 * OPS[scenario]["begin"]
     # every END counts the rows of its transaction
@@ -97,7 +99,7 @@ def test_checkpoint_positions_are_not_an_order(shared_path):
     """(c_scn, c_idx) is where a restart reads from, not a sequence: OLR writes transactions in
     commit order and a late-committing transaction keeps its earlier start c_scn."""
     changes, _ = _read(shared_path / PREBUILT / "interleaved-transactions" / "output.json")
-    begins = [(m.id, m.source.c_scn) for m in changes if isinstance(m, OracleTransactionMark)
+    begins = [(m.id, m.source.c_scn) for m in changes if isinstance(m, TransactionMark)
               and m.status == "BEGIN"]
     assert begins[2:4] == [("10.1.985", 3806547), ("1.8.741", 3806533)]
     assert begins[0][1] == 3806533      # 8.6.795: the same c_scn, and the same c_idx values
@@ -106,7 +108,7 @@ def test_checkpoint_positions_are_not_an_order(shared_path):
 def test_compact_update_keeps_absent_apart_from_null(shared_path):
     # ddl-add-column line 8: "before":{"ID":1,"EMAIL":null},"after":{"ID":1,"EMAIL":"alice@test.com"}
     changes, _ = _read(shared_path / PREBUILT / "ddl-add-column" / "output.json")
-    u = next(c for c in changes if isinstance(c, OracleRowChange) and c.op == "u")
+    u = next(c for c in changes if isinstance(c, RowChange) and c.op == "u")
     assert u.before == {"ID": 1, "EMAIL": None} and "NAME" not in u.before
     env = envelope(u)
     assert env["mysqlddl"]["present"] == {"before": ["ID", "EMAIL"], "after": ["ID", "EMAIL"]}
@@ -121,7 +123,7 @@ def test_values_equal_logminer(shared_path, scenario):
     recs, folded = logminer.fold_lob_writes(logminer.load(d / "logminer-reference.json"))
     assert folded == (6 if scenario == "lob-operations" else 0)
     changes, _ = _read(d / "output.json")
-    rows = [c for c in changes if isinstance(c, OracleRowChange)]
+    rows = [c for c in changes if isinstance(c, RowChange)]
     pairs, ours, theirs = logminer.pair(rows, recs)
     assert not ours and not theirs
     verdicts = Counter()
@@ -143,7 +145,7 @@ def test_logminer_totals(shared_path):
     verdicts = Counter()
     for d in sorted((shared_path / PREBUILT).glob("*/logminer-reference.json")):
         recs, _ = logminer.fold_lob_writes(logminer.load(d))
-        rows = [c for c in _read(d.parent / "output.json")[0] if isinstance(c, OracleRowChange)]
+        rows = [c for c in _read(d.parent / "output.json")[0] if isinstance(c, RowChange)]
         for row, rec in logminer.pair(rows, recs)[0]:
             for side in ("before", "after"):
                 a, b = getattr(row, side) or {}, rec.get(side) or {}
@@ -164,7 +166,7 @@ def test_binary_double_tolerance_is_six_digits():
 def test_fixture_example(shared_path):
     d = shared_path / "corpora/olr-json/rophy-olr-fork-fixture"
     changes, r = _read(d / "output.json")
-    (row,) = [c for c in changes if isinstance(c, OracleRowChange)]
+    (row,) = [c for c in changes if isinstance(c, RowChange)]
     (rec,) = logminer.load(d / "logminer-reference.json")
     assert row.after == {"ID": 1, "NAME": "hello world"}
     assert all(logminer.compare(row.after[k], v) == "equal" for k, v in rec["after"].items())
@@ -173,7 +175,7 @@ def test_fixture_example(shared_path):
 
 def test_synchdb_dml_typed_by_schema_columns(shared_path):
     changes, r = _read(shared_path / "corpora/olr-json/synchdb-docs/dml_payload.json", Options())
-    (row,) = [c for c in changes if isinstance(c, OracleRowChange)]
+    (row,) = [c for c in changes if isinstance(c, RowChange)]
     assert row.typing == "columns" and not row.flags
     assert row.after == {"ORDER_NUMBER": Decimal(10013), "ORDER_DATE": datetime.datetime(2024, 1, 1),
                          "PURCHASER": Decimal(1003), "QUANTITY": Decimal(2), "PRODUCT_ID": Decimal(107)}
@@ -195,7 +197,7 @@ def test_olr_doc_examples(shared_path):
         list(OlrReader([p], Options(olr_time_unit="ms")))
     assert (ei.value.line, ei.value.document) == (3, 2)
     r = OlrReader([p], Options(olr_time_unit="ms", error_policy="skip"))
-    rows = [c for c in r if isinstance(c, OracleRowChange)]
+    rows = [c for c in r if isinstance(c, RowChange)]
     assert r.stats.skipped == 1 and [e.line for e in r.errors] == [3]
     assert [c.typing for c in rows] == ["none", "columns", "columns"]
     assert rows[1].after["C"] == Decimal("10.22") and rows[1].after["D"] == "xx2       "

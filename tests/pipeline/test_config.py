@@ -322,7 +322,7 @@ def test_outputs_beside_the_binlogs_are_taken(tmp_path):
 
 
 def test_an_output_inside_an_olr_directory_is_refused(tmp_path):
-    # (an olr:// directory source reads every file in it but dot files: pipeline.olr_source)
+    # (an olr:// directory source reads every file in it but dot files: mysqlddl.olr.source)
     (tmp_path / "olr").mkdir()
     p = tmp_path / "p.toml"
     p.write_text(f'[source]\nuri = "olr://{tmp_path}/olr/"\n[sink]\nuri = "jsonl://{tmp_path}/out"\n'

@@ -34,6 +34,35 @@ _NS = {"_int": int, "_str": str, "_bytes": bytes, "_float": float, "_date": date
        "_datetime": datetime.datetime, "_NUL": "\x00", "_surrogate": re.compile("[\ud800-\udfff]").search}
 
 
+def source_table(src) -> tuple[str | None, str | None]:
+    """The source table a record's rows belong to, as the target's table versions key it: a binlog
+    source's ``(db, table)``; OLR output's ``(owner, table)`` (Oracle's schema is the owner, as the
+    schema history names its tables; its ``db`` is the database instance)."""
+    return (src.owner, src.table) if src.kind == "olr" else (src.db, src.table)
+
+
+def source_where(src) -> str:
+    """Where a record came from, for a positioned error: ``file:pos`` in a binlog, ``file line N``
+    in OLR output."""
+    return f"{src.file} line {src.line}" if src.kind == "olr" else f"{src.file}:{src.pos}"
+
+
+def source_ts(src):
+    """A record's source time in seconds (OLR output's to the millisecond), None when unknown."""
+    if src.kind == "olr":
+        return src.ts_ms / 1000 if src.ts_ms else None
+    return src.ts
+
+
+def commit_source(src) -> tuple[str, int | None]:
+    """(source identity, commit time in seconds) for the checkpoint row, from a transaction mark's
+    source, for a commit position that carries neither (a BinlogPosition; an OLR position names its
+    own kind: :func:`~.state.position_fields`)."""
+    if src.kind == "olr":
+        return "olr", src.ts or None
+    return f"{src.connector}:{src.server_id}", src.ts or None
+
+
 def full_images(ev) -> bool:
     """Whether every row image of the rows event ``ev`` holds every column (its columns-present
     bitmaps all set: no ABSENT in a decoded tuple; a FULL ``binlog_row_image``), and it is not a

@@ -43,8 +43,8 @@ import random
 import time
 from collections.abc import Iterator
 
+from ...binlog.decoder import EventDecoder
 from ...binlog.events import Event, TableMapEvent, TransactionPayloadEvent
-from ...binlog.frames import FrameDecoder
 from ...errors import (
     BinlogPurgedError,
     ConfigError,
@@ -121,8 +121,8 @@ class ServerSource(EventSource):
         if not lazy:
             self._open()
 
-    def _new_decoder(self) -> FrameDecoder:
-        return FrameDecoder(options=self.options.decode, registry=self._registry, only_types=self._only_types)
+    def _new_decoder(self) -> EventDecoder:
+        return EventDecoder(options=self.options.decode, registry=self._registry, only_types=self._only_types)
 
     def _err(self, cls, message: str, **kw):
         return server_error(self.uri, cls, message, **kw)

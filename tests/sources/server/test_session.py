@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mysqlddl.binlog.frames import FrameDecoder
+from mysqlddl.binlog.decoder import EventDecoder
 from mysqlddl.binlog.packets import frame
 from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.positions import BinlogPosition, file_seq
@@ -64,7 +64,7 @@ def _session(payloads: list[bytes], *, heartbeat: float = 5.0) -> tuple[DumpSess
     for seq, p in enumerate(payloads, start=1):
         theirs.sendall(frame(p, seq & 0xFF))
     uri = parse_uri(f"mysql://u@127.0.0.1/?server-id=5&heartbeat={heartbeat}")
-    s = DumpSession(Login(uri, "u", ""), flavor="mariadb", checksum=True, follow=False, decoder=FrameDecoder(),
+    s = DumpSession(Login(uri, "u", ""), flavor="mariadb", checksum=True, follow=False, decoder=EventDecoder(),
                     control=None, start=BinlogPosition.of(NAME, 4))
     s._sock = mine              # (what request() sets after the dump command)
     return s, theirs

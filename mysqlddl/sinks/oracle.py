@@ -1,4 +1,6 @@
-"""Oracle change events from OLR, and their Debezium envelope.
+"""The Oracle envelope: how a sink renders the change records of OLR output (records whose
+``source`` is an :class:`~mysqlddl.olr.records.OracleSource`, ``kind`` "olr"), as
+``mysqlddl olr`` and an OLR pipeline write them.
 
 The envelope is the MySQL path's (:mod:`mysqlddl.sinks.jsonl`): the same top-level keys and value
 rendering (Decimal as its digits, datetimes ISO-8601, bytes base64), the same transaction BEGIN/END
@@ -33,104 +35,25 @@ connectors::
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from .. import __version__
-from ..history import HistoryRecord
-from ..model.table import Table
-from ..sinks.jsonl import json_image, table_changes, transaction_dict
-from .documents import file_number
+from ..changes.records import RowChange, SchemaChange, TransactionMark
+from .envelope import json_image, table_changes, transaction_dict
+
+if TYPE_CHECKING:               # (names in annotations only)
+    from ..changes.records import Change
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class OracleSource:
-    """Where a change came from. ``scn``: the transaction's SCN (carried from its first message
-    when later ones leave it out); ``ts_ms``: its commit time in ms (None when OLR gave none);
-    ``file``/``line``/``offset``: the message in the OLR output; ``payload``: index in its
-    ``payload`` array; ``end``: the byte offset just past the message."""
-
-    file: str
-    line: int
-    offset: int
-    payload: int = 0
-    scn: int | None = None
-    c_scn: int | None = None
-    c_idx: int | None = None
-    xid: str | None = None
-    ts_ms: int | None = None
-    db: str | None = None
-    owner: str | None = None
-    table: str | None = None
-    rid: str | None = None
-    end: int = 0
-
-    # a binlog Source's place names, for what orders records by them (a pipeline's segment names)
-    @property
-    def pos(self) -> int:
-        """The message's byte offset in its file."""
-        return self.offset
-
-    @property
-    def file_seq(self) -> int:
-        """The number in the file's name (:func:`~mysqlddl.olr.documents.file_number`)."""
-        return file_number(self.file)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class OracleRowChange:
-    """One row: ``before``/``after`` column -> typed value (absent columns are left out, see the
-    module docstring); ``typing`` columns | history | none; ``flags`` kind -> ("after.COL", ...);
-    ``table_version``: the history's table when it typed the row."""
-
-    op: str
-    source: OracleSource
-    before: dict | None
-    after: dict | None
-    typing: str = "none"
-    flags: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
-    table_version: Table | None = None
-    transaction: str | None = None
-    total_order: int = 0
-    table_order: int = 0
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class OracleSchemaChange:
-    """A DDL message applied to the history: ``record`` holds the resulting table versions (None for
-    a dropped table), ``kinds`` CREATE/ALTER/DROP per ``record.tables`` entry."""
-
-    source: OracleSource
-    ddl: str
-    record: HistoryRecord
-    kinds: tuple[str, ...] = ()
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class OracleTransactionMark:
-    """BEGIN or END of a transaction; ``counts`` (END): ((``OWNER.TABLE``, rows), ...)."""
-
-    status: str
-    id: str
-    source: OracleSource
-    counts: tuple[tuple[str, int], ...] = ()
-
-    @property
-    def event_count(self) -> int:
-        return sum(n for _, n in self.counts)
-
-
-OracleChange = OracleRowChange | OracleSchemaChange | OracleTransactionMark
-
-
-def source_dict(src: OracleSource, *, name: str = "mysqlddl") -> dict:
+def source_dict(src, *, name: str = "mysqlddl") -> dict:
+    """The ``source`` of an OLR record (an OracleSource)."""
     return {"version": __version__, "connector": "oracle", "name": name, "ts_ms": src.ts_ms,
             "snapshot": "false", "db": src.db, "owner": src.owner, "table": src.table, "scn": src.scn,
             "c_scn": src.c_scn, "c_idx": src.c_idx, "xid": src.xid, "rid": src.rid, "file": src.file,
             "line": src.line}
 
 
-def row_envelope(ch: OracleRowChange, *, name: str = "mysqlddl") -> dict:
+def row_envelope(ch: RowChange, *, name: str = "mysqlddl") -> dict:
     out = {"before": json_image(ch.before), "after": json_image(ch.after), "source": source_dict(ch.source, name=name),
            "op": ch.op, "ts_ms": ch.source.ts_ms, "transaction": None}
     if ch.transaction is not None:
@@ -139,35 +62,35 @@ def row_envelope(ch: OracleRowChange, *, name: str = "mysqlddl") -> dict:
     extra: dict = {"present": {"before": None if ch.before is None else list(ch.before),
                                "after": None if ch.after is None else list(ch.after)},
                    "typing": ch.typing}
-    for kind, cols in ch.flags.items():
+    for kind, cols in (ch.flags or {}).items():
         if cols:
             extra[kind] = list(cols)
     out["mysqlddl"] = extra
     return out
 
 
-def transaction_envelope(mark: OracleTransactionMark) -> dict:
+def transaction_envelope(mark: TransactionMark) -> dict:
     return transaction_dict(mark.status, mark.id, mark.source.ts_ms, mark.counts)
 
 
-def schema_envelope(sc: OracleSchemaChange, *, name: str = "mysqlddl") -> dict:
+def schema_envelope(sc: SchemaChange, *, name: str = "mysqlddl") -> dict:
     changes = table_changes(sc.record, sc.kinds)
     src = source_dict(sc.source, name=name)
+    # (the history's key of the DDL, (c_scn, c_idx), not where the reading resumes: sc.position)
     return {"source": src, "ts_ms": src["ts_ms"], "databaseName": sc.source.db,
             "schemaName": sc.source.owner, "ddl": sc.ddl, "tableChanges": changes,
             "position": {"c_scn": sc.record.position.c_scn, "c_idx": sc.record.position.c_idx}}
 
 
-def envelope(change: OracleChange, *, name: str = "mysqlddl") -> dict:
-    """The Debezium-shaped dict of any Oracle change."""
-    if isinstance(change, OracleRowChange):
+def envelope(change: Change, *, name: str = "mysqlddl") -> dict:
+    """The Debezium-shaped dict of any change record of OLR output."""
+    if isinstance(change, RowChange):
         return row_envelope(change, name=name)
-    if isinstance(change, OracleTransactionMark):
+    if isinstance(change, TransactionMark):
         return transaction_envelope(change)
-    if isinstance(change, OracleSchemaChange):
+    if isinstance(change, SchemaChange):
         return schema_envelope(change, name=name)
-    raise TypeError(f"not an Oracle change: {type(change).__name__}")
+    raise TypeError(f"not a change: {type(change).__name__}")
 
 
-__all__ = ["OracleChange", "OracleRowChange", "OracleSchemaChange", "OracleSource", "OracleTransactionMark",
-           "envelope", "row_envelope", "schema_envelope", "source_dict", "transaction_envelope"]
+__all__ = ["envelope", "row_envelope", "schema_envelope", "source_dict", "transaction_envelope"]
