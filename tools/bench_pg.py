@@ -59,6 +59,7 @@ from mysqlddl.sinks.base import Sink, write_records
 from mysqlddl.sinks.pg import ddl as D
 from mysqlddl.sinks.pg.types import PgOptions
 from mysqlddl.sinks.postgresql import PostgresSink
+from mysqlddl.sources import open_source
 
 HERE = Path(__file__).resolve().parent
 TICK = os.sysconf("SC_CLK_TCK")
@@ -160,7 +161,7 @@ def _plain(v):
 
 
 def run(label: str, sink, files, backend_of) -> dict:
-    reader = ChangeReader(files, ChangeOptions())
+    reader = ChangeReader(open_source(files), ChangeOptions())
     with sink:
         pid = backend_of(sink)
         c0, b0, t0 = self_cpu(), backend_cpu(pid), time.monotonic()

@@ -29,7 +29,6 @@ from pathlib import Path
 
 from ..binlog.events import (
     AnnotateRowsEvent,
-    EventType,
     FormatDescriptionEvent,
     GtidEvent,
     MariadbGtidEvent,
@@ -41,14 +40,14 @@ from ..binlog.events import (
     XidEvent,
 )
 from ..binlog.events.mariadb import FL_COMPLETED_XA, FL_PREPARED_XA
-from ..binlog.events.registry import DEFAULT_REGISTRY
-from ..binlog.reader import BinlogReader
+from ..binlog.events.registry import without_statement_texts
 from ..commands import UseDatabase
 from ..errors import ConfigError, CorruptEventError, SchemaMismatchError
 from ..history import SchemaHistory
 from ..model.catalog import Catalog
 from ..options import DEFAULT, Dialect, Options
 from ..positions import BinlogPosition, file_seq
+from ..sources import open_source
 from ..sources.base import EventSource
 from .filters import parse_position
 from .mapping import MappingBook
@@ -75,20 +74,11 @@ HISTORY_TYPES = ("QUERY", "MARIADB_QUERY_COMPRESSED", "GTID", "GTID_TAGGED", "AN
 PROGRESS_EVERY = 2000
 
 
-def _no_queries():
-    """The reader's registry without the ROWS_QUERY / ANNOTATE_ROWS decoders (they become opaque)."""
-    reg = DEFAULT_REGISTRY.copy()
-    for t in (EventType.ROWS_QUERY, EventType.MARIADB_ANNOTATE_ROWS):
-        if t in reg:
-            reg.unregister(t)
-    return reg
-
-
 def query_free_registry():
     """The registry a change reader decodes with when the statement texts are not wanted
-    (``ChangeOptions.queries`` False): ROWS_QUERY / ANNOTATE_ROWS kept opaque, their (often huge)
-    text never decoded. For a source opened outside the reader (a server stream)."""
-    return _no_queries()
+    (``ChangeOptions.queries`` False): ROWS_QUERY / ANNOTATE_ROWS kept opaque
+    (:func:`~mysqlddl.binlog.events.registry.without_statement_texts`, the one place it is built)."""
+    return without_statement_texts()
 
 
 def _server_version(text: str) -> tuple[int, int, int]:
@@ -108,15 +98,14 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
     :class:`RowChange`, :class:`SchemaChange` and :class:`TransactionMark` (the protocol is in
     :mod:`mysqlddl.changes.records`; :meth:`changes` gives RowChanges in place of batches).
 
-    ``source``: what :class:`~mysqlddl.binlog.reader.BinlogReader` accepts, or an opened
-    :class:`~mysqlddl.sources.EventSource` (a server stream: it has its own start and stop, and the
-    span and rows/queries choices here do not apply to it). ``options``: a
-    :class:`~mysqlddl.changes.options.ChangeOptions` (how to read). The true inputs beside it:
-    ``schema``, baseline DDL text applied before the first event, or ``history``, an existing
-    SchemaHistory to extend (or, with ``record_ddl=False``, to read); ``progress``, called as
-    ``progress(reader)`` every few thousand events and ``progress(reader, done=True)`` at the end;
-    ``events``, decode these events instead of reading ``source`` (which still names the files),
-    e.g. the DDL a pre-scan found.
+    ``source``: an :class:`~mysqlddl.sources.EventSource` (``open_source(paths or URI)``: binlog
+    files, a server, replayed events); the reader asks it for the events of ``options.span`` (or
+    from its own start), decoded as ``rows``/``queries`` say, so they apply to every source.
+    ``options``: a :class:`~mysqlddl.changes.options.ChangeOptions` (how to read). The true inputs
+    beside it: ``schema``, baseline DDL text applied before the first event, or ``history``, an
+    existing SchemaHistory to extend (or, with ``record_ddl=False``, to read); ``progress``, called
+    as ``progress(source)`` every few thousand events and ``progress(source, done=True)`` at the end.
+    A reader is iterated once.
 
     Debezium's ``r`` (snapshot read) is never emitted: a binlog reader reads no table contents.
     The dialect and server version come from each file's FORMAT_DESCRIPTION event.
@@ -127,7 +116,7 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
     """
 
     def __init__(self, source, options: ChangeOptions | None = None, *, schema: str | None = None,
-                 history: SchemaHistory | None = None, progress=None, events=None):
+                 history: SchemaHistory | None = None, progress=None):
         cfg = self.config = options if options is not None else ChangeOptions()
         if not isinstance(cfg, ChangeOptions):
             raise ConfigError(f"options must be a ChangeOptions, not {type(cfg).__name__}")
@@ -135,20 +124,19 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
             raise ConfigError("give a baseline schema or an existing history, not both")
         if not cfg.record_ddl and history is None:
             raise ConfigError("record_ddl=False reads the DDL from a complete history: give history=")
+        if not isinstance(source, EventSource):
+            raise ConfigError(f"a ChangeReader reads an EventSource, not {type(source).__name__}: "
+                              "mysqlddl.sources.open_source(paths or URI) opens one")
+        # what to read is asked of the source, so the span and the rows/queries choices apply to
+        # every source (files, a server, replayed events); it sets source.start/stop and knows its
+        # version before the first event (the baseline is parsed in its dialect)
         span = cfg.span
+        start = span[0] if span is not None else None
         stop = span[1] if span is not None and span[1] is not None else self._stop()
-        if isinstance(source, EventSource):
-            # an opened source (mysqlddl.sources: a server, ...): it was given its own start and
-            # stop; the FORMAT_DESCRIPTION it yields first sets the dialect
-            self.reader = source
-            self._events = events
-            self.options = options_for(cfg.decode, source) if source.server_version else cfg.decode
-        else:
-            self.reader = BinlogReader(source, options=cfg.decode, start=span[0] if span is not None else None,
-                                       stop=stop, only_types=None if cfg.rows else HISTORY_TYPES,
-                                       registry=None if cfg.queries else _no_queries())
-            self._events = events
-            self.options = self._detect(cfg.decode)
+        self.reader = source
+        self._events = source.events(start, stop=stop, only_types=None if cfg.rows else HISTORY_TYPES,
+                                     registry=None if cfg.queries else query_free_registry())
+        self.options = options_for(cfg.decode, source) if source.server_version else cfg.decode
         self.progress = progress
         self.stats = ChangeStats()
         self.on_untyped = None
@@ -182,15 +170,6 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
         if stop is None:
             return None
         return stop[1] if stop[0] is None else stop
-
-    def _detect(self, options: Options) -> Options:
-        """Dialect and server version from the first file's FORMAT_DESCRIPTION event."""
-        first = BinlogReader(self.reader.files[0], options=options)
-        for ev in first:
-            if isinstance(ev, FormatDescriptionEvent):
-                return options_for(options, ev)
-            break
-        return options
 
     def _baseline(self, schema: str, database: str | None) -> Catalog:
         # (imported here: the DDL engine's import and grammar load cost ~0.3 s a process, and only a
@@ -232,16 +211,9 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
         self._connector = "mysql"
         self._server_version = ""
         opts = self.options
-        st = self.reader.start
-        if st is not None and st.pos > 4 and self._events is None and not isinstance(self.reader, EventSource):
-            # the reader decodes the FDE of a file it starts inside, but does not yield it
-            for fde in BinlogReader(st.file, options=self.options):
-                opts = self.options = options_for(self.options, fde)
-                self._connector = "mariadb" if opts.dialect is Dialect.MARIADB else "mysql"
-                self._server_version = getattr(fde, "server_version", "") or ""
-                break
         stats = self.stats
-        for ev in self.reader if self._events is None else self._events:
+        # (a source yields the FORMAT_DESCRIPTION of the file it starts in first, also inside it)
+        for ev in self._events:
             stats.events += 1
             ts = ev.header.timestamp
             if ts:
@@ -392,8 +364,9 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
 
 
 def read_changes(source, options: ChangeOptions | None = None, **inputs) -> Iterator[Change]:
-    """Shorthand for ``ChangeReader(source, options, **inputs).changes()``: RowChanges, never batches."""
-    return ChangeReader(source, options, **inputs).changes()
+    """Shorthand for ``ChangeReader(open_source(source), options, **inputs).changes()`` (``source``: an
+    EventSource, or the paths or URI to open): RowChanges, never batches."""
+    return ChangeReader(open_source(source), options, **inputs).changes()
 
 
 __all__ = ["HISTORY_TYPES", "ChangeReader", "options_for", "query_free_registry", "read_changes"]

@@ -475,31 +475,16 @@ def refuse_inputs_as_outputs(inputs, outputs) -> None:
 
 
 def check_file_positions(args: argparse.Namespace) -> None:
-    """--start-position / --stop-position against file inputs (issue #30 item 13: a FILE:N naming
-    another file gave an empty output and exit 0; item 14: a start inside an event was blamed on
-    the event that is not there): FILE names one of the inputs (its path or base name, as the
-    reader matches it), and a start is where an event starts (the event headers walked,
-    :func:`mysqlddl.binlog.files.event_around`)."""
-    from ..binlog.files import event_around, resolve_sources  # heavy: see the imports above
+    """--start-position / --stop-position against file inputs: as the file source checks a
+    position given for its files (:meth:`mysqlddl.sources.FileSource.check_position`, which a
+    pipeline's ``[source] start_position`` meets too)."""
+    from ..sources import FileSource  # heavy: see the imports above
 
-    files = resolve_sources(list(args.binlogs))
-    for option, value in (("--start-position", args.start_position), ("--stop-position", args.stop_position)):
-        if value is None:
-            continue
-        name, pos = (None, value) if isinstance(value, int) else file_position(value)
-        if name is None:
-            path = files[0 if option == "--start-position" else -1]
-        else:
-            path = next((f for f in files if str(f) == name or f.name == os.path.basename(name)), None)
-            if path is None:
-                raise ConfigError(f"{option} {value}: {name} is not among the inputs "
-                                  f"({', '.join(str(f) for f in files)}); give a position in one of them")
-        if option == "--start-position":
-            around = event_around(path, pos)
-            if around is not None:
-                raise ConfigError(f"{option} {value}: not at an event boundary: {path} has an event from "
-                                  f"{around[0]} to {around[1]}; start at {around[0]} or {around[1]} "
-                                  "(`mysqlddl events` lists where events start)")
+    source = FileSource(list(args.binlogs))
+    for option, value, start in (("--start-position", args.start_position, True),
+                                 ("--stop-position", args.stop_position, False)):
+        if value is not None:
+            source.check_position(value, option, start=start)
 
 
 #: what only a server input takes: (option, dest, why a file input cannot)

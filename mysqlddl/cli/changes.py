@@ -157,6 +157,7 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
     from ..changes import ChangeReader
     from ..errors import SchemaMismatchError
     from ..sinks import JsonLinesSink, write_records
+    from ..sources import open_source
 
     options = _change_options(args, on_mismatch=args.on_mismatch, transactions=not args.no_transactions,
                               schema_changes=not args.no_schema_changes, name=args.name,
@@ -164,31 +165,26 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
                               queries=args.include_query)
     if args.output:
         common.check_writable(args.output, option="--output")
-    source = args.binlogs
-    if common.is_server_uri(source[0]):
-        # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself
-        from ..changes.reader import query_free_registry
-        from ..sources import open_source
-
-        # the statement texts (ANNOTATE_ROWS: a bulk INSERT's whole text) are decoded only when printed,
-        # as the reader does for files
+    server = common.is_server_uri(args.binlogs[0])
+    if server:
+        # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself; a signal
+        # is acted on while it waits for the server too (caught up, or reconnecting)
         snapshot = _Snapshot(args, options)
-        source = open_source(source[0], common.server_source_options(args, options.decode),
-                             registry=None if args.include_query else query_free_registry(),
-                             start_hook=snapshot.hook)
-        # a signal is acted on while the source waits for the server too (caught up, or reconnecting)
-        source.on_wait = signals.asked
+        source = open_source(args.binlogs[0], common.server_source_options(args, options.decode),
+                             start_hook=snapshot.hook, on_wait=signals.asked)
         schema, options = snapshot.baseline(options)
     else:
         snapshot, schema = None, common.read_baseline(args)
-    reader = ChangeReader(source, options, schema=schema,
-                          progress=_progress(args) if isinstance(source, list) else None)
+        source = open_source(args.binlogs)
+    # (the statement texts, ANNOTATE_ROWS: a bulk INSERT's whole text, are decoded only when printed:
+    # ChangeOptions.queries, which the reader asks of the source)
+    reader = ChangeReader(source, options, schema=schema, progress=None if server else _progress(args))
     reader.on_untyped = _say_untyped
 
     # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
     # made them), or text to a stdout without a binary layer (a test's StringIO)
     out = args.output or sys.stdout
-    following = not isinstance(source, list) and getattr(args, "follow", False)
+    following = server and getattr(args, "follow", False)
     if following:
         # a followed server: each transaction goes out as it ends (in a buffer it could wait for
         # minutes on a quiet server), so the stream is opened here and flushed at commits
@@ -386,8 +382,9 @@ def _summary(stats, mode: str) -> None:
 def run_history(args: argparse.Namespace) -> int:
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeReader, Filters, SchemaChange
+    from ..sources import open_source
 
-    reader = ChangeReader(args.binlogs, _change_options(args, rows=False, transactions=False),
+    reader = ChangeReader(open_source(args.binlogs), _change_options(args, rows=False, transactions=False),
                           schema=common.read_baseline(args), progress=_progress(args))
     filters = reader.config.filters
     # the records the filters select are those whose schema change the reader emits

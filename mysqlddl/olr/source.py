@@ -42,6 +42,7 @@ from urllib.parse import unquote, urlsplit
 from ..errors import CheckpointError, OlrError, PipelineError
 from ..options import DEFAULT, ErrorPolicy, Options
 from ..positions import OlrResumePosition
+from ..sources.options import SourceOptions
 from .documents import Document, file_number, iter_documents, tail_documents
 
 _DB_LOOKAHEAD = 100         # messages looked at for the output's database name
@@ -165,10 +166,15 @@ class OlrSource:
         self.close()
 
 
-def olr_source(uri: str, options: Options = DEFAULT, **kw) -> OlrSource:
-    """The source of an ``olr:///path`` URI (or a plain path)."""
+def olr_source(uri: str, options: SourceOptions | None = None, *, on_wait=None, stop_requested=None) -> OlrSource:
+    """The source of an ``olr:///path`` URI (or a plain path): the source registry's opener
+    (:data:`mysqlddl.sources.OPENERS`). ``options``: ``decode`` (its error policy), ``follow``,
+    ``poll``; ``on_wait``/``stop_requested``: the source contract's hooks (where the output is
+    waited for: on_wait, then a stop request ends the reading)."""
+    options = options if options is not None else SourceOptions()
     path = Path(unquote(urlsplit(uri).path)) if "://" in uri else Path(uri)
-    return OlrSource(path, options, **kw)
+    return OlrSource(path, options.decode, follow=options.follow, poll=options.poll, idle=on_wait,
+                     stop=stop_requested)
 
 
 __all__ = ["OlrSource", "olr_source"]

@@ -5,7 +5,7 @@
     pipeline_status("pipeline.toml")                      # as `mysqlddl status pipeline.toml`
 
 Modules: :mod:`.config` (the TOML pipeline file), :mod:`.checkpoint` (Checkpoint, the store
-interface, the SQLite store), :mod:`.source` (the source interface, the file source, SOURCES),
+interface, the SQLite store), the source (from :func:`mysqlddl.sources.open_source`),
 :mod:`.runner` (Pipeline, the error strategies, the commit protocol, SINKS), :mod:`.lock` (one run
 at a time), :mod:`.stats`, :mod:`.gtid` (the GTID set a checkpoint carries), :mod:`.target_store` (the store of
 a sink that keeps the checkpoint in its target: the PostgreSQL sink's row, adapted). The fault-injection points the
@@ -53,8 +53,7 @@ it removed; a stream cannot undo: at-least-once, deduplicate by ``seq``).
 from .checkpoint import STORE_FORMAT, Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, config_from_dict, load_config
 from .runner import SINKS, Pipeline, RunResult, make_sink, pipeline_status, run_pipeline
-from .source import SOURCES, make_source
 
-__all__ = ["SINKS", "SOURCES", "STORE_FORMAT", "Checkpoint", "CheckpointStore", "Pipeline", "PipelineConfig",
-           "RunResult", "SqliteCheckpointStore", "config_from_dict", "load_config", "make_sink", "make_source",
+__all__ = ["SINKS", "STORE_FORMAT", "Checkpoint", "CheckpointStore", "Pipeline", "PipelineConfig",
+           "RunResult", "SqliteCheckpointStore", "config_from_dict", "load_config", "make_sink",
            "pipeline_status", "run_pipeline"]

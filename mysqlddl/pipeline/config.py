@@ -1,5 +1,9 @@
 """The pipeline file (TOML): one frozen dataclass per table, validated when read.
 
+(Past 600 lines: every table of the file and its checks, each error naming the file and the key,
+and the rule that no output lies on an input, which looks at all the tables at once; they share the
+typed readers and the path rules, which a split would pass between modules.)
+
 The minimal form (every other key optional, defaults below)::
 
     [source]
@@ -19,7 +23,13 @@ Every key::
                with time_unit = "ns" and tm_unit (as `mysqlddl olr`; [changes] schema is then Oracle
                DDL and schema_database its default owner); on_identity_change = "follow-gtid" | "error"
                (a server whose identity is not the checkpoint's, a failover: go on from the checkpoint's
-               GTID set when the server holds it, or refuse; pipeline.failover)
+               GTID set when the server holds it, or refuse; pipeline.failover). Where the first run
+               starts, at most one of: start_position = "FILE:POS" (a server streams from there; on
+               files the history is built from their start and delivery begins there, as `mysqlddl
+               changes --start-position`), start_gtid (a server: after this GTID set), from_now = true
+               (a server: its current end); snapshot = "never" | "schema-only" | "initial" (a server's,
+               as `mysqlddl changes --snapshot`). They apply only while the pipeline has no checkpoint:
+               a checkpoint wins (a restart goes on from it, whatever they say now)
     [sink]     uri; format = "native" | "debezium" (sinks.segments.FORMATS; [sink.debezium] takes
                Debezium's properties by their names: "decimal.handling.mode" = "string", ...);
                segment_bytes = 67108864;
@@ -75,6 +85,7 @@ from ..positions import split_file_name
 from ..redact import masked_repr, remember_uri
 from ..sinks.debezium import DebeziumOptions
 from ..sinks.pg.types import PgOptions
+from ..sources.options import SourceOptions
 from ..textfiles import sql_text
 
 # tomllib is stdlib from Python 3.11; on 3.10 the same parser is the `tomli` package (a dependency
@@ -107,6 +118,33 @@ class SourceConfig:
     #: goes on from the checkpoint's GTID set when the new server holds it (pipeline.failover),
     #: "error" refuses as for any other source
     on_identity_change: str = "follow-gtid"
+    #: where the first run starts (validated as SourceOptions: `mysqlddl changes --start-position`,
+    #: --start-gtid, --from-now, --snapshot); a checkpoint wins over them
+    start_position: str | None = None
+    start_gtid: str | None = None
+    from_now: bool = False
+    snapshot: str = "never"
+
+    @property
+    def server(self) -> bool:
+        """Whether the source is a server (mysql://, mariadb://)."""
+        return self.uri.split("://", 1)[0].lower() in ("mysql", "mariadb") if "://" in self.uri else False
+
+    def source_options(self, decode, *, follow: bool, fresh: bool) -> SourceOptions:
+        """The SourceOptions of a run. ``fresh``: the pipeline has no checkpoint yet, so the start
+        options apply (a checkpoint wins); a file source's ``start_position`` is not where its
+        reading starts (the history is built from the files' start): :meth:`start_filter` takes it."""
+        start = {}
+        if fresh:
+            start = {"start": self.start_position if self.server else None, "start_gtid": self.start_gtid,
+                     "from_now": self.from_now, "snapshot": self.snapshot}
+        return SourceOptions(decode=decode, follow=follow, poll=self.poll_ms / 1000,
+                             defaults_file=self.defaults_file, **start)
+
+    def start_filter(self, *, fresh: bool) -> str | None:
+        """The ``start_position`` of a file source's first run: delivery begins there (the change
+        filters' start_position), the history built from the files' start."""
+        return self.start_position if fresh and not self.server else None
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -209,7 +247,8 @@ def uri_path(uri: str, scheme: str, setting: str) -> Path:
 
 _KEYS = {
     "": {"name", "source", "sink", "checkpoint", "changes", "errors", "stats", "mapping"},
-    "source": {"uri", "poll_ms", "defaults_file", "time_unit", "tm_unit", "on_identity_change"},
+    "source": {"uri", "poll_ms", "defaults_file", "time_unit", "tm_unit", "on_identity_change", "start_position",
+               "start_gtid", "from_now", "snapshot"},
     "sink": {"uri", "format", "segment_bytes", "segment_seconds", "sequence", "debezium"},
     "checkpoint": {"uri", "every_transactions", "every_ms"},
     "changes": {"schema", "schema_encoding", "schema_database", "schema_position", "ddl_errors", "verify_checksums",
@@ -262,6 +301,39 @@ def load_config(path: str | os.PathLike) -> PipelineConfig:
     return config_from_dict(data, base=p.resolve().parent, name=p.stem, path=str(p))
 
 
+def _check_start(source: SourceConfig, table: dict, path) -> None:
+    """The start options of [source], validated as `mysqlddl changes` validates --start-position,
+    --start-gtid, --from-now and --snapshot: by building the SourceOptions they make (one
+    validation), and on files as the command refuses the server's options (cli.args
+    refuse_server_options)."""
+    given = [k for k in ("start_position", "start_gtid", "from_now", "snapshot") if k in table]
+    if not given:
+        return
+    named = {"start_position": "start", "start_gtid": "start_gtid", "from_now": "from_now", "snapshot": "snapshot"}
+    try:
+        SourceOptions(**{named[k]: getattr(source, k) for k in given})
+    except ConfigError as e:
+        # the key at fault: the one refused alone, else the second of two starts
+        alone = []
+        for k in given:
+            try:
+                SourceOptions(**{named[k]: getattr(source, k)})
+            except ConfigError:
+                alone.append(k)
+        key = alone[0] if alone else [k for k in given if k != "snapshot" and getattr(source, k)][-1]
+        raise PipelineError(f"[source] {key}: {e}", path=path, setting=f"source.{key}") from None
+    if source.server:
+        return
+    if source.uri.startswith("olr:"):
+        raise PipelineError(f"{given[0]} is a binlog source's setting, not an olr:// source's", path=path,
+                            setting=f"source.{given[0]}")
+    for key, default in (("start_gtid", None), ("from_now", False), ("snapshot", "never")):
+        if getattr(source, key) != default:
+            raise PipelineError(f"{key} needs a server source (mysql://USER@HOST:PORT/?server-id=N): {source.uri} is "
+                                "read from files, from their start or start_position", path=path,
+                                setting=f"source.{key}")
+
+
 def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipeline",
                      path: str | None = None) -> PipelineConfig:
     """A PipelineConfig from the pipeline file's tables as a dict (the Python API's form)."""
@@ -294,7 +366,13 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
                               if "defaults_file" in src else None,
                               _typed(src, "time_unit", str, "ns", "source", path),
                               _typed(src, "tm_unit", str, None, "source", path) if "tm_unit" in src else None,
-                              _typed(src, "on_identity_change", str, "follow-gtid", "source", path))
+                              _typed(src, "on_identity_change", str, "follow-gtid", "source", path),
+                              _typed(src, "start_position", str, None, "source", path) if "start_position" in src
+                              else None,
+                              _typed(src, "start_gtid", str, None, "source", path) if "start_gtid" in src else None,
+                              _typed(src, "from_now", bool, False, "source", path),
+                              _typed(src, "snapshot", str, "never", "source", path))
+        _check_start(source, src, path)
         if source.on_identity_change not in ("follow-gtid", "error"):
             raise PipelineError(f"on_identity_change must be follow-gtid or error, not {source.on_identity_change!r}",
                                 path=path, setting="source.on_identity_change")
@@ -387,7 +465,7 @@ def _refuse_outputs_on_inputs(cfg: PipelineConfig, schema: str | None) -> None:
             followed = (src, lambda n: not n.startswith("."))   # (every file but dot files: olr.source)
         elif src.is_dir() or cfg.source.uri.endswith("/") or src.suffix == ".index":
             # a binlog directory is read through its one .index, else its name.NNNNNN files, listed
-            # again as it grows (binlog.files.resolve_sources, sources.directory); beside an .index
+            # again as it grows (binlog.files.resolve_sources, sources.file); beside an .index
             # the server opens its next name.NNNNNN and lists it there
             followed = (src if src.suffix != ".index" else src.parent,
                         lambda n: n.endswith(".index") or split_file_name(n) is not None)

@@ -70,8 +70,6 @@ import time
 from pathlib import Path
 
 from ..binlog.events import (
-    DEFAULT_REGISTRY,
-    EventType,
     FormatDescriptionEvent,
     GtidEvent,
     GtidListEvent,
@@ -86,6 +84,7 @@ from ..changes.records import Boundary, RowBatch, RowChange, SchemaChange, Trans
 from ..changes.transactions import parse_xid
 from ..errors import (
     CheckpointError,
+    ConfigError,
     MysqlddlError,
     PipelineError,
     ServerConnectError,
@@ -98,7 +97,8 @@ from ..olr.reader import OlrReader
 from ..options import ErrorPolicy, Options
 from ..positions import BinlogPosition, OlrResumePosition, file_seq
 from ..sinks.base import Sink
-from ..sources import EventSource
+from ..sources import open_source
+from ..sources.replay import TapSource
 from . import failover
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, load_config
@@ -106,7 +106,6 @@ from .dead_letters import DeadLetters
 from .gtid import GtidTracker
 from .lock import PipelineLock
 from .sinks import SINKS, make_sink
-from .source import make_source
 from .stats import Stats, write_stats_file
 from .target_store import TargetCheckpointStore
 
@@ -215,17 +214,20 @@ class Pipeline:
         if cfg.errors.strategy == "skip" and decode.error_policy == ErrorPolicy.RAISE:
             # a DDL that cannot be parsed or applied goes to the dead-letter file (DeadLetters.ddl)
             options = options.replace(decode=decode.replace(error_policy=ErrorPolicy.COLLECT))
-        registry = None
-        if not options.queries:
-            # as the ChangeReader's own reader would: ROWS_QUERY / ANNOTATE_ROWS left opaque (a
-            # multi-row INSERT's text costs more to decode than its rows)
-            registry = DEFAULT_REGISTRY.copy()
-            for t in (EventType.ROWS_QUERY, EventType.MARIADB_ANNOTATE_ROWS):
-                if t in registry:
-                    registry.unregister(t)
-        extra = {"defaults_file": cfg.source.defaults_file} if cfg.source.defaults_file else {}
-        self.source = source = make_source(cfg.source.uri, decode, follow=not once, poll=cfg.source.poll_ms / 1000,
-                                           stop=lambda: self._stop, idle=self._idle, registry=registry, **extra)
+        fresh = ckpt is None            # (the [source] start options apply: a checkpoint wins over them)
+        opts = cfg.source.source_options(decode, follow=not once, fresh=fresh)
+        # (a server logs in at its first use: the checkpoint is looked at before the server is asked anything)
+        self.source = source = open_source(cfg.source.uri, opts, on_wait=self._idle, stop_requested=lambda: self._stop,
+                                           **({"lazy": True} if cfg.source.server else {}))
+        at = cfg.source.start_filter(fresh=fresh)
+        if at is not None:
+            # files: the history is built from their start, delivery begins at the position (checked
+            # as `mysqlddl changes --start-position` checks it: in these files, at an event's start)
+            try:
+                source.check_position(at, "[source] start_position")
+            except ConfigError as e:
+                raise PipelineError(str(e), path=cfg.path, setting="source.start_position") from None
+            options = options.replace(filters=dataclasses.replace(options.filters, start_position=at))
         olr = self.olr = getattr(source, "kind", "binlog") == "olr"
         start = ckpt.position if ckpt is not None else None
         if olr:
@@ -321,11 +323,8 @@ class Pipeline:
             except ValueError as e:
                 raise CheckpointError(f"the checkpoint's OLR column types cannot be read: {e}") from None
         else:
-            # (a server source is itself what the reader reads: events() plans it at read_from first)
-            reader = self.reader = ChangeReader(source if isinstance(source, EventSource) else
-                                                source.reader_source(read_from), options,
-                                                schema=cfg.schema if history is None else None, history=history,
-                                                events=self._tap(source.events(read_from)))
+            reader = self.reader = ChangeReader(TapSource(source, self._tap), options.replace(span=(read_from, None)),
+                                                schema=cfg.schema if history is None else None, history=history)
         self._ddl_errors = len(reader.history.errors)
         sink.open()
         try:

@@ -16,7 +16,8 @@ Use::
     sink = PostgresSink("postgresql://user@host:5432/db", PgOptions(pipeline="p1"), mapping)
     with sink:
         cp = sink.load_checkpoint()          # None on the first run, else where to resume
-        reader = ChangeReader(files, ChangeOptions(filters=Filters(start_position=cp.resume)) if cp else ...)
+        options = ChangeOptions(filters=Filters(start_position=cp.resume)) if cp else ChangeOptions()
+        reader = ChangeReader(open_source(files), options)
         write_records(reader, sink)
 
 Exactly-once: the sink keeps its checkpoint in the target (``keeps_checkpoint`` is True), in the

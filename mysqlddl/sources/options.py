@@ -43,7 +43,12 @@ class SourceOptions:
     the server's differs); ``expected_server_id``: its ``server_id``, the identity MariaDB gives
     (it has no ``server_uuid``). Neither applies to a ``start_gtid`` (a GTID position survives a
     failover; a file position does not). ``snapshot``: ``never`` (default), ``schema-only`` or ``initial`` (read
-    by the snapshot hook, see :mod:`mysqlddl.sources.server.stream`).
+    by the snapshot hook, see :mod:`mysqlddl.sources.server.stream`). ``poll``: seconds between two
+    looks at a followed file that has not grown (a directory source with ``follow``).
+
+    One validation for every front end: ``mysqlddl changes`` (``--start-position``, ``--start-gtid``,
+    ``--from-now``, ``--snapshot``) and a pipeline file's ``[source]`` build this object, so both
+    refuse the same things with the same words.
     """
 
     decode: Options = DEFAULT
@@ -60,6 +65,7 @@ class SourceOptions:
     expected_server_uuid: str | None = None
     expected_server_id: int | None = None
     snapshot: str = "never"
+    poll: float = 0.2
 
     def __post_init__(self):
         if not isinstance(self.decode, Options):
@@ -76,6 +82,8 @@ class SourceOptions:
             raise ConfigError("reconnect_attempts >= 0 and 0 <= reconnect_delay <= reconnect_max_delay")
         if self.snapshot not in ("never", "schema-only", "initial"):
             raise ConfigError(f"snapshot is never, schema-only or initial, not {self.snapshot!r}")
+        if not self.poll > 0:
+            raise ConfigError(f"poll must be a positive number of seconds, not {self.poll!r}")
 
     def replace(self, **changes) -> SourceOptions:
         return dataclasses.replace(self, **changes)

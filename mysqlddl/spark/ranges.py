@@ -44,6 +44,7 @@ from ..errors import ConfigError, CorruptEventError
 from ..history import SchemaHistory
 from ..options import DEFAULT, Options
 from ..positions import file_seq
+from ..sources import ReplaySource, open_source
 
 #: What a pre-scan decodes (FORMAT_DESCRIPTION is always decoded): the DDL and its GTID, and
 #: the events that end a transaction. Everything else is skipped by the size in its header.
@@ -191,7 +192,8 @@ def build_history(scans: Sequence[FileScan], options: Options = DEFAULT, *, sche
     keyed.sort(key=lambda kv: kv[0])
     config = ChangeOptions(decode=options, schema_database=schema_database, schema_position=schema_position,
                            rows=False, transactions=False, schema_changes=False)
-    reader = ChangeReader([s.path for s in scans], config, schema=schema, events=(ev for _, ev in keyed))
+    replay = ReplaySource((ev for _, ev in keyed), files=[s.path for s in scans], fde=scans[0].fde if scans else None)
+    reader = ChangeReader(replay, config, schema=schema)
     for _ in reader:
         pass
     return reader.history, reader.stats
@@ -273,7 +275,7 @@ def read_range(rng: ByteRange, history: SchemaHistory, options: ChangeOptions | 
     """A ChangeReader over one range, using ``history`` read-only (``options``: how to read, its
     span and record_ddl set here)."""
     config = (options or ChangeOptions()).replace(record_ddl=False, span=rng.span)
-    return ChangeReader(list(rng.files), config, history=history)
+    return ChangeReader(open_source(list(rng.files)), config, history=history)
 
 
 __all__ = ["CUT", "DEFAULT_RANGE_SIZE", "PRESCAN_TYPES", "XA_CLOSE", "XA_OPEN", "ByteRange", "FileScan",

@@ -24,6 +24,7 @@ import pytest
 
 from mysqlddl.binlog.events import EventType
 from mysqlddl.errors import CorruptEventError, TruncatedError, UnsupportedError
+from mysqlddl.sources import open_source
 
 T = EventType
 H = bytes.fromhex
@@ -189,7 +190,7 @@ def test_the_tag_reaches_source_gtid_and_the_gtid_filters(bl, tmp_path):
 
     def changes(**filters):
         opts = ChangeOptions(filters=Filters(**filters))
-        return list(iter_changes(ChangeReader([log], opts, schema="CREATE TABLE db.t (a INT);")))
+        return list(iter_changes(ChangeReader(open_source([log]), opts, schema="CREATE TABLE db.t (a INT);")))
 
     begin, row, end = changes()
     assert type(begin) is type(end) is TransactionMark and type(row) is RowChange

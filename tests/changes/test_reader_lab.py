@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from mysqlddl.changes import ChangeReader, Naming, RowChange
+from mysqlddl.sources import open_source
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def lab(shared_path, tmp_path_factory, tool):
 
 def test_lab_workload_history_and_rows(lab):
     srv, truth = lab
-    reader = ChangeReader(srv.binlog_dir)
+    reader = ChangeReader(open_source(srv.binlog_dir))
     rows = [c for c in reader.changes() if isinstance(c, RowChange)]
     stats = reader.stats
     assert stats.ddl_errors == 0 and stats.mismatches == 0

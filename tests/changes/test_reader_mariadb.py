@@ -24,6 +24,7 @@ from mysqlddl.changes import (
     TransactionMark,
 )
 from mysqlddl.errors import SchemaMismatchError
+from mysqlddl.sources import open_source
 
 
 def capture(srv, *statements, database=None):
@@ -95,7 +96,7 @@ def evolution(mariadb_server):
 
 
 def test_rows_after_every_alter_carry_the_new_names(evolution):
-    changes = list(ChangeReader(evolution).changes())
+    changes = list(ChangeReader(open_source(evolution)).changes())
     assert rows(changes) == EXPECTED_ROWS
     assert {c.naming for c in changes if isinstance(c, RowChange)} == {Naming.SCHEMA}
     assert all(c.source.connector == "mariadb" and c.source.db == "chg_evo"
@@ -103,7 +104,7 @@ def test_rows_after_every_alter_carry_the_new_names(evolution):
 
 
 def test_history_has_every_ddl_at_its_end_position(evolution):
-    reader = ChangeReader(evolution)
+    reader = ChangeReader(open_source(evolution))
     schema = [c for c in reader.changes() if isinstance(c, SchemaChange)]
     ddl = [s for s in EVOLUTION if not s.startswith(("INSERT", "UPDATE", "DELETE"))]
     assert [s.ddl for s in schema] == ddl
@@ -119,7 +120,7 @@ def test_history_has_every_ddl_at_its_end_position(evolution):
 
 
 def test_swap_rename_and_column_swap_kinds(evolution):
-    schema = {c.ddl: c for c in ChangeReader(evolution).changes() if isinstance(c, SchemaChange)}
+    schema = {c.ddl: c for c in ChangeReader(open_source(evolution)).changes() if isinstance(c, SchemaChange)}
     swap = schema[EVOLUTION[18]]
     kinds = {(tid.name, kind) for (tid, _), kind in zip(swap.record.tables, swap.kinds, strict=True)}
     assert ("t2", "ALTER") in kinds and ("u", "ALTER") in kinds
@@ -130,7 +131,7 @@ def test_swap_rename_and_column_swap_kinds(evolution):
 
 
 def test_transactions_count_rows_per_table(evolution):
-    marks = [c for c in ChangeReader(evolution).changes() if isinstance(c, TransactionMark)]
+    marks = [c for c in ChangeReader(open_source(evolution)).changes() if isinstance(c, TransactionMark)]
     begins = [m for m in marks if m.status == "BEGIN"]
     ends = [m for m in marks if m.status == "END"]
     assert len(begins) == len(ends) == len(EXPECTED_ROWS)
@@ -148,11 +149,11 @@ def test_baseline_from_show_create_table(mariadb_server):
     files = capture(srv, "INSERT INTO chg_base.p VALUES (18446744073709551615, 65535, 1.5, 'n', "
                          "'2024-02-29 10:11:12.345')")
     # without a baseline: MINIMAL metadata has no names, so the columns are positional
-    bare = [c for c in ChangeReader(files).changes() if isinstance(c, RowChange)]
+    bare = [c for c in ChangeReader(open_source(files)).changes() if isinstance(c, RowChange)]
     assert bare[0].naming is Naming.POSITIONAL
     assert list(bare[0].after) == ["col_1", "col_2", "col_3", "col_4", "col_5"]
     # with the server's own SHOW CREATE TABLE as the baseline: names and typed values
-    got = [c for c in ChangeReader(files, ChangeOptions(schema_database="chg_base"), schema=ddl).changes()
+    got = [c for c in ChangeReader(open_source(files), ChangeOptions(schema_database="chg_base"), schema=ddl).changes()
            if isinstance(c, RowChange)]
     assert got[0].naming is Naming.SCHEMA
     after = got[0].after
@@ -169,19 +170,20 @@ def test_wrong_baseline_is_a_mismatch_error_or_flagged(mariadb_server):
     files = capture(srv, "INSERT INTO chg_mis.m VALUES (1, 'abc')")
     stale = "CREATE TABLE chg_mis.m (id INT PRIMARY KEY, a VARCHAR(10))"
     with pytest.raises(SchemaMismatchError) as ei:
-        list(ChangeReader(files, schema=stale).changes())
+        list(ChangeReader(open_source(files), schema=stale).changes())
     assert "varchar(10)" in str(ei.value) and ei.value.table == "chg_mis.m"
     assert ei.value.log_pos is not None and ei.value.event_type == "TABLE_MAP"
-    reader = ChangeReader(files, ChangeOptions(on_mismatch="flag"), schema=stale)
+    reader = ChangeReader(open_source(files), ChangeOptions(on_mismatch="flag"), schema=stale)
     flagged = [c for c in reader.changes() if isinstance(c, RowChange)]
     assert flagged[0].mismatch and "30" in flagged[0].mismatch[0]
     assert flagged[0].naming is Naming.POSITIONAL and flagged[0].after == {"col_1": 1, "col_2": "abc"}
     assert reader.stats.mismatches == 1
     # a wrong column count and a wrong signedness are caught too
     with pytest.raises(SchemaMismatchError, match="2 columns"):
-        list(ChangeReader(files, schema="CREATE TABLE chg_mis.m (id INT PRIMARY KEY)").changes())
+        list(ChangeReader(open_source(files), schema="CREATE TABLE chg_mis.m (id INT PRIMARY KEY)").changes())
     with pytest.raises(SchemaMismatchError, match="unsigned in the schema"):
-        list(ChangeReader(files, schema="CREATE TABLE chg_mis.m (id INT UNSIGNED, a VARCHAR(30))").changes())
+        list(ChangeReader(open_source(files),
+                          schema="CREATE TABLE chg_mis.m (id INT UNSIGNED, a VARCHAR(30))").changes())
 
 
 def test_full_row_metadata_names_without_baseline(mariadb_server):
@@ -193,11 +195,12 @@ def test_full_row_metadata_names_without_baseline(mariadb_server):
         files = capture(srv, "INSERT INTO chg_full.f VALUES (1, 'L')")
     finally:
         srv.execute("SET GLOBAL binlog_row_metadata = MINIMAL")
-    got = [c for c in ChangeReader(files).changes() if isinstance(c, RowChange)]
+    got = [c for c in ChangeReader(open_source(files)).changes() if isinstance(c, RowChange)]
     assert got[0].naming is Naming.TABLE_MAP and got[0].after == {"id": 1, "label": "L"}
     # names are cross-checked too: a baseline that calls the column otherwise is a mismatch
     with pytest.raises(SchemaMismatchError, match="`other`"):
-        list(ChangeReader(files, schema="CREATE TABLE chg_full.f (id INT PRIMARY KEY, other VARCHAR(10))").changes())
+        list(ChangeReader(open_source(files),
+                          schema="CREATE TABLE chg_full.f (id INT PRIMARY KEY, other VARCHAR(10))").changes())
 
 
 def test_xa_rollback_never_surfaces_and_commit_does(mariadb_server):
@@ -211,7 +214,7 @@ def test_xa_rollback_never_surfaces_and_commit_does(mariadb_server):
         "XA COMMIT 'ok'",
         "XA START 'one'", "INSERT INTO chg_xa.x VALUES (3)", "XA END 'one'", "XA COMMIT 'one' ONE PHASE",
         database="chg_xa")
-    reader = ChangeReader(files)
+    reader = ChangeReader(open_source(files))
     changes = list(reader.changes())
     assert [c.after for c in changes if isinstance(c, RowChange)] == [{"id": 2}, {"id": 3}]
     assert reader.stats.xa_rolled_back == 1 and reader.stats.xa_rows_discarded == 1
@@ -226,24 +229,28 @@ def test_xa_prepared_but_unfinished_is_pending(mariadb_server):
     files = capture(srv, "XA START 'p'", "INSERT INTO chg_xp.x VALUES (1)", "XA END 'p'",
                     "XA PREPARE 'p'", database="chg_xp")
     srv.execute("XA ROLLBACK 'p'")
-    reader = ChangeReader(files)
+    reader = ChangeReader(open_source(files))
     assert not [c for c in reader.changes() if isinstance(c, RowChange)]
     assert reader.stats.xa_pending == 1
 
 
 def test_filters_keep_the_history_whole(evolution):
     # only u, only from the swap on: rows of u still get the names of the renamed table
-    every = list(ChangeReader(evolution).changes())
+    every = list(ChangeReader(open_source(evolution)).changes())
     swap = next(c for c in every if isinstance(c, SchemaChange) and c.ddl == EVOLUTION[18])
     start = f"{swap.source.file}:{swap.source.pos}"
-    got = rows(ChangeReader(evolution, ChangeOptions(filters=Filters(start_position=start, tables=("u",)))).changes())
+    got = rows(ChangeReader(open_source(evolution),
+                            ChangeOptions(filters=Filters(start_position=start, tables=("u",)))).changes())
     assert got == [r for r in EXPECTED_ROWS[9:] if r[0] == "u"]
-    excl = rows(ChangeReader(evolution, ChangeOptions(filters=Filters(exclude_tables=("chg_evo.u", "t")))).changes())
+    excl = rows(ChangeReader(open_source(evolution),
+                             ChangeOptions(filters=Filters(exclude_tables=("chg_evo.u", "t")))).changes())
     assert {r[0] for r in excl} == {"t2"}
-    assert rows(ChangeReader(evolution, ChangeOptions(filters=Filters(databases=("other",)))).changes()) == []
+    assert rows(ChangeReader(open_source(evolution),
+                             ChangeOptions(filters=Filters(databases=("other",)))).changes()) == []
     # GTID ranges: MariaDB domain-server:seq intervals
     gtids = [c.source.gtid for c in every if isinstance(c, RowChange)]
-    one = rows(ChangeReader(evolution, ChangeOptions(filters=Filters(include_gtids=GtidSet(gtids[2])))).changes())
+    one = rows(ChangeReader(open_source(evolution),
+                            ChangeOptions(filters=Filters(include_gtids=GtidSet(gtids[2])))).changes())
     assert one == [EXPECTED_ROWS[2]]
 
 
@@ -310,7 +317,7 @@ def _replay(srv, changes, src_db: str, dst_db: str) -> None:
 def test_replayed_changes_reproduce_the_table_contents(mariadb_server):
     srv = mariadb_server
     files = capture(srv, *TYPES)
-    changes = list(ChangeReader(files).changes())
+    changes = list(ChangeReader(open_source(files)).changes())
     assert {c.naming for c in changes if isinstance(c, RowChange)} == {Naming.SCHEMA}
     srv.execute("DROP DATABASE IF EXISTS chg_replay", "CREATE DATABASE chg_replay CHARACTER SET utf8mb4")
     _replay(srv, changes, "chg_types", "chg_replay")
@@ -346,7 +353,8 @@ def test_primary_key_change_split_truncate_events_and_threads(mariadb_server):
                     "UPDATE chg_pk.t SET id = 11 WHERE id = 1",
                     "UPDATE chg_pk.t SET v = 21 WHERE id = 2",
                     "TRUNCATE TABLE chg_pk.t")
-    split = [c for c in ChangeReader(files, ChangeOptions(pk_change="split", truncate_events=True)).changes()
+    split = [c for c in ChangeReader(open_source(files),
+                                     ChangeOptions(pk_change="split", truncate_events=True)).changes()
              if isinstance(c, (RowChange, SchemaChange))]
     ops = [c.op if isinstance(c, RowChange) else "ddl" for c in split]
     assert ops == ["ddl", "ddl", "ddl", "c", "c", "d", "c", "u", "ddl", "t"]
@@ -360,5 +368,5 @@ def test_primary_key_change_split_truncate_events_and_threads(mariadb_server):
     threads = {ch.source.thread for ch in split if isinstance(ch, SchemaChange)}
     assert len(threads) == 1 and isinstance(threads.pop(), int)
     # the defaults: one "u" for the key change, no truncate event
-    plain = [c.op for c in ChangeReader(files).changes() if isinstance(c, RowChange)]
+    plain = [c.op for c in ChangeReader(open_source(files)).changes() if isinstance(c, RowChange)]
     assert plain == ["c", "c", "u", "u"]

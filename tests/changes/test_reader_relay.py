@@ -17,6 +17,7 @@ import pytest
 
 from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.changes import ChangeOptions, ChangeReader, RowChange, SchemaChange, TransactionMark
+from mysqlddl.sources import open_source
 
 pytestmark = pytest.mark.mariadb
 
@@ -45,7 +46,7 @@ class _SourceBytes:
 
 def _records(files):
     out, relay = [], []
-    reader = ChangeReader(files, ChangeOptions(transactions=True))
+    reader = ChangeReader(open_source(files), ChangeOptions(transactions=True))
     for rec in reader.changes():
         src = rec.source
         relay.append((src.relay_file, src.relay_pos))
@@ -84,7 +85,7 @@ def test_transaction_across_relay_files_reads_whole(relay_workload):
     files): every row, in one transaction, from two or more relay files."""
     replica, _truth, gtid = relay_workload
     replica.wait_caught_up(applied=False)    # (other tests of the session may write on the primary)
-    rows = [c for c in ChangeReader(replica.relay_log_files()).changes()
+    rows = [c for c in ChangeReader(open_source(replica.relay_log_files())).changes()
             if isinstance(c, RowChange) and c.source.table == "spanning"]
     assert [r.after["id"] for r in rows] == list(range(120))     # SPANNING_ROWS in tests/conftest.py
     assert {r.transaction for r in rows} == {gtid} and {r.op for r in rows} == {"c"}
@@ -99,14 +100,14 @@ def test_history_only_reading_still_names_the_source_files(relay_workload):
     replica.wait_caught_up(applied=False)    # (other tests of the session may write on the primary)
 
     def ddl(files):
-        reader = ChangeReader(files, ChangeOptions(rows=False))
+        reader = ChangeReader(open_source(files), ChangeOptions(rows=False))
         return [(c.source.file, c.source.pos, c.ddl, c.position.key) for c in reader
                 if isinstance(c, SchemaChange)], reader
 
     from_relay, reader = ddl(replica.relay_log_files())
     from_binlog, _ = ddl(replica.primary.binlog_files())
     assert from_relay == from_binlog and len(from_relay) > 30
-    assert reader.reader.only_types is not None and reader.reader.relay_log
+    assert reader.reader.reader.only_types is not None and reader.reader.reader.relay_log
     files = {f for f, *_ in from_relay}
     assert len(files) >= 2 and all(f.startswith("mariadb-bin.") for f in files)
 
@@ -204,12 +205,12 @@ def test_a_reconnect_inside_a_transaction_is_read_once(tool, tmp_path):
             placed += 1
         assert placed > 2000
         assert len(relays) >= 3           # the cut opened a new relay file inside the transaction
-        reader = ChangeReader(relays, ChangeOptions(transactions=True))
+        reader = ChangeReader(open_source(relays), ChangeOptions(transactions=True))
         records = list(reader.changes())
         spread = {r.source.relay_file for r in records if isinstance(r, RowChange) and r.source.table == "t"}
         assert len(spread) == 2           # the cut fell inside the transaction
         from_relay = [_plain(r) for r in records]
-        from_binlog = [_plain(r) for r in ChangeReader(primary.binlog_files(),
+        from_binlog = [_plain(r) for r in ChangeReader(open_source(primary.binlog_files()),
                                                        ChangeOptions(transactions=True)).changes()]
         assert from_relay == from_binlog
         assert reader.stats.rows[("cut.t", "c")] == 2000

@@ -8,13 +8,14 @@ from pathlib import Path
 from mysqlddl.changes import ChangeOptions, ChangeReader, RowBatch, RowChange, TransactionMark, iter_changes
 from mysqlddl.options import Options
 from mysqlddl.sinks import JsonLinesSink, Sink, boundary, write_records
+from mysqlddl.sources import open_source
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SAMPLE = DATA / "shop-bin.000001"
 
 
 def _reader(**kw):
-    return ChangeReader(SAMPLE, ChangeOptions(decode=Options(json_as="text"), **kw),
+    return ChangeReader(open_source(SAMPLE), ChangeOptions(decode=Options(json_as="text"), **kw),
                         schema=(DATA / "shop-baseline.sql").read_text())
 
 

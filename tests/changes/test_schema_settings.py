@@ -15,6 +15,7 @@ from mysqlddl.changes.schema import statement_options
 from mysqlddl.model import render
 from mysqlddl.model.ids import TableId
 from mysqlddl.options import Dialect, Options
+from mysqlddl.sources import open_source
 
 pytestmark = pytest.mark.mariadb
 
@@ -63,7 +64,7 @@ def logged(mariadb_server):
 
 def _history_table(srv, span, name, options=None):
     cfg = ChangeOptions(span=(span, None)) if options is None else ChangeOptions(span=(span, None), decode=options)
-    reader = ChangeReader(srv.binlog_files()[:-1], cfg)
+    reader = ChangeReader(open_source(srv.binlog_files()[:-1]), cfg)
     for _ in reader:
         pass
     assert reader.stats.ddl_errors == 0
@@ -89,12 +90,12 @@ def test_default_storage_engine_is_an_input_not_in_the_binlog(mariadb_server):
     srv.flush_logs()
     span = (start[0].name, start[1])
     cfg = ChangeOptions(span=(span, None))
-    reader = ChangeReader(srv.binlog_files()[:-1], cfg)
+    reader = ChangeReader(open_source(srv.binlog_files()[:-1]), cfg)
     list(reader)
     t = reader.history.catalog.table(TableId("sset_engine", "t"))
     assert "ENGINE=MyISAM" in shown and t.engine == "InnoDB"     # the binlog does not say
     given = Options(default_storage_engine="MyISAM")
-    reader = ChangeReader(srv.binlog_files()[:-1], ChangeOptions(span=(span, None), decode=given))
+    reader = ChangeReader(open_source(srv.binlog_files()[:-1]), ChangeOptions(span=(span, None), decode=given))
     list(reader)
     t = reader.history.catalog.table(TableId("sset_engine", "t"))
     assert render.create_table_sql(t, reader.options) == shown
@@ -147,14 +148,15 @@ def test_lower_case_table_names_is_an_input_not_in_the_binlog(tool, tmp_path):
         srv.flush_logs()
         files = srv.binlog_files()[:-1]
         span = (start[0].name, start[1])
-        given = ChangeReader(files, ChangeOptions(span=(span, None), decode=Options(lower_case_table_names=1)))
+        given = ChangeReader(open_source(files),
+                             ChangeOptions(span=(span, None), decode=Options(lower_case_table_names=1)))
         list(given)
         assert given.stats.ddl_errors == 0 and given.stats.ddl_unknown_tables == 0
         tables = given.history.catalog.all_tables()
         assert [(t.id.database, t.id.name) for t in tables] == server_names == [("mixeddb", "mixedtbl")]
         assert render.create_table_sql(tables[0], given.options) == shown
         # without the input, the ALTER's other spelling names a table the model does not know
-        plain = ChangeReader(files, ChangeOptions(span=(span, None)))
+        plain = ChangeReader(open_source(files), ChangeOptions(span=(span, None)))
         list(plain)
         assert [(t.id.database, t.id.name) for t in plain.history.catalog.all_tables()] == [("MixedDb", "MixedTbl")]
     finally:

@@ -26,10 +26,11 @@ from mysqlddl.changes import (
 from mysqlddl.ddl import StatementClass
 from mysqlddl.ddl import classify as ddl_classify
 from mysqlddl.errors import ConfigError, DdlSemanticError
+from mysqlddl.sources import open_source
 
 
 def row_changes(path, **kw):
-    reader = ChangeReader(path, **kw)
+    reader = ChangeReader(open_source(path), **kw)
     return reader, [c for c in reader.changes() if isinstance(c, RowChange)]
 
 
@@ -86,7 +87,8 @@ def test_the_same_table_known_from_a_baseline_is_checked(shared_path):
     path = shared_path / "binlogs/canal/binlog_tsdb/mysql-bin.000003"
     with pytest.raises(DdlSemanticError):
         # a baseline that already has col1, which the first ALTER adds: a real inconsistency
-        list(ChangeReader(path, schema="CREATE TABLE wanshao.wanshao_test (id INT, col1 BIGINT)").changes())
+        list(ChangeReader(open_source(path),
+                          schema="CREATE TABLE wanshao.wanshao_test (id INT, col1 BIGINT)").changes())
 
 
 def test_every_shared_binlog_joins_without_error(shared_path):
@@ -102,13 +104,13 @@ def test_every_shared_binlog_joins_without_error(shared_path):
 
 
 def test_statement_based_mariadb_log_is_counted_not_parsed(shared_path):
-    reader = ChangeReader(shared_path / "binlogs/mariadb-poc/domain_id_0/mariadb-repl-bin.000002")
+    reader = ChangeReader(open_source(shared_path / "binlogs/mariadb-poc/domain_id_0/mariadb-repl-bin.000002"))
     assert not [c for c in reader.changes() if isinstance(c, RowChange)]
     assert reader.stats.queries["dml"] == 17724 and reader.stats.ddl == 0
 
 
 def test_table_map_cross_check_reports_each_disagreement(shared_path):
-    reader = ChangeReader(shared_path / "binlogs/maxwell/binlog.000004")
+    reader = ChangeReader(open_source(shared_path / "binlogs/maxwell/binlog.000004"))
     list(reader.changes())
     tm = next(ev for ev in BinlogReader(shared_path / "binlogs/maxwell/binlog.000004")
               if isinstance(ev, TableMapEvent) and ev.table == "bac_history")
@@ -127,7 +129,7 @@ def test_table_map_cross_check_reports_each_disagreement(shared_path):
 
 
 def test_schema_changes_carry_positions_and_tables(shared_path):
-    schema = [c for c in ChangeReader(shared_path / "binlogs/maxwell/binlog.000004")
+    schema = [c for c in ChangeReader(open_source(shared_path / "binlogs/maxwell/binlog.000004"))
               if isinstance(c, SchemaChange)]
     creates = [s for s in schema if "CREATE" in s.kinds]
     assert creates and all(s.position.pos > s.source.pos for s in schema)

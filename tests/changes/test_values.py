@@ -30,6 +30,7 @@ from mysqlddl.model.types import TypeFamily as F
 from mysqlddl.options import Options
 from mysqlddl.sinks.debezium.values import _json_text
 from mysqlddl.sinks.jsonl import JsonLinesSink
+from mysqlddl.sources import open_source
 
 from .test_reader_mariadb import capture
 
@@ -102,7 +103,7 @@ def test_binary_json_gives_the_values_of_the_text():
 
 
 def test_object_reader_keeps_documents_exact(json_binlogs):
-    rows = final_rows(ChangeReader(json_binlogs, ChangeOptions()).changes())
+    rows = final_rows(ChangeReader(open_source(json_binlogs), ChangeOptions()).changes())
     for i, doc in DOCS.items():
         got = rows[i]["j"]
         assert got == doc and type(got) is type(doc), i
@@ -111,7 +112,7 @@ def test_object_reader_keeps_documents_exact(json_binlogs):
 
 
 def test_text_reader_keeps_the_stored_text(json_binlogs):
-    rows = final_rows(ChangeReader(json_binlogs, ChangeOptions(decode=Options(json_as="text"))).changes())
+    rows = final_rows(ChangeReader(open_source(json_binlogs), ChangeOptions(decode=Options(json_as="text"))).changes())
     assert {i: r["j"] for i, r in rows.items()} == STORED
 
 
@@ -120,7 +121,7 @@ def test_text_reader_keeps_the_stored_text(json_binlogs):
 def _native(paths, opts: Options) -> dict:
     out = io.BytesIO()
     with JsonLinesSink(out) as sink:
-        for rec in ChangeReader(paths, ChangeOptions(decode=opts)):
+        for rec in ChangeReader(open_source(paths), ChangeOptions(decode=opts)):
             sink.write(rec)
     rows = {}
     for line in out.getvalue().decode("ascii").splitlines():

@@ -19,6 +19,7 @@ import pytest
 
 from mysqlddl.ddl import run_script
 from mysqlddl.model import Catalog
+from mysqlddl.sources import open_source
 
 _spec = importlib.util.spec_from_file_location("_model_vs_mariadb",
                                                Path(__file__).with_name("test_model_vs_mariadb.py"))
@@ -91,7 +92,7 @@ def test_default_dump_as_the_changes_schema_baseline(dumped, mariadb_server):
 
     lab, d, text = dumped
     mariadb_server.execute("FLUSH BINARY LOGS")
-    reader = ChangeReader(mariadb_server.binlog_files()[-1], ChangeOptions(decode=base.OPTS), schema=text)
+    reader = ChangeReader(open_source(mariadb_server.binlog_files()[-1]), ChangeOptions(decode=base.OPTS), schema=text)
     cat = reader.history.catalog_at(BinlogPosition(-1, 0))
     assert sorted(t.name for t in cat.tables_in(d)) == ["a_child", "b_parent", "c_misc"]
     lab.catalog = cat

@@ -18,13 +18,14 @@ from mysqlddl.errors import CheckpointError
 from mysqlddl.history import SchemaHistory
 from mysqlddl.pipeline import STORE_FORMAT, Checkpoint, SqliteCheckpointStore
 from mysqlddl.positions import BinlogPosition
+from mysqlddl.sources import open_source
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 @pytest.fixture(scope="module")
 def history() -> SchemaHistory:
-    reader = ChangeReader(DATA / "shop-bin.000001", schema=(DATA / "shop-baseline.sql").read_text())
+    reader = ChangeReader(open_source(DATA / "shop-bin.000001"), schema=(DATA / "shop-baseline.sql").read_text())
     for _ in reader:
         pass
     assert len(reader.history.records) == 1

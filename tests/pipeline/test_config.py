@@ -11,7 +11,7 @@ import pytest
 
 from mysqlddl.changes import OnMismatch, PkChange
 from mysqlddl.errors import PipelineError
-from mysqlddl.options import ErrorPolicy
+from mysqlddl.options import DEFAULT, ErrorPolicy
 from mysqlddl.pipeline import config_from_dict, load_config
 
 MINIMAL = '''[source]
@@ -126,6 +126,50 @@ def test_on_identity_change_follows_a_failover_by_default(tmp_path):
     with pytest.raises(PipelineError) as e:
         load_config(p)
     assert e.value.setting == "source.on_identity_change" and "follow-gtid or error" in str(e.value)
+
+
+SERVER = MINIMAL.replace('uri = "file:///var/lib/mysql-archive/"', 'uri = "mysql://repl@db1/?server-id=7"')
+
+
+@pytest.mark.parametrize("base, start, setting, message", [
+    (SERVER, 'start_position = "binlog.000001:x"', "source.start_position", "not a binlog position"),
+    (SERVER, 'start_position = "binlog.000001:-4"', "source.start_position", "negative position"),
+    (SERVER, 'start_position = "binlog.000001:4"\nfrom_now = true', "source.from_now", "give one start"),
+    (SERVER, 'start_gtid = "0-1-5"\nfrom_now = true', "source.from_now", "give one start"),
+    (SERVER, 'snapshot = "full"', "source.snapshot", "never, schema-only or initial"),
+    (SERVER, 'from_now = "yes"', "source.from_now", "must be bool"),
+    (MINIMAL, 'from_now = true', "source.from_now", "needs a server source"),
+    (MINIMAL, 'start_gtid = "0-1-5"', "source.start_gtid", "needs a server source"),
+    (MINIMAL, 'snapshot = "initial"', "source.snapshot", "needs a server source"),
+    (MINIMAL, 'start_position = "x:y"', "source.start_position", "not a binlog position"),
+])
+def test_start_options_are_validated_as_the_changes_command_validates_them(tmp_path, base, start, setting, message):
+    # (one validation: SourceOptions, which `mysqlddl changes --start-position/--start-gtid/--from-now/
+    # --snapshot` builds too)
+    p = tmp_path / "p.toml"
+    p.write_text(base.replace("[sink]", f"{start}\n[sink]"))
+    with pytest.raises(PipelineError, match=message) as e:
+        load_config(p)
+    assert e.value.setting == setting and e.value.path == str(p)
+
+
+def test_start_options_apply_only_without_a_checkpoint(tmp_path):
+    p = tmp_path / "p.toml"
+    p.write_text(SERVER.replace("[sink]", 'start_gtid = "0-1-5"\nsnapshot = "schema-only"\npoll_ms = 50\n[sink]'))
+    src = load_config(p).source
+    fresh = src.source_options(DEFAULT, follow=True, fresh=True)
+    assert (fresh.start_gtid, fresh.snapshot, fresh.follow, fresh.poll) == ("0-1-5", "schema-only", True, 0.05)
+    later = src.source_options(DEFAULT, follow=False, fresh=False)     # a checkpoint wins
+    assert (later.start_gtid, later.snapshot, later.start, later.from_now) == (None, "never", None, False)
+    p.write_text(SERVER.replace("[sink]", 'start_position = "binlog.000003:1234"\n[sink]'))
+    src = load_config(p).source
+    assert src.source_options(DEFAULT, follow=False, fresh=True).start == ("binlog.000003", 1234)
+    assert src.start_filter(fresh=True) is None                 # (a server starts there itself)
+    p.write_text(MINIMAL.replace("[sink]", 'start_position = "binlog.000003:1234"\n[sink]'))
+    src = load_config(p).source
+    # files: the history is built from their start, delivery begins at the position
+    assert src.source_options(DEFAULT, follow=False, fresh=True).start is None
+    assert src.start_filter(fresh=True) == "binlog.000003:1234" and src.start_filter(fresh=False) is None
 
 
 @pytest.mark.parametrize(("source", "sink"), [

@@ -415,14 +415,16 @@ def test_without_a_gtid_set_the_checkpoint_is_refused(tmp_path):
     from mysqlddl.pipeline.checkpoint import Checkpoint
     from mysqlddl.pipeline.config import load_config
     from mysqlddl.pipeline.failover import follow
-    from mysqlddl.pipeline.source import make_source
     from mysqlddl.positions import BinlogPosition
+    from mysqlddl.sources import open_source
 
     conf = tmp_path / "p.toml"
     conf.write_text('[source]\nuri = "mysql://repl@127.0.0.1:9/?server-id=5"\n[sink]\nuri = "jsonl:///x"\n',
                     encoding="utf-8")
     cfg = load_config(conf)
-    source = make_source(cfg.source.uri, cfg.changes.decode)
+    # (lazy: the refusal comes before the server is asked anything)
+    source = open_source(cfg.source.uri, cfg.source.source_options(cfg.changes.decode, follow=False, fresh=False),
+                         lazy=True)
     ckpt = Checkpoint("p", "server:uuid=aaaa", BinlogPosition(7, 1234, "binlog.000007"), "")
     with pytest.raises(CheckpointError) as e:
         follow(cfg, ckpt, "server:uuid=bbbb", source, olr=False)

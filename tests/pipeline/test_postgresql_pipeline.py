@@ -38,6 +38,7 @@ from mysqlddl.positions import BinlogPosition
 from mysqlddl.sinks.base import write_records
 from mysqlddl.sinks.pg.types import PgOptions
 from mysqlddl.sinks.postgresql import PostgresSink
+from mysqlddl.sources import open_source
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 LAB_SCHEMAS = ["pipelab", "pipelab_tmp"]
@@ -93,7 +94,7 @@ def direct(lab_binlogs, pg_server):
     uri = pg_server.create_database("pipe_direct")
     sink = PostgresSink(uri, PgOptions(commit_every=25))
     with sink:
-        write_records(ChangeReader(lab_files(lab_binlogs), ChangeOptions()), sink)
+        write_records(ChangeReader(open_source(lab_files(lab_binlogs)), ChangeOptions()), sink)
     rows = all_rows(uri, LAB_SCHEMAS)
     assert sum(len(r) for _c, r in rows.values()) > 1000
     return uri, rows
@@ -268,7 +269,7 @@ def test_an_xa_transaction_open_at_a_checkpoint_is_applied_once(lab_server, pg_s
     assert second.returncode == 0, second.stderr[-3000:]
     ref = pg_server.create_database("pipe_xa_direct")
     with PostgresSink(ref, PgOptions()) as sink:
-        write_records(ChangeReader([path], ChangeOptions()), sink)
+        write_records(ChangeReader(open_source([path]), ChangeOptions()), sink)
     want = all_rows(ref, ["xapg"])
     assert want["xapg.t"][1] == [("1", "a"), ("10", "o"), ("11", "p"), ("2", "b2")]
     assert all_rows(uri, ["xapg"]) == want
@@ -301,7 +302,7 @@ def test_a_checkpoint_row_no_pipeline_wrote_is_refused(direct, lab_binlogs, tmp_
 # ------------------------------------------------------------------------------ shop, with its baseline
 def _shop_direct(uri: str) -> None:
     """The shop binlog applied directly: the baseline's tables seeded, its rows loaded, then the binlog."""
-    reader = ChangeReader([DATA / "shop-bin.000001"], ChangeOptions(),
+    reader = ChangeReader(open_source([DATA / "shop-bin.000001"]), ChangeOptions(),
                           schema=(DATA / "shop-baseline.sql").read_text(encoding="utf-8"))
     sink = PostgresSink(uri, PgOptions(commit_every=2))
     with sink:
@@ -411,7 +412,7 @@ def test_value_policy_counts_in_stats_and_status(lab_binlogs, pg_server, tmp_pat
     want_uri = pg_server.create_database("pipe_policy_direct")
     sink = PostgresSink(want_uri, PgOptions(commit_every=25, value_policy="clamp"))
     with sink:
-        write_records(ChangeReader(lab_files(lab_binlogs), ChangeOptions()), sink)
+        write_records(ChangeReader(open_source(lab_files(lab_binlogs)), ChangeOptions()), sink)
     want = sink.report()["value_policy"]
     assert any(r[2] == "zero-date" and r[3] == "clamp" and r[4] > 0 for r in want)
     uri = pg_server.create_database("pipe_policy")

@@ -63,6 +63,35 @@ def test_a_second_run_delivers_nothing_again(shop, tmp_path, read_segments):
     assert second.checkpoint == first.checkpoint and second.stats["transactions"] == 5
 
 
+def test_a_first_run_starts_at_the_source_start_position_as_the_changes_command(shop, tmp_path, run_cli,
+                                                                                read_segments):
+    """[source] start_position on files: the history built from their start, delivery from the
+    position: the records `mysqlddl changes --start-position` gives; a checkpoint wins over it."""
+    xids = [ev for ev in BinlogReader(SHOP) if isinstance(ev, XidEvent)]
+    at = f"{SHOP.name}:{xids[1].next_pos}"
+    text = shop.read_text()
+    shop.write_text(text.replace("[sink]", f'start_position = "{at}"\n[sink]', 1))
+    run_pipeline(shop, once=True)
+    out = read_segments(tmp_path / "out").splitlines()
+    plain = run_cli("changes", SHOP, "--schema", BASELINE, "--start-position", at, "--summary", "none").stdout
+    assert [json.loads(x) | {"seq": 0} for x in out] == [json.loads(x) | {"seq": 0} for x in plain.splitlines()]
+    assert 0 < len(out) < 19
+    # the checkpoint wins: a start position moved back does not deliver the earlier transactions
+    shop.write_text(text.replace("[sink]", f'start_position = "{SHOP.name}:4"\n[sink]', 1))
+    run_pipeline(shop, once=True)
+    assert read_segments(tmp_path / "out").splitlines() == out
+
+
+@pytest.mark.parametrize("at, says", [("shop-bin.000009:4", "is not among the inputs"),
+                                       ("shop-bin.000001:5", "not at an event boundary")])
+def test_a_start_position_is_checked_in_the_files_as_the_changes_command_checks_it(shop, tmp_path, at, says):
+    shop.write_text(shop.read_text().replace("[sink]", f'start_position = "{at}"\n[sink]', 1))
+    with pytest.raises(MysqlddlError, match=says) as e:
+        run_pipeline(shop, once=True)
+    assert e.value.setting == "source.start_position" and "[source] start_position" in str(e.value)
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
 def test_store_is_sqlite_wal_synchronous_full_one_row_per_pipeline(shop, tmp_path):
     run_pipeline(shop, once=True)
     store = SqliteCheckpointStore(tmp_path / "state.db", "p")

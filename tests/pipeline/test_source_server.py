@@ -1,4 +1,4 @@
-"""The pipeline over a live server (pipeline/source.py ServerSource: mysql://, streamed as a
+"""The pipeline over a live server (the server source of mysqlddl.sources.open_source: mysql://, streamed as a
 replica by mysqlddl.sources): `mysqlddl run --once` gives what the same pipeline gives over the
 server's binlog files, and a run killed with SIGKILL and restarted resumes from its checkpoint
 with the same final output. The server: tests/pipeline/conftest.py's lab MariaDB 10.11 after the

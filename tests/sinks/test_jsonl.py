@@ -12,6 +12,7 @@ import pytest
 from mysqlddl.binlog.values.geometry import Geometry
 from mysqlddl.changes import ChangeOptions, ChangeReader, Naming, RowChange, SchemaChange, Source, TransactionMark
 from mysqlddl.sinks.jsonl import dumps, envelope, json_value, kind_of
+from mysqlddl.sources import open_source
 
 # Debezium MySQL connector documentation, "Data change events" -> source fields
 DEBEZIUM_SOURCE = {"version", "connector", "name", "ts_ms", "snapshot", "db", "table", "server_id",
@@ -20,7 +21,7 @@ DEBEZIUM_SOURCE = {"version", "connector", "name", "ts_ms", "snapshot", "db", "t
 
 @pytest.fixture(scope="module")
 def maxwell(shared_path):
-    return list(ChangeReader(shared_path / "binlogs/maxwell/binlog.000004").changes())
+    return list(ChangeReader(open_source(shared_path / "binlogs/maxwell/binlog.000004")).changes())
 
 
 def test_row_event_shape(maxwell):
@@ -141,9 +142,10 @@ def test_line_renderer_is_dumps_of_envelope(maxwell, shared_path, include_query)
     sample = Path(__file__).resolve().parent.parent / "data" / "shop-bin.000001"
     baseline = (sample.parent / "shop-baseline.sql").read_text()
     go = shared_path / "binlogs/go-mysql/tcb-eval002c-bin.003320"     # positional names: general path
-    streams = [maxwell, list(ChangeReader(sample, ChangeOptions(decode=Options(json_as="text"), pk_change="split",
+    streams = [maxwell, list(ChangeReader(open_source(sample),
+                                          ChangeOptions(decode=Options(json_as="text"), pk_change="split",
                                                                truncate_events=True), schema=baseline).changes()),
-               list(ChangeReader(go).changes())]
+               list(ChangeReader(open_source(go)).changes())]
     for changes in streams:
         render = LineRenderer(name="n1", include_query=include_query)
         for ch in changes:

@@ -25,6 +25,7 @@ from mysqlddl.changes import ChangeOptions, ChangeReader, RowBatch
 from mysqlddl.errors import MysqlddlError
 from mysqlddl.options import Options
 from mysqlddl.sinks.jsonl import JsonLinesSink, LineRenderer
+from mysqlddl.sources import open_source
 
 from ..binlog.test_twin_parity import shared_binlogs
 
@@ -42,7 +43,7 @@ def per_row(paths, *, name="mysqlddl", include_query=False, **kw) -> str:
     try:
         render = LineRenderer(name=name, include_query=include_query)
         options = ChangeOptions(decode=Options(json_as="text"), name=name, **kw)
-        return "".join(render(c) + "\n" for c in ChangeReader(paths, options).changes())
+        return "".join(render(c) + "\n" for c in ChangeReader(open_source(paths), options).changes())
     finally:
         speedups.impl = saved
 
@@ -57,7 +58,7 @@ def rendered(paths, impl, *, name="mysqlddl", include_query=False, **kw) -> tupl
         options = ChangeOptions(decode=Options(json_as="text"), name=name, queries=include_query, **kw)
         out, batches = io.BytesIO(), 0
         with JsonLinesSink(out, name=name, include_query=include_query) as sink:
-            for rec in ChangeReader(paths, options):
+            for rec in ChangeReader(open_source(paths), options):
                 batches += isinstance(rec, RowBatch) and sink.render.rows_format(rec.mapping) is not None
                 sink.write(rec)
         return out.getvalue().decode("ascii"), batches

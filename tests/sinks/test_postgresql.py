@@ -31,6 +31,7 @@ from mysqlddl.mapping import Mapping
 from mysqlddl.sinks.base import write_records
 from mysqlddl.sinks.pg.types import PgOptions
 from mysqlddl.sinks.postgresql import PostgresSink
+from mysqlddl.sources import open_source
 
 DB, DB2 = "pglab", "pglab_tmp"
 LAB_KW = {"scale": 0.001, "bigtx_rows": 300, "blob_kib": 64, "random_rows": 12}
@@ -48,7 +49,7 @@ def truth(mariadb_server, workload):
 
 def apply(truth, uri, options=None, mapping=None):
     sink = PostgresSink(uri, options or PgOptions(commit_every=25), mapping)
-    reader = ChangeReader(truth.paths, ChangeOptions())
+    reader = ChangeReader(open_source(truth.paths), ChangeOptions())
     sink.attach_history(reader.history)
     with sink:
         write_records(reader, sink)
@@ -310,7 +311,7 @@ sink = PostgresSink(uri, PgOptions(commit_every=3, commit_ms=60000))
 with sink:
     cp = sink.load_checkpoint()
     filters = Filters(start_position=cp.resume) if cp is not None else Filters()
-    write_records(ChangeReader(files, ChangeOptions(filters=filters)), sink)
+    write_records(ChangeReader(open_source(files), ChangeOptions(filters=filters)), sink)
 print("DONE", flush=True)
 '''
 

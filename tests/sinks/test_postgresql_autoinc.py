@@ -26,6 +26,7 @@ from mysqlddl.sinks.pg import ddl as D
 from mysqlddl.sinks.pg import order as O
 from mysqlddl.sinks.pg.types import PgOptions
 from mysqlddl.sinks.postgresql import PostgresSink
+from mysqlddl.sources import open_source
 
 DB, DB_ERR = "pgautoinc", "pgautoinc_err"
 
@@ -104,7 +105,7 @@ def autoinc_binlogs(mariadb_server):
 def apply(files, uri: str, db: str, options: PgOptions, mapping=None) -> PostgresSink:
     sink = PostgresSink(uri, options, mapping)
     with sink:
-        write_records(ChangeReader(files, ChangeOptions(filters=Filters(databases=(db,)))), sink)
+        write_records(ChangeReader(open_source(files), ChangeOptions(filters=Filters(databases=(db,)))), sink)
     return sink
 
 

@@ -22,6 +22,7 @@ from mysqlddl.sinks.base import write_records
 from mysqlddl.sinks.pg.generated import Ref, Untranslatable, translate
 from mysqlddl.sinks.pg.types import PgOptions
 from mysqlddl.sinks.postgresql import PostgresSink
+from mysqlddl.sources import open_source
 
 DB = "pggen"
 
@@ -141,7 +142,7 @@ def generated_columns(uri: str, table: str) -> dict[str, str]:
 def apply(files, uri: str, options: PgOptions) -> PostgresSink:
     sink = PostgresSink(uri, options)
     with sink:
-        write_records(ChangeReader(files, ChangeOptions(filters=Filters(databases=(DB,)))), sink)
+        write_records(ChangeReader(open_source(files), ChangeOptions(filters=Filters(databases=(DB,)))), sink)
     return sink
 
 

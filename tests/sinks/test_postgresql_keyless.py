@@ -20,6 +20,7 @@ from mysqlddl.changes.reader import ChangeReader
 from mysqlddl.sinks.base import write_records
 from mysqlddl.sinks.pg.types import PgOptions
 from mysqlddl.sinks.postgresql import PostgresSink
+from mysqlddl.sources import open_source
 
 DB = "pgkeyless"
 
@@ -114,7 +115,7 @@ def test_keyless_rows_are_found_by_every_column(keyless_binlogs, mariadb_server,
     uri = pg_server.create_database("keyless_match")
     sink = PostgresSink(uri, PgOptions(commit_every=5))
     with sink:
-        write_records(ChangeReader(keyless_binlogs, ChangeOptions(filters=Filters(databases=(DB,)))), sink)
+        write_records(ChangeReader(open_source(keyless_binlogs), ChangeOptions(filters=Filters(databases=(DB,)))), sink)
     want_u = source_rows(mariadb_server, "u", ("a", "c", "note"))
     assert want_u[(1, 1.5, "x")] == 1 and want_u[(1, 2.5, "changed")] == 1 and want_u[(3, 3.25, "one")] == 1
     assert target_rows(uri, "u", ("a", "c", "note")) == want_u

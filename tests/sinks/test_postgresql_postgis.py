@@ -20,6 +20,7 @@ from mysqlddl.changes.reader import ChangeReader
 from mysqlddl.sinks.base import write_records
 from mysqlddl.sinks.pg.types import PgOptions
 from mysqlddl.sinks.postgresql import PostgresSink
+from mysqlddl.sources import open_source
 
 DB = "pggis"
 COLS = ["p", "p4326", "l", "poly", "g"]
@@ -62,7 +63,7 @@ def gis_binlogs(mariadb_server):
 def _apply(files, uri):
     sink = PostgresSink(uri, PgOptions(commit_every=2))
     with sink:
-        write_records(ChangeReader(files, ChangeOptions(filters=Filters(databases=(DB,)))), sink)
+        write_records(ChangeReader(open_source(files), ChangeOptions(filters=Filters(databases=(DB,)))), sink)
     return sink
 
 

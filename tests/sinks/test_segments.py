@@ -17,6 +17,7 @@ from mysqlddl.positions import BinlogPosition
 from mysqlddl.sinks.base import boundary
 from mysqlddl.sinks.jsonl import JsonLinesSink
 from mysqlddl.sinks.segments import FORMATS, OWNER_FILE, SegmentSink, StreamSink
+from mysqlddl.sources import open_source
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SHOP = DATA / "shop-bin.000001"
@@ -24,7 +25,7 @@ SHOP = DATA / "shop-bin.000001"
 
 @pytest.fixture(scope="module")
 def records():
-    return list(ChangeReader(SHOP, schema=(DATA / "shop-baseline.sql").read_text()))
+    return list(ChangeReader(open_source(SHOP), schema=(DATA / "shop-baseline.sql").read_text()))
 
 
 def _feed(sink, records, *, upto=None):

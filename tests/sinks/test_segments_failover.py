@@ -12,13 +12,14 @@ import pytest
 from mysqlddl.changes import ChangeReader
 from mysqlddl.sinks.base import boundary
 from mysqlddl.sinks.segments import SegmentSink
+from mysqlddl.sources import open_source
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 @pytest.fixture(scope="module")
 def records():
-    return list(ChangeReader(DATA / "shop-bin.000001", schema=(DATA / "shop-baseline.sql").read_text()))
+    return list(ChangeReader(open_source(DATA / "shop-bin.000001"), schema=(DATA / "shop-baseline.sql").read_text()))
 
 
 def _feed(sink, records):

@@ -19,6 +19,7 @@ from mysqlddl.changes import ChangeOptions, ChangeReader, RowChange
 from mysqlddl.errors import BinlogPurgedError, ServerConnectError
 from mysqlddl.positions import file_seq
 from mysqlddl.sources import SourceOptions, open_source
+from mysqlddl.sources.replay import TapSource
 
 pytestmark = pytest.mark.mariadb
 
@@ -62,13 +63,13 @@ def run(source):
     """(events, replayed table) of one pass over ``source``, through the change reader."""
     events = []
 
-    def tee():
-        for ev in source:
+    def tee(given):
+        for ev in given:
             events.append(norm(ev))
             yield ev
 
     table = {}
-    for ch in ChangeReader(source, ChangeOptions(), events=tee()).changes():
+    for ch in ChangeReader(TapSource(open_source(source), tee), ChangeOptions()).changes():
         if not isinstance(ch, RowChange) or ch.source.table != "live_faults":
             continue
         if ch.before is not None:

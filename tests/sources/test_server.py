@@ -81,7 +81,7 @@ def test_change_records_equal_those_of_the_files(live, tmp_path):
 def test_change_reader_takes_a_source(live):
     with open_source(live.uri(103), SourceOptions()) as src:
         n = sum(1 for ch in ChangeReader(src, ChangeOptions()).changes() if isinstance(ch, RowChange))
-    assert n == sum(1 for ch in ChangeReader([str(f) for f in live.files()], ChangeOptions()).changes()
+    assert n == sum(1 for ch in ChangeReader(open_source([str(f) for f in live.files()]), ChangeOptions()).changes()
                     if isinstance(ch, RowChange))
     assert n > 1000
 

@@ -26,6 +26,7 @@ from mysqlddl.changes.snapshot import snapshot_rows
 from mysqlddl.errors import SnapshotError
 from mysqlddl.model.ids import TableId
 from mysqlddl.options import Options, change_event_options
+from mysqlddl.sources import open_source
 from mysqlddl.sources.server import snapshot
 from mysqlddl.sources.server.snapshot import capture_schema
 
@@ -108,7 +109,8 @@ def _semantic(table):
 
 def _inserts(server, opts: Options, table: str) -> dict:
     server.flush_logs()
-    reader = ChangeReader(server.binlog_files(), ChangeOptions(decode=opts, filters=Filters(tables=(table,))))
+    reader = ChangeReader(open_source(server.binlog_files()),
+                          ChangeOptions(decode=opts, filters=Filters(tables=(table,))))
     return {c.after["id"] if "id" in c.after else (c.after["a"], c.after["b"]): c.after for c in reader.changes()
             if isinstance(c, RowChange) and c.op == "c" and c.source.db == DB}
 
@@ -170,12 +172,12 @@ def test_capture_is_a_baseline_equal_to_the_servers_ddl(server, typed, lock, tmp
     server.flush_logs()
     files = server.binlog_files()
     # the model from the server's own DDL events, at the captured position
-    full = ChangeReader(files)
+    full = ChangeReader(open_source(files))
     for _ in full:
         pass
     at = cap.position
     # the capture fed to the reader as its baseline (what --schema / --schema-position give)
-    base = ChangeReader(files, ChangeOptions(schema_position=str(at)), schema=cap.ddl)
+    base = ChangeReader(open_source(files), ChangeOptions(schema_position=str(at)), schema=cap.ddl)
     for _ in base:
         pass
     for _, name in cap.tables:
@@ -240,7 +242,7 @@ def test_snapshot_plus_stream_rebuilds_the_table_exactly(server, typed, lock):
     assert counter[0] > 20                                          # the writer really raced the capture
     server.flush_logs()
     files = server.binlog_files()
-    reader = ChangeReader(files, ChangeOptions(schema_position=str(cap.position),
+    reader = ChangeReader(open_source(files), ChangeOptions(schema_position=str(cap.position),
                                                span=((str(files[0].parent / cap.position.file), cap.position.pos),
                                                      None),
                                                filters=Filters(tables=("race",))), schema=cap.ddl)
@@ -306,13 +308,14 @@ def test_lock_free_capture_under_concurrent_ddl_matches_the_log(server, typed, m
         stop.set()
         t.join()
     server.flush_logs()
-    full = ChangeReader(server.binlog_files())
+    full = ChangeReader(open_source(server.binlog_files()))
     for _ in full:
         pass
     tid = TableId(DB, "ddlrace")
     widths = set()
     for cap in caps:
-        base = ChangeReader(server.binlog_files(), ChangeOptions(schema_position=str(cap.position), rows=False),
+        base = ChangeReader(open_source(server.binlog_files()),
+                            ChangeOptions(schema_position=str(cap.position), rows=False),
                             schema=cap.ddl)
         table = base.history.table_at(tid, cap.position)
         assert _semantic(table) == _semantic(full.history.table_at(tid, cap.position)), (str(cap.position), cap.lock)
@@ -347,7 +350,7 @@ def _replay(server) -> tuple[dict, set]:
     ADD COLUMN fills its default into every row without a row event)."""
     state: dict = {}
     unsure: set = set()
-    for c in ChangeReader(server.binlog_files(), ChangeOptions(truncate_events=True)).changes():
+    for c in ChangeReader(open_source(server.binlog_files()), ChangeOptions(truncate_events=True)).changes():
         if isinstance(c, SchemaChange):
             touched = [tid.name for tid, _ in c.record.tables if tid.database == "lab"]
             if any(state.get(n) or n in unsure for n in touched):
@@ -387,10 +390,10 @@ def test_lab_workload_snapshot_equals_the_binlog_replay(server, typed, tool):
         conn.close()
     server.flush_logs()
     files = server.binlog_files()
-    full = ChangeReader(files)
+    full = ChangeReader(open_source(files))
     for _ in full:
         pass
-    base = ChangeReader(files, ChangeOptions(schema_position=str(cap.position),
+    base = ChangeReader(open_source(files), ChangeOptions(schema_position=str(cap.position),
                                              span=((str(files[0].parent / cap.position.file), cap.position.pos),
                                                    None)), schema=cap.ddl)
     for _ in base:

@@ -18,6 +18,7 @@ import pytest
 
 from mysqlddl.options import change_event_options
 from mysqlddl.sinks import arrow as arrow_sink
+from mysqlddl.sources import open_source
 from mysqlddl.spark import launcher, ranges, tasks
 
 pytestmark = [pytest.mark.spark, pytest.mark.mariadb]
@@ -101,7 +102,8 @@ def test_history_json_is_the_sequential_history(first_run, lab_binlogs):
 
     out, _ = first_run
     d, _ = lab_binlogs
-    seq = ChangeReader(str(d), ChangeOptions(decode=change_event_options(), rows=False, transactions=False))
+    seq = ChangeReader(open_source(str(d)),
+                       ChangeOptions(decode=change_event_options(), rows=False, transactions=False))
     for _ in seq:
         pass
     lines = (out / "history.jsonl").read_text().splitlines()

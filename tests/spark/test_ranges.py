@@ -15,6 +15,7 @@ from mysqlddl.changes import ChangeOptions, ChangeReader
 from mysqlddl.errors import ConfigError
 from mysqlddl.history import SchemaHistory
 from mysqlddl.sinks.jsonl import dumps, envelope
+from mysqlddl.sources import open_source
 from mysqlddl.spark import ranges
 
 pytestmark = pytest.mark.mariadb
@@ -42,7 +43,7 @@ def test_prescan_finds_the_ddl_and_boundaries(scans, lab_binlogs):
 
 def test_history_from_prescans_is_the_sequential_one(scans, lab_binlogs):
     d, _ = lab_binlogs
-    seq = ChangeReader(str(d), ChangeOptions(rows=False, transactions=False))
+    seq = ChangeReader(open_source(str(d)), ChangeOptions(rows=False, transactions=False))
     for _ in seq:
         pass
     shuffled = list(scans)
@@ -62,7 +63,7 @@ def test_file_order_is_numeric_not_textual(lab_binlogs, tmp_path):
     scans = sorted((ranges.prescan(f) for f in files), key=lambda s: s.path)     # textual: .10 < .9
     assert scans[-1].path.endswith(".9")
     history, _ = ranges.build_history(scans)
-    seq = ChangeReader(files, ChangeOptions(rows=False, transactions=False))
+    seq = ChangeReader(open_source(files), ChangeOptions(rows=False, transactions=False))
     for _ in seq:
         pass
     assert list(history.lines()) == list(seq.history.lines())
@@ -111,7 +112,7 @@ def test_no_cut_inside_a_prepared_xa(scans):
 @pytest.mark.parametrize("size", [1, 200_000])
 def test_ranges_decode_to_the_sequential_events(scans, lab_binlogs, tmp_path, size):
     d, _ = lab_binlogs
-    seq = [dumps(envelope(c)) for c in ChangeReader(str(d)).changes()]
+    seq = [dumps(envelope(c)) for c in ChangeReader(open_source(str(d))).changes()]
     history, _ = ranges.build_history(scans)
     history.save(tmp_path / "h.jsonl")
     loaded = SchemaHistory.load(tmp_path / "h.jsonl")      # what executors get: the JSON Lines
@@ -133,7 +134,7 @@ def test_min_gap_thins_cut_marks_only(scans, lab_binlogs, tmp_path):
         assert [m for m in t.marks if m[1] != ranges.CUT] == [m for m in full.marks if m[1] != ranges.CUT]
         assert t.ddl == full.ddl
     assert sum(len(t.marks) for t in thin) < sum(len(s.marks) for s in scans)
-    seq = Counter(dumps(envelope(c)) for c in ChangeReader(str(d)).changes())
+    seq = Counter(dumps(envelope(c)) for c in ChangeReader(open_source(str(d))).changes())
     history, _ = ranges.build_history(thin)
     got = Counter(dumps(envelope(c)) for r in ranges.cut_ranges(thin, gap)
                   for c in ranges.read_range(r, history).changes())

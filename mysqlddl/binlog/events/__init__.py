@@ -18,7 +18,7 @@ from .gtid import GtidEvent, PreviousGtidsEvent
 from .mariadb import AnnotateRowsEvent, BinlogCheckpointEvent, GtidListEvent, MariadbGtidEvent
 from .payload import TransactionPayloadEvent
 from .query import BeginLoadQueryEvent, ExecuteLoadQueryEvent, QueryEvent, QueryStatus
-from .registry import DEFAULT_REGISTRY, Registry, decode_opaque
+from .registry import DEFAULT_REGISTRY, Registry, decode_opaque, without_statement_texts
 from .rows_event import RowsEvent
 from .table_map import TableMapEvent
 from .types import (
@@ -40,5 +40,5 @@ __all__ = [
     "Registry", "RelayOrigin", "RotateEvent", "RowsEvent", "RowsQueryEvent", "StartV3Event", "StatementTextEvent",
     "StopEvent",
     "TableMapEvent", "TransactionPayloadEvent", "UserVarEvent", "XaPrepareEvent", "XidEvent",
-    "decode_opaque", "type_name",
+    "decode_opaque", "type_name", "without_statement_texts",
 ]

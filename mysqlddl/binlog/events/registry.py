@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from . import control, format_description, gtid, mariadb, payload, query, rows_event, table_map
-from .types import OpaqueEvent
+from .types import EventType, OpaqueEvent
 
 Decoder = Callable
 
@@ -61,3 +61,16 @@ def _default_decoders() -> dict[int, Decoder]:
 
 
 DEFAULT_REGISTRY = Registry(_default_decoders())
+
+
+def without_statement_texts(registry: Registry | None = None) -> Registry:
+    """A copy of ``registry`` (default :data:`DEFAULT_REGISTRY`) that leaves ROWS_QUERY and
+    ANNOTATE_ROWS opaque: the statement text of a row event group (``binlog_rows_query_log_events``,
+    MariaDB ``binlog_annotate_row_events``) is never decoded. A reader that does not print it takes
+    this one: a multi-row INSERT's text costs more to decode than its rows. (The one place it is
+    built: the change reader, the CLI and the pipeline all ask for it here.)"""
+    reg = (registry if registry is not None else DEFAULT_REGISTRY).copy()
+    for t in (EventType.ROWS_QUERY, EventType.MARIADB_ANNOTATE_ROWS):
+        reg.unregister(t)
+    return reg
+

@@ -59,7 +59,7 @@ Public functions::
     SchemaCapture.catalog(options) -> Catalog; SchemaCapture.options(base) -> Options
 
 The DDL script is what ``mysqlddl changes --schema FILE --schema-position FILE:POS`` takes as a
-baseline, or ``ChangeReader(files, ChangeOptions(schema_position=str(capture.position),
+baseline, or ``ChangeReader(open_source(files), ChangeOptions(schema_position=str(capture.position),
 span=((path, capture.position.pos), None)), schema=capture.ddl)`` from the API; the stream then
 starts at ``capture.position`` (a transaction boundary), right after the snapshot's rows.
 

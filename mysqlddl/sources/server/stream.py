@@ -78,6 +78,7 @@ class ServerSource(EventSource):
     the end reported at start, moves up to it), so the snapshot and the stream meet with no gap and
     no overlap. ``lazy``: log in at the first use (``identity``, ``events``, ``restart_at_gtid``,
     iteration) instead of now (a pipeline decides on its checkpoint before asking the server).
+    ``on_wait``/``stop_requested``: the hooks below (also settable as attributes).
 
     After opening: ``flavor`` (``mysql``/``mariadb``), ``server_version``, ``server_uuid`` (None on
     MariaDB), ``settings`` (the variables read), ``binlogs`` (``[(name, size)]`` at start),
@@ -95,7 +96,8 @@ class ServerSource(EventSource):
     kind = "binlog"
 
     def __init__(self, uri: ServerUri, options: SourceOptions | None = None, *, password: str | None = None,
-                 registry=None, only_types=None, start_hook=None, lazy: bool = False):
+                 registry=None, only_types=None, start_hook=None, lazy: bool = False, on_wait=None,
+                 stop_requested=None):
         self.uri = uri
         self.options = options if options is not None else SourceOptions()
         self._password = password
@@ -103,8 +105,8 @@ class ServerSource(EventSource):
         self._start_hook = start_hook
         self.decoder = self._new_decoder()
         self.reconnects = 0
-        self.on_wait = None
-        self.stop_requested = None
+        self.on_wait = on_wait
+        self.stop_requested = stop_requested
         self.resumes: list[tuple[tuple[str, int] | None, bool, str]] = []
         self.control = None
         self.checks: ServerChecks | None = None
@@ -282,6 +284,9 @@ class ServerSource(EventSource):
         self._open()
         if start is not None:
             self._at(start)
+        if isinstance(stop, int):
+            # (a bare offset: in the file the stream stops in, as the options' stop is read)
+            stop = (self.stop.file if self.stop is not None else self.end.file, stop)
         if stop is not None:
             f, p = (stop.file, stop.pos) if isinstance(stop, BinlogPosition) else stop
             self.stop = BinlogPosition.of(f, int(p))

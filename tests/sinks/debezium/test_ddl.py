@@ -14,6 +14,7 @@ from mysqlddl.model.ids import TableId
 from mysqlddl.options import change_event_options
 from mysqlddl.sinks.debezium import DebeziumOptions, debezium_messages
 from mysqlddl.sinks.debezium.ddl import column_change, table_struct
+from mysqlddl.sources import open_source
 
 
 def table(body: str, options: str = "DEFAULT CHARSET utf8mb4"):
@@ -104,7 +105,7 @@ def test_rename_is_an_alter_of_the_new_name_and_truncate_has_no_event(mariadb_se
                 "DROP TABLE dbz_ddl.c")
     srv.flush_logs()
     files = [p for p in srv.binlog_files() if p.name >= first.name][:-1]
-    reader = ChangeReader(files, ChangeOptions(decode=change_event_options()))
+    reader = ChangeReader(open_source(files), ChangeOptions(decode=change_event_options()))
     msgs = [m for m in debezium_messages(reader, DebeziumOptions(topic_prefix="p")) if m.topic == "p"]
     got = [(m.key["databaseName"], [(c["type"], c["id"]) for c in m.value["tableChanges"]], m.value["ddl"])
            for m in msgs]

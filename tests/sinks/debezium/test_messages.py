@@ -20,13 +20,14 @@ from mysqlddl.options import change_event_options
 from mysqlddl.sinks.debezium import DebeziumOptions, MessageBuilder, debezium_messages
 from mysqlddl.sinks.debezium.ddl import primary_key
 from mysqlddl.sinks.debezium.messages import topic_name, transaction_id
+from mysqlddl.sources import open_source
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 NOW_NS = 1_700_000_000_123_456_789
 
 
 def reader(**kw):
-    return ChangeReader([DATA / "shop-bin.000001"], ChangeOptions(decode=change_event_options(), **kw),
+    return ChangeReader(open_source([DATA / "shop-bin.000001"]), ChangeOptions(decode=change_event_options(), **kw),
                         schema=(DATA / "shop-baseline.sql").read_text())
 
 

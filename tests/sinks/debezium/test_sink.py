@@ -16,13 +16,15 @@ from mysqlddl.errors import ConfigError
 from mysqlddl.options import change_event_options
 from mysqlddl.sinks import JsonLinesSink, write_records
 from mysqlddl.sinks.debezium import DebeziumOptions, DebeziumSink, make_sink
+from mysqlddl.sources import open_source
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 BINLOG, BASELINE = DATA / "shop-bin.000001", DATA / "shop-baseline.sql"
 
 
 def reader():
-    return ChangeReader([BINLOG], ChangeOptions(decode=change_event_options()), schema=BASELINE.read_text())
+    return ChangeReader(open_source([BINLOG]),
+                        ChangeOptions(decode=change_event_options()), schema=BASELINE.read_text())
 
 
 def lines(text: str) -> list[dict]:

@@ -1,7 +1,7 @@
-"""The directory source: the events of a binlog directory as BinlogReader gives them, from a
+"""The file source: the events of binlog files (a directory) as BinlogReader gives them, from a
 position, and followed while the files grow in pieces (events cut in the middle), rotate to a new
-file named in the .index, until stopped. (Following a directory a real server writes is
-tests/pipeline/test_follow.py.)"""
+file named in the .index, until stopped; its identity. (Following a directory a real server writes
+is tests/pipeline/test_follow.py.)"""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from mysqlddl.binlog.events import FormatDescriptionEvent
 from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.positions import BinlogPosition
-from mysqlddl.sources.directory import DirectorySource
+from mysqlddl.sources import FileSource, SourceOptions
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SHOP = DATA / "shop-bin.000001"
@@ -33,7 +33,7 @@ def _two_files(d: Path) -> list[Path]:
 
 def test_reads_what_binlog_reader_reads(tmp_path):
     files = _two_files(tmp_path)
-    got = _sig(DirectorySource(tmp_path).events())
+    got = _sig(FileSource(tmp_path).events())
     assert got == _sig(BinlogReader(files))
     assert len(got) > 40
 
@@ -41,7 +41,7 @@ def test_reads_what_binlog_reader_reads(tmp_path):
 def test_starts_at_a_position_with_the_file_fde_first(tmp_path):
     files = _two_files(tmp_path)
     xid_end = next(e.next_pos for e in BinlogReader(files[1]) if e.type_name == "XID")
-    evs = list(DirectorySource(tmp_path).events(BinlogPosition(2, xid_end, "b.000002")))
+    evs = list(FileSource(tmp_path).events(BinlogPosition(2, xid_end, "b.000002")))
     assert isinstance(evs[0], FormatDescriptionEvent) and evs[0].pos == 4
     assert evs[1].pos == xid_end and all(e.pos >= xid_end for e in evs[1:])
     assert _sig(evs[1:]) == _sig(BinlogReader(files[1], start=xid_end))
@@ -77,10 +77,11 @@ def test_follows_files_written_in_pieces_and_rotation_until_stopped(tmp_path):
         idles.append(time.monotonic())
         if done.is_set():
             stop.set()
+        return stop.is_set()
 
     t = threading.Thread(target=writer)
     t.start()
-    source = DirectorySource(live, follow=True, poll=0.01, stop=stop.is_set, idle=idle)
+    source = FileSource(live, SourceOptions(follow=True, poll=0.01), on_wait=idle)
     got = _sig(source.events())
     t.join()
     assert got == _sig(BinlogReader(files))
@@ -91,7 +92,7 @@ def test_follows_files_written_in_pieces_and_rotation_until_stopped(tmp_path):
 def test_a_stop_while_waiting_ends_cleanly(tmp_path):
     _two_files(tmp_path)
     calls = []
-    source = DirectorySource(tmp_path, follow=True, poll=0.01, stop=lambda: len(calls) >= 2,
-                             idle=lambda: calls.append(1))
+    source = FileSource(tmp_path, SourceOptions(follow=True, poll=0.01),
+                        on_wait=lambda: calls.append(1) or len(calls) >= 2)
     evs = list(source.events())
     assert _sig(evs) == _sig(BinlogReader(sorted(tmp_path.glob("b.0*"))))
