@@ -155,6 +155,7 @@ def _change_options(args, **kw):
 def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | None = None) -> int:
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeReader
+    from ..changes.start import SnapshotStart
     from ..errors import SchemaMismatchError
     from ..sinks import JsonLinesSink, write_records
     from ..sources import open_source
@@ -169,10 +170,10 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
     if server:
         # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself; a signal
         # is acted on while it waits for the server too (caught up, or reconnecting)
-        snapshot = _Snapshot(args, options)
+        snapshot = SnapshotStart(_snapshot_mode(args), options.filters, options.decode)
         source = open_source(args.binlogs[0], common.server_source_options(args, options.decode),
                              start_hook=snapshot.hook, on_wait=signals.asked)
-        schema, options = snapshot.baseline(options)
+        schema, options = snapshot.baseline(common.read_baseline(args), options)
     else:
         snapshot, schema = None, common.read_baseline(args)
         source = open_source(args.binlogs)
@@ -200,7 +201,7 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
                 sink:
             records = iter(reader)
             if snapshot is not None:
-                records = snapshot.then(records, reader.stats)
+                records = snapshot.records(records, reader.stats)
             if following:
                 records = _flush_at_commits(records, out, every=args.no_transactions)
             if signals is not None:
@@ -271,47 +272,12 @@ class _Signals:
                 return
 
 
-class _Snapshot:
-    """``--snapshot`` of a server input (mysqlddl.sources.server.snapshot): the start hook captures
-    the schema (and with ``initial`` opens the consistent snapshot of the rows) on a session of its
-    own and moves the stream's start to the captured position; the capture is the baseline there,
-    and the snapshot's rows come before the stream's records."""
-
-    def __init__(self, args: argparse.Namespace, options):
-        mode = args.snapshot
-        if mode == "auto":
-            mode = "schema-only" if args.from_now and args.schema is None else "never"
-        self.args, self.mode, self.filters, self.decode = args, mode, options.filters, options.decode
-        self.conn = self.capture = None
-
-    def hook(self, source):
-        if self.mode == "never":
-            return None
-        # lazy: PyMySQL and the capture code load only for a server input with a snapshot
-        from ..sources.server.snapshot import capture_schema
-
-        self.conn = source.new_connection()
-        self.capture = capture_schema(self.conn, filters=self.filters, with_rows=self.mode == "initial")
-        return self.capture.position
-
-    def baseline(self, options):
-        """(the baseline DDL, the options with its position) for the change reader."""
-        if self.capture is None:
-            return common.read_baseline(self.args), options
-        return self.capture.ddl, options.replace(schema_position=str(self.capture.position))
-
-    def then(self, records, stats):
-        """The snapshot's rows (``initial``, counted in ``stats``), then ``records``."""
-        if self.mode == "initial" and self.capture is not None:
-            from ..changes.snapshot import snapshot_rows  # lazy: as in hook()
-
-            # the rows decoded as the stream's (the server's dialect and version on the reader's options)
-            yield from snapshot_rows(self.conn, self.capture, options=self.capture.options(self.decode),
-                                     stats=stats)
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
-        yield from records
+def _snapshot_mode(args: argparse.Namespace) -> str:
+    """``--snapshot``, with ``auto`` decided: schema-only with --from-now and no --schema (a stream
+    from now has no other baseline), else never."""
+    if args.snapshot == "auto":
+        return "schema-only" if args.from_now and args.schema is None else "never"
+    return args.snapshot
 
 
 def _flush_at_commits(records, out, every: bool):
