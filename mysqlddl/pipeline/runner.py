@@ -82,6 +82,7 @@ from ..binlog.events import (
     XidEvent,
 )
 from ..changes import ChangeReader
+from ..changes.gtids import GtidTracker
 from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.transactions import parse_xid
 from ..errors import (
@@ -102,7 +103,6 @@ from . import failover
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .config import PipelineConfig, load_config
 from .dead_letters import DeadLetters
-from .gtid import GtidTracker
 from .lock import PipelineLock
 from .olr_source import OlrResumePosition
 from .sinks import SINKS, make_sink

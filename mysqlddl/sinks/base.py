@@ -7,7 +7,9 @@ when the block raised)::
         write_records(reader, sink)
 
 ``write(record)`` takes every record a :class:`~mysqlddl.changes.reader.ChangeReader` yields (the
-protocol of :mod:`mysqlddl.changes.records`). ``commit(position)`` is called at a transaction
+protocol of :mod:`mysqlddl.changes.records`); a :class:`~mysqlddl.changes.records.Boundary` is not a
+change and a sink writes nothing for it (where to commit is the caller's: a pipeline decides at
+Boundaries, :func:`write_records` at every END and SchemaChange). ``commit(position)`` is called at a transaction
 boundary, after the record that closes it was written, with the position reached, a
 :class:`~mysqlddl.positions.BinlogPosition` where the next transaction starts: after a
 TransactionMark END (its ``end``: the end of the commit event, with the transaction's GTID), and
@@ -24,7 +26,7 @@ import io
 import os
 from collections.abc import Iterable
 
-from ..changes.records import Record, SchemaChange, TransactionMark
+from ..changes.records import Boundary, Record, SchemaChange, TransactionMark
 
 
 class Sink:
@@ -34,7 +36,7 @@ class Sink:
         """Acquire what the sink writes to (called once, before the first write)."""
 
     def write(self, record: Record) -> None:
-        """Take one record, in the reader's order."""
+        """Take one record, in the reader's order (a Boundary: nothing to write)."""
         raise NotImplementedError
 
     def commit(self, position) -> dict | None:
@@ -147,8 +149,10 @@ def write_records(records: Iterable[Record], sink: Sink) -> None:
     """Every record into ``sink``, committing at each transaction boundary (:func:`boundary`)."""
     write, commit = sink.write, sink.commit
     for rec in records:
-        write(rec)
         t = type(rec)           # (boundary, inline: this loop runs once per record)
+        if t is Boundary:
+            continue            # (not a change: where a pipeline may commit; here every end commits)
+        write(rec)
         if t is TransactionMark:
             if rec.status == "END":
                 commit(rec.end if rec.end is not None else rec.source)

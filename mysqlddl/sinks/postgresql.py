@@ -49,7 +49,7 @@ import re
 import time
 from collections import Counter
 
-from ..changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
+from ..changes.records import Boundary, RowBatch, RowChange, SchemaChange, TransactionMark
 from ..commands.alter_table import AlterTable, ChangeColumn, RenameColumn, RenameTo
 from ..commands.databases import CreateDatabase, DropDatabase
 from ..commands.table_ddl import RenameTable, TruncateTable
@@ -295,8 +295,8 @@ class PostgresSink(Sink):
             # (the transaction's end, a BinlogPosition) carries neither
             src = record.source
             self._source = (f"{src.connector}:{src.server_id}", src.ts or None)
-        elif t is OracleTransactionMark:
-            pass
+        elif t is OracleTransactionMark or t is Boundary:
+            pass            # (a Boundary is not a change: the pipeline commits there)
         else:
             raise SinkError(f"not a change record: {type(record).__name__}")
 
