@@ -96,6 +96,11 @@ class GtidTracker:
     def text(self) -> str:
         if self._text is not None:
             return self._text
+        if len(self._domains) == 1 and not self._mysql:
+            # (the common MariaDB case, once per transaction: one replication domain)
+            for d, (s, q) in self._domains.items():
+                self._text = f"{d}-{s}-{q}"
+            return self._text
         parts = [f"{d}-{s}-{q}" for d, (s, q) in sorted(self._domains.items())]
         for source, ivs in sorted(self._mysql.items()):
             parts.append(source + "".join(f":{a}" if a == b else f":{a}-{b}" for a, b in ivs))

@@ -47,7 +47,7 @@ class Places:
         self.connector = "mariadb" if options.dialect is Dialect.MARIADB else "mysql"
         self.server_version = server_version
 
-    def source(self, ev, gtid: str | None, thread: int | None, query: str | None, *, row: int = 0, db=None,
+    def source(self, ev, gtid: str | None, thread: int | None, query: str | None, row: int = 0, db=None,
                table=None, pos=None) -> Source:
         """The Source of ``ev`` (its row ``row``) in a transaction with that GTID, session thread and
         statement text."""

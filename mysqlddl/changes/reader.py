@@ -219,8 +219,8 @@ class ChangeReader:
     @property
     def in_transaction(self) -> bool:
         """True while the events read so far leave a transaction open (a BEGIN, an XA START, a
-        statement of it): a position there is not a transaction boundary. The pipeline asks it
-        after each transaction-ending event, to tell a transaction that delivered nothing."""
+        statement of it): a position there is not a transaction boundary (the reader emits a
+        Boundary only where this is False, or where a transaction it delivered ended)."""
         txns = self._txns
         return txns is not None and txns.current is not None
 
@@ -293,7 +293,13 @@ class ChangeReader:
             elif isinstance(ev, XidEvent):
                 gtid = txns.gtid
                 yield from txns.commit(ev)
-                yield from self._ended(ev, gtid)
+                # (_ended, inline: once per transaction)
+                end = txns.delivered
+                if end is not None:
+                    txns.delivered = None
+                    yield self._boundary(end, ev)
+                elif txns.current is None and ev.origin is None and type(ev) is XidEvent:
+                    yield self._boundary(places.end_of(ev, gtid), ev, delivered=False)
             elif isinstance(ev, QueryEvent):
                 yield from self._query(ev, opts)
             elif isinstance(ev, GtidEvent):
@@ -342,7 +348,7 @@ class ChangeReader:
     # -- transaction ends -------------------------------------------------------------------------
     def _boundary(self, position: BinlogPosition, ev, *, ddl: bool = False, delivered: bool = True) -> Boundary:
         txns = self._txns
-        checkpointable, state = txns.replay_state()
+        checkpointable, state = txns.replay_state() if txns.held else (True, None)
         return Boundary(position, txns.gtids.text, len(self.history.records), ev.header.timestamp, ddl, delivered,
                         checkpointable, state)
 
@@ -354,8 +360,9 @@ class ChangeReader:
         transactions after it; not in a relay log, whose event positions are the relay log's (its
         ends that emitted records are at the source's positions)."""
         txns = self._txns
-        end = txns.take_delivered()
+        end = txns.delivered
         if end is not None:
+            txns.delivered = None
             yield self._boundary(end, ev)
         elif txns.current is None and ev.origin is None and type(ev) in _ENDING:
             yield self._boundary(self._places.end_of(ev, gtid), ev, delivered=False)
@@ -407,7 +414,9 @@ class ChangeReader:
             if ev.rows_end <= ev.rows_start:
                 m.decode(ev)    # (its bitmaps still checked)
                 return          # no row: nothing is emitted, no transaction begins (as row by row)
-            yield from txns.batch(ev, m, op, txns.source(ev, row=0, db=db, table=table))
+            thread = txn.thread if txn is not None else None
+            yield from txns.batch(ev, m, op, self._places.source(
+                ev, txns.gtid, thread if thread is not None else txns.gtid_thread, txns.query_text, 0, db, table))
             return
         rows = m.decode(ev)
         images, split = m.images, op == "u" and m.pk and self.config.pk_change is PkChange.SPLIT

@@ -83,7 +83,7 @@ class Transactions:
         self.query_text: str | None = None
         self.gtids = GtidTracker(gtid_set)
         self.delivered: BinlogPosition | None = None
-        self._start: tuple | None = None      # (position, history version) of the transaction starting
+        self._start = None      # the event the transaction starting is read again from (GTID, XA START)
 
     # -- what the log says between transactions ---------------------------------------------------
     def gtid_event(self, ev, gtid: str, thread: int | None) -> None:
@@ -91,10 +91,14 @@ class Transactions:
         transaction is read again from (the GTID event; unknown in a relay log)."""
         self.gtid, self.gtid_thread = gtid, thread
         self.gtids.add(gtid)
-        self._start = self._start_at(ev)
+        self._start = ev
 
-    def _start_at(self, ev) -> tuple | None:
-        if ev.origin is not None:
+    def _start_at(self) -> tuple | None:
+        """(position, schema history version) where the XA transaction beginning now is read again
+        from: its GTID event or XA START (taken when it begins: no DDL comes between the two, so
+        the version is the same; the place of an ordinary transaction is never needed)."""
+        ev = self._start
+        if ev is None or ev.origin is not None:
             return None         # (a relay log: its events cannot be read again by the source's position)
         name, seq = self.places.file(ev.file or "")
         return BinlogPosition(seq, ev.pos, name), self._history_version()
@@ -111,7 +115,8 @@ class Transactions:
         src = self.source(ev)
         tid = gtid if gtid is not None else f"{src.file}:{src.pos}"   # (the source's, in a relay log)
         self.current = OpenTransaction(tid, src, gtid, thread=thread if thread is not None else self.gtid_thread,
-                                       xa=xa, emit=self.config.filters.gtid_ok(gtid), start=self._start)
+                                       xa=xa, emit=self.config.filters.gtid_ok(gtid),
+                                       start=self._start_at() if xa else None)
 
     def begin_statement(self, ev: QueryEvent) -> None:
         """A BEGIN QUERY event: a transaction starts, unless a MariaDB GTID event began it already
@@ -121,10 +126,6 @@ class Transactions:
             self.begin(ev, thread=ev.thread_id)
         else:
             txn.thread = ev.thread_id
-
-    def take_delivered(self) -> BinlogPosition | None:
-        end, self.delivered = self.delivered, None
-        return end
 
     def replay_state(self) -> tuple[bool, dict | None]:
         """(checkpointable, state) here: with XA transactions prepared and held, the place the
@@ -242,7 +243,7 @@ class Transactions:
         verb = words[1].upper() if len(words) > 1 else ""
         if verb == "START":
             if self._start is None:
-                self._start = self._start_at(ev)        # (no GTID event before it)
+                self._start = ev        # (no GTID event before it)
             self.begin(ev, xa=True, thread=ev.thread_id)
             return
         if verb not in ("COMMIT", "ROLLBACK"):
