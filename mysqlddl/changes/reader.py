@@ -182,8 +182,10 @@ class ChangeReader:
         self._deliver_from = deliver_from
         self._xa_open = xa_open
         self._replaying = deliver_from is not None
+        # (per iteration: a reader iterated again starts again)
         self._places: Places | None = None
-        self._txns: Transactions | None = None      # (per iteration, as the TABLE_MAPs)
+        self._txns: Transactions | None = None
+        self._tables: TableMaps | None = None
 
     # -- setup ------------------------------------------------------------------------------------
     def _stop(self):
