@@ -46,7 +46,7 @@ from ..binlog.events.mariadb import FL_COMPLETED_XA, FL_PREPARED_XA
 from ..binlog.events.registry import DEFAULT_REGISTRY
 from ..binlog.reader import BinlogReader
 from ..commands import UseDatabase
-from ..errors import ConfigError, CorruptEventError, PipelineError, SchemaMismatchError
+from ..errors import CheckpointError, ConfigError, CorruptEventError, SchemaMismatchError
 from ..history import SchemaHistory
 from ..model.catalog import Catalog
 from ..options import DEFAULT, Dialect, Options
@@ -126,7 +126,7 @@ class ChangeReader:
     the first event read (a checkpoint's; the Boundaries carry it grown by what was read);
     ``deliver_from``, a position: read again from an XA replay start (a checkpoint's ``xa_replay``),
     nothing before it is delivered (those records were), and ``xa_open`` XA transactions prepared
-    and open there must be held by then (else a PipelineError: they were not in what was read).
+    and open there must be held by then (else a CheckpointError: they were not in what was read).
 
     The work is shared by collaborators that each own their state (:class:`~.places.Places`: where
     events are; :class:`~.transactions.Transactions`: the open, held and ended transactions and the
@@ -255,7 +255,7 @@ class ChangeReader:
         held = len(self._txns.held)
         if held < self._xa_open:
             start = getattr(self.reader, "start", None)
-            raise PipelineError(f"the source read again from {start if start is not None else 'its start'} gave "
+            raise CheckpointError(f"the source read again from {start if start is not None else 'its start'} gave "
                                 f"{held} of the {self._xa_open} XA transactions prepared and open at the checkpoint "
                                 f"({self._deliver_from}): not the binlog they were prepared in")
 

@@ -312,7 +312,7 @@ class Pipeline:
                 sink.rotate()
                 self._ckpt.commit(final=True)
         except BaseException as e:
-            if isinstance(e, PipelineError) and e.path is None:
+            if isinstance(e, CheckpointError) and e.path is None:
                 e.path = str(cfg.store_path)        # (the reader's: a replay that misses what the checkpoint held)
             self.stats.discard_batch()
             sink.abort()

@@ -16,7 +16,7 @@ from mysqlddl.binlog.events.types import RelayOrigin
 from mysqlddl.binlog.reader import BinlogReader
 from mysqlddl.changes import ChangeOptions, ChangeReader, Filters
 from mysqlddl.changes.records import Boundary, RowChange, SchemaChange, TransactionMark
-from mysqlddl.errors import PipelineError
+from mysqlddl.errors import CheckpointError
 from mysqlddl.positions import BinlogPosition, file_seq
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -167,7 +167,7 @@ def test_reading_again_from_an_xa_replay_start_delivers_nothing_before_the_check
 
 def test_a_replay_that_holds_fewer_xa_transactions_than_the_checkpoint_stops():
     at = BinlogPosition(SEQ, XA_GTID, SHOP.name)       # (before the XA transaction: it was not read)
-    with pytest.raises(PipelineError, match=rf"gave 0 of the 1 XA transactions .*{XA_GTID}"):
+    with pytest.raises(CheckpointError, match=rf"gave 0 of the 1 XA transactions .*{XA_GTID}"):
         _records(deliver_from=at, xa_open=1)
 
 
