@@ -67,9 +67,11 @@ class GtidTracker:
         if not gtid:
             return
         self._text = None
-        m = _MARIADB.fullmatch(gtid)
-        if m:
-            self._domains[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+        parts = gtid.split("-")
+        if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit() and parts[2].isdigit():
+            # MariaDB domain-server-seq (a MySQL uuid has four dashes): once per transaction, so
+            # without the regular expression
+            self._domains[int(parts[0])] = (int(parts[1]), int(parts[2]))
             return
         source, _, gno = gtid.rpartition(":")
         n = int(gno)
