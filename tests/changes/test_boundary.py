@@ -18,6 +18,7 @@ from mysqlddl.changes import ChangeOptions, ChangeReader, Filters
 from mysqlddl.changes.records import Boundary, RowChange, SchemaChange, TransactionMark
 from mysqlddl.errors import CheckpointError
 from mysqlddl.positions import BinlogPosition, file_seq
+from mysqlddl.sources import ReplaySource, open_source
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SHOP = DATA / "shop-bin.000001"
@@ -33,7 +34,8 @@ XA_GTID, XA_PREPARE_END, XA_ROLLBACK_END = 2491, 2953, 3107
 def _records(events=None, **options):
     schema = options.pop("schema", BASELINE)
     kw = {k: options.pop(k) for k in ("gtid_set", "deliver_from", "xa_open") if k in options}
-    reader = ChangeReader([SHOP], ChangeOptions(**options), schema=schema, events=events, **kw)
+    source = open_source([SHOP]) if events is None else ReplaySource(events, files=[SHOP])
+    reader = ChangeReader(source, ChangeOptions(**options), schema=schema, **kw)
     return reader, list(reader)
 
 
@@ -87,7 +89,7 @@ def test_a_filter_that_lets_nothing_through_leaves_only_silent_boundaries():
 def test_changes_and_the_sinks_never_see_a_boundary():
     reader, records = _records()
     assert sum(type(r) is Boundary for r in records) == 8
-    assert not any(type(c) is Boundary for c in ChangeReader([SHOP], schema=BASELINE).changes())
+    assert not any(type(c) is Boundary for c in ChangeReader(open_source([SHOP]), schema=BASELINE).changes())
 
 
 def _events():
