@@ -1,12 +1,15 @@
 """The join: binlog events + the schema history -> change records.
 
     ChangeReader(source, ChangeOptions(...), schema=..., history=...)   the records, in log order
-    records      RowBatch / RowChange / SchemaChange / TransactionMark, the protocol, ChangeStats
+    records      RowBatch / RowChange / SchemaChange / TransactionMark / Boundary, the protocol, ChangeStats
     options      ChangeOptions (OnMismatch, PkChange)
     filters      Filters, GtidSet, positions
     classify     QueryKind, classify_query, sql_mode_names
     crosscheck   the TABLE_MAP cross-check and what the schema tells the row decoder
-    mapping      TABLE_MAP -> TableMapping;  schema: DDL -> history;  transactions: BEGIN/END, XA
+    reader's collaborators, each owning its state: places (Places: where events are), transactions
+                 (Transactions: BEGIN/END, XA, the GTID set), schema (SchemaTracker: DDL -> history),
+                 mapping (TableMaps: TABLE_MAP -> TableMapping)
+    gtids        GtidTracker: the GTID set executed so far (what a Boundary carries)
     values       values the schema types better (MariaDB JSON, INET, UUID)
 """
 

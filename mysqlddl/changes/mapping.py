@@ -14,14 +14,15 @@ from operator import attrgetter
 from ..binlog import rows as rows_mod
 from ..binlog.events import Event, TableMapEvent
 from ..errors import SchemaMismatchError
+from ..history import SchemaHistory
 from ..model.ids import TableId
 from ..model.table import IndexKind
 from ..model.types import TypeFamily
 from ..options import Dialect, Options
 from ..positions import BinlogPosition
 from .crosscheck import cross_check, plan_columns
-from .options import OnMismatch
-from .records import Naming, TableMapping
+from .options import ChangeOptions, OnMismatch
+from .records import ChangeStats, Naming, TableMapping
 from .values import uuid_swap_all, value_family
 
 F = TypeFamily
@@ -37,25 +38,44 @@ _CONTENT = attrgetter(*(f.name for f in dataclasses.fields(TableMapEvent)
                         if f.name not in {g.name for g in dataclasses.fields(Event)} and f.name != "column_metadata"))
 
 
-class MappingBook:
-    """The TABLE_MAP half of :class:`~mysqlddl.changes.reader.ChangeReader` (a base class of it):
-    uses the reader's ``history``, ``config``, ``stats``, ``_maps``, ``_plans``, ``_resolved``,
-    ``_file`` and ``_db_known``."""
+class TableMaps:
+    """The TABLE_MAPs in force (``maps``: table_id -> TableMapping, until the next binlog or DDL
+    forgets them: :meth:`clear`) and the caches behind their resolution (decode plans per table
+    version and layout; whole resolutions per TABLE_MAP content). ``file(path)``: (base name,
+    file_seq) of a binlog path (:meth:`~mysqlddl.changes.places.Places.file`); ``db_known(name)``:
+    whether a database's default charset is a fact
+    (:meth:`~mysqlddl.changes.schema.SchemaTracker.db_known`)."""
 
-    def _table_map(self, tm: TableMapEvent, opts: Options) -> None:
+    __slots__ = ("_plans", "_resolved", "config", "db_known", "file", "history", "maps", "stats")
+
+    def __init__(self, history: SchemaHistory, config: ChangeOptions, stats: ChangeStats, *, file, db_known):
+        self.history = history
+        self.config = config
+        self.stats = stats
+        self.file = file
+        self.db_known = db_known
+        self.maps: dict[int, TableMapping] = {}
+        self._plans: dict = {}
+        self._resolved: dict = {}
+
+    def clear(self) -> None:
+        """Forget the TABLE_MAPs read so far (a new binlog, or a DDL: the server maps again)."""
+        self.maps.clear()
+
+    def table_map(self, tm: TableMapEvent, opts: Options) -> None:
         if not self.config.filters.table_ok(tm.database, tm.table):
-            self._maps[tm.table_id] = TableMapping(tm, None, (), Naming.POSITIONAL, (), None, False)
+            self.maps[tm.table_id] = TableMapping(tm, None, (), Naming.POSITIONAL, (), None, False)
             return
-        name, seq = self._file(tm.file or "")
+        name, seq = self.file(tm.file or "")
         version = found = self.history.table_at(TableId(tm.database, tm.table), BinlogPosition(seq, tm.pos, name))
-        charset_known = self._db_known(tm.database)
+        charset_known = self.db_known(tm.database)
         content = (id(found), charset_known, opts, _CONTENT(tm))
         hit = self._resolved.get(content)
         if hit is not None and hit[0] is found:
             m = hit[1]
             if m.mismatch:
                 self.stats.mismatches += 1
-            self._maps[tm.table_id] = TableMapping(tm, m.plan, m.names, m.naming, m.families, m.version, True,
+            self.maps[tm.table_id] = TableMapping(tm, m.plan, m.names, m.naming, m.families, m.version, True,
                                                    m.mismatch, m.pk, m.uuid_swap_all)
             return
         mismatch: tuple[str, ...] = ()
@@ -100,11 +120,11 @@ class MappingBook:
         if version is not None and version.primary_key is not None \
                 and version.primary_key.kind is IndexKind.PRIMARY:
             pk = version.primary_key.columns
-        m = self._maps[tm.table_id] = TableMapping(tm, plan, names, naming, families, version, True, mismatch, pk,
+        m = self.maps[tm.table_id] = TableMapping(tm, plan, names, naming, families, version, True, mismatch, pk,
                                                    uuid_swap_all(opts))
         if len(self._resolved) >= PLAN_CACHE:
             self._resolved.clear()
         self._resolved[content] = (found, m)      # (found kept alive: its id stays its own)
 
 
-__all__ = ["PLAN_CACHE", "MappingBook"]
+__all__ = ["PLAN_CACHE", "TableMaps"]

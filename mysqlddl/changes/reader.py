@@ -13,7 +13,8 @@ the table version in force where it was logged)::
     ROWS           a RowBatch: the event with its mapping, decoded when its consumer asks; the
                    rows that need a record each (XA, a split primary-key change, partial JSON
                    updates) as RowChanges (:mod:`.records` says which)
-    GTID/XID/...   transaction boundaries and XA (:mod:`.transactions`)
+    GTID/XID/...   transaction boundaries and XA (:mod:`.transactions`); a Boundary after every
+                   transaction end, silent ones included (:meth:`ChangeReader._ended`)
 
 Column names come from, in order: the table version in force (a baseline DDL file applied before
 the first event, plus the DDL seen so far); the TABLE_MAP's COLUMN_NAME metadata
@@ -25,13 +26,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 from ..binlog.events import (
     AnnotateRowsEvent,
     FormatDescriptionEvent,
     GtidEvent,
+    GtidListEvent,
     MariadbGtidEvent,
+    PreviousGtidsEvent,
     QueryEvent,
     RowsEvent,
     RowsQueryEvent,
@@ -42,36 +44,30 @@ from ..binlog.events import (
 from ..binlog.events.mariadb import FL_COMPLETED_XA, FL_PREPARED_XA
 from ..binlog.events.registry import without_statement_texts
 from ..commands import UseDatabase
-from ..errors import ConfigError, CorruptEventError, SchemaMismatchError
+from ..errors import CheckpointError, ConfigError, CorruptEventError, SchemaMismatchError
 from ..history import SchemaHistory
 from ..model.catalog import Catalog
 from ..options import DEFAULT, Dialect, Options
 from ..positions import BinlogPosition, file_seq
 from ..sources import open_source
 from ..sources.base import EventSource
+from .classify import QueryKind, classify_query
 from .filters import parse_position
-from .mapping import MappingBook
+from .mapping import TableMaps
 from .options import ChangeOptions, PkChange
-from .records import (
-    OPS,
-    Change,
-    ChangeStats,
-    Record,
-    RowBatch,
-    RowChange,
-    Source,
-    TableMapping,
-    TransactionMark,
-    iter_changes,
-)
-from .schema import SchemaBook
-from .transactions import OpenTransaction, TransactionBook
+from .places import Places
+from .records import OPS, Boundary, Change, ChangeStats, Record, RowChange, TableMapping, iter_changes
+from .schema import SchemaTracker
+from .transactions import Transactions
 
 #: The event types a reader without rows decodes (what builds the history); the rest is skipped by size.
 HISTORY_TYPES = ("QUERY", "MARIADB_QUERY_COMPRESSED", "GTID", "GTID_TAGGED", "ANONYMOUS_GTID", "MARIADB_GTID",
                  "XID", "XA_PREPARE")
 #: Events read between two progress callbacks.
 PROGRESS_EVERY = 2000
+#: The events after which a reader between transactions is at a transaction end that emitted nothing
+#: (exact types, as the pipeline's commit points had them: an EXECUTE_LOAD_QUERY is not one).
+_ENDING = frozenset((XidEvent, QueryEvent, XaPrepareEvent))
 
 
 def query_free_registry():
@@ -93,10 +89,11 @@ def options_for(options: Options, fde) -> Options:
     return options.replace(dialect=dialect, server_version=_server_version(sv))
 
 
-class ChangeReader(TransactionBook, SchemaBook, MappingBook):
+class ChangeReader:
     """Iterate the change records of a binlog set, in log order: :class:`RowBatch`,
-    :class:`RowChange`, :class:`SchemaChange` and :class:`TransactionMark` (the protocol is in
-    :mod:`mysqlddl.changes.records`; :meth:`changes` gives RowChanges in place of batches).
+    :class:`RowChange`, :class:`SchemaChange`, :class:`TransactionMark`, and a :class:`Boundary`
+    after every transaction end (the protocol is in :mod:`mysqlddl.changes.records`; :meth:`changes`
+    gives RowChanges in place of batches).
 
     ``source``: an :class:`~mysqlddl.sources.EventSource` (``open_source(paths or URI)``: binlog
     files, a server, replayed events); the reader asks it for the events of ``options.span`` (or
@@ -113,10 +110,22 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
     a table definition is emitted (``stats.untyped`` counts them all): a CLI says it there.
     After iterating: :attr:`history`, :attr:`stats`; :attr:`options` is the decoding Options in
     force (dialect and server version detected), :attr:`config` the ChangeOptions.
+
+    What a checkpoint taken at a Boundary needs to resume: ``gtid_set``, the GTID set executed before
+    the first event read (a checkpoint's; the Boundaries carry it grown by what was read);
+    ``deliver_from``, a position: read again from an XA replay start (a checkpoint's ``xa_replay``),
+    nothing before it is delivered (those records were), and ``xa_open`` XA transactions prepared
+    and open there must be held by then (else a CheckpointError: they were not in what was read).
+
+    The work is shared by collaborators that each own their state (:class:`~.places.Places`: where
+    events are; :class:`~.transactions.Transactions`: the open, held and ended transactions and the
+    GTID set; :class:`~.schema.SchemaTracker`: the history and the DDL; :class:`~.mapping.TableMaps`:
+    the TABLE_MAPs in force); the reader's loop hands each event to them.
     """
 
     def __init__(self, source, options: ChangeOptions | None = None, *, schema: str | None = None,
-                 history: SchemaHistory | None = None, progress=None):
+                 history: SchemaHistory | None = None, progress=None, gtid_set: str = "",
+                 deliver_from: BinlogPosition | None = None, xa_open: int = 0):
         cfg = self.config = options if options is not None else ChangeOptions()
         if not isinstance(cfg, ChangeOptions):
             raise ConfigError(f"options must be a ChangeOptions, not {type(cfg).__name__}")
@@ -151,18 +160,20 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
             if schema is not None:
                 base = self._baseline(schema, cfg.schema_database)
             self.history = SchemaHistory(self.options, baseline=base)
-        # databases whose default charset is known (see _db_known)
-        self._known_dbs = set(self.history.catalog_at(BinlogPosition(-1, 0)).databases)
         first = self.reader.start.key if self.reader.start is not None else self._key(str(self.reader.files[0]), 0)
-        self._recorded = {r.position.key: r for r in self.history.records} if not cfg.record_ddl else None
-        for rec in self.history.records:
-            # a read-only history also holds the DDL after the span's start: those come as read
-            if cfg.record_ddl or rec.position.key <= first:
-                self._note_databases(rec)
+        self._schema = SchemaTracker(self.history, cfg, self.stats, self.baseline_position, first=first)
         self._start = None
         if cfg.filters.start_position is not None:
             f, p = parse_position(cfg.filters.start_position)
             self._start = self._key(f or str(self.reader.files[0]), p)
+        self._gtid_set = gtid_set
+        self._deliver_from = deliver_from
+        self._xa_open = xa_open
+        self._replaying = deliver_from is not None
+        # (per iteration: a reader iterated again starts again)
+        self._places: Places | None = None
+        self._txns: Transactions | None = None
+        self._tables: TableMaps | None = None
 
     # -- setup ------------------------------------------------------------------------------------
     def _stop(self):
@@ -189,9 +200,16 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
     @property
     def in_transaction(self) -> bool:
         """True while the events read so far leave a transaction open (a BEGIN, an XA START, a
-        statement of it): a position there is not a transaction boundary. The pipeline asks it
-        after each transaction-ending event, to tell a transaction that delivered nothing."""
-        return getattr(self, "_txn", None) is not None
+        statement of it): a position there is not a transaction boundary (the reader emits a
+        Boundary only where this is False, or where a transaction it delivered ended)."""
+        txns = self._txns
+        return txns is not None and txns.current is not None
+
+    @property
+    def file_created(self) -> dict[str, int]:
+        """The FORMAT_DESCRIPTION timestamp of each binlog read so far (base name -> seconds): what
+        tells a file from another of the same name (a checkpoint's ``file_created``)."""
+        return self._places.created if self._places is not None else {}
 
     # -- iteration --------------------------------------------------------------------------------
     def changes(self) -> Iterator[Change]:
@@ -199,18 +217,36 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
         return iter_changes(self)
 
     def __iter__(self) -> Iterator[Record]:
-        self._maps: dict[int, TableMapping] = {}
-        self._plans: dict = {}
-        self._resolved: dict = {}
-        self._files: dict[str, tuple[str, int]] = {}
-        self._txn: OpenTransaction | None = None
-        self._held: dict[tuple, OpenTransaction] = {}
-        self._gtid: str | None = None
-        self._gtid_thread: int | None = None
-        self._query_text: str | None = None
-        self._connector = "mysql"
-        self._server_version = ""
+        records = self._records()
+        return records if self._deliver_from is None else self._delivered(records)
+
+    def _delivered(self, records: Iterator[Record]) -> Iterator[Record]:
+        """``records`` less those of the events before ``deliver_from`` (delivered before the
+        checkpoint this reading resumes)."""
+        for rec in records:
+            if not self._replaying:
+                yield rec
+
+    def _replayed(self, ev) -> None:
+        """The first event at or past ``deliver_from``: what was read again before it must have given
+        back the XA transactions the checkpoint had open (a COMMIT to come would release nothing)."""
+        self._replaying = False
+        held = len(self._txns.held)
+        if held < self._xa_open:
+            start = getattr(self.reader, "start", None)
+            raise CheckpointError(f"the source read again from {start if start is not None else 'its start'} gave "
+                                f"{held} of the {self._xa_open} XA transactions prepared and open at the checkpoint "
+                                f"({self._deliver_from}): not the binlog they were prepared in")
+
+    def _records(self) -> Iterator[Record]:
+        cfg = self.config
+        places = self._places = Places(cfg.filters, self._start)
+        txns = self._txns = Transactions(cfg, self.stats, places, untyped=self._untyped,
+                                         history_version=self._history_version, gtid_set=self._gtid_set)
+        tables = self._tables = TableMaps(self.history, cfg, self.stats, file=places.file,
+                                          db_known=self._schema.db_known)
         opts = self.options
+        replay = self._deliver_from.key if self._deliver_from is not None else None
         stats = self.stats
         # (a source yields the FORMAT_DESCRIPTION of the file it starts in first, also inside it)
         for ev in self._events:
@@ -222,145 +258,164 @@ class ChangeReader(TransactionBook, SchemaBook, MappingBook):
                 stats.last_ts = ts
             if self.progress is not None and stats.events % PROGRESS_EVERY == 0:
                 self.progress(self.reader)
-            if isinstance(ev, FormatDescriptionEvent):
+            if replay is not None and (places.file(ev.file or "")[1], ev.pos) >= replay:
+                replay = None
+                self._replayed(ev)
+            if isinstance(ev, RowsEvent):
+                yield from self._rows(ev)
+            elif isinstance(ev, TableMapEvent):
+                tables.table_map(ev, opts)
+            elif isinstance(ev, XidEvent):
+                gtid = txns.gtid
+                yield from txns.commit(ev)
+                # (_ended, inline: once per transaction)
+                end = txns.delivered
+                if end is not None:
+                    txns.delivered = None
+                    yield self._boundary(end, ev)
+                elif txns.current is None and ev.origin is None and type(ev) is XidEvent:
+                    yield self._boundary(places.end_of(ev, gtid), ev, delivered=False)
+            elif isinstance(ev, QueryEvent):
+                yield from self._query(ev, opts)
+            elif isinstance(ev, GtidEvent):
+                txns.gtid_event(ev, ev.gtid, None)
+            elif isinstance(ev, MariadbGtidEvent):
+                txns.gtid_event(ev, ev.gtid, ev.thread_id)
+                if ev.flags2 & FL_PREPARED_XA and not ev.flags2 & FL_COMPLETED_XA:
+                    txns.begin(ev, xa=True)
+                elif not ev.standalone and not ev.flags2 & FL_COMPLETED_XA:
+                    txns.begin(ev)
+            elif isinstance(ev, XaPrepareEvent):
+                gtid = txns.gtid
+                yield from txns.xa_prepare(ev)
+                yield from self._ended(ev, gtid)
+            elif isinstance(ev, (RowsQueryEvent, AnnotateRowsEvent)):
+                txns.query_text = ev.query
+            elif isinstance(ev, FormatDescriptionEvent):
+                places.created[places.file(ev.file or "")[0]] = ev.header.timestamp
                 origin = ev.origin
                 if origin is not None and origin.own:
                     continue    # a relay log's own FDE: the source's FDE (next) says how to read
                 opts = self.options = options_for(self.options, ev)
-                self._connector = "mariadb" if opts.dialect is Dialect.MARIADB else "mysql"
-                self._server_version = ev.server_version
+                places.format(opts, ev.server_version)
                 if origin is None or origin.pos is not None:
                     # a new binlog (not the source FDE's copy at a relay-log rotation, which may
                     # fall inside a transaction: its TABLE_MAPs stay in force)
-                    self._maps.clear()
-            elif isinstance(ev, TableMapEvent):
-                self._table_map(ev, opts)
-            elif isinstance(ev, RowsEvent):
-                yield from self._rows(ev)
-            elif isinstance(ev, QueryEvent):
-                yield from self._query(ev, opts)
-            elif isinstance(ev, XidEvent):
-                yield from self._commit(ev)
-            elif isinstance(ev, GtidEvent):
-                self._gtid, self._gtid_thread = ev.gtid, None
-            elif isinstance(ev, MariadbGtidEvent):
-                self._gtid, self._gtid_thread = ev.gtid, ev.thread_id
-                if ev.flags2 & FL_PREPARED_XA and not ev.flags2 & FL_COMPLETED_XA:
-                    self._begin(ev, xa=True)
-                elif not ev.standalone and not ev.flags2 & FL_COMPLETED_XA:
-                    self._begin(ev)
-            elif isinstance(ev, XaPrepareEvent):
-                yield from self._xa_prepare(ev)
-            elif isinstance(ev, (RowsQueryEvent, AnnotateRowsEvent)):
-                self._query_text = ev.query
-        stats.xa_pending = len(self._held)
+                    tables.clear()
+            elif isinstance(ev, PreviousGtidsEvent):
+                txns.gtids.add_set(ev.gtid_set)
+            elif isinstance(ev, GtidListEvent):
+                txns.gtids.add_set(ev.gtid_list)
+        stats.xa_pending = len(txns.held)
         if self.progress is not None:
             self.progress(self.reader, done=True)
 
-    def _file(self, file: str) -> tuple[str, int]:
-        """(base name, file_seq) of a binlog path, computed once per file."""
-        hit = self._files.get(file)
-        if hit is None:
-            hit = self._files[file] = (Path(file).name, file_seq(file))
-        return hit
+    def _history_version(self) -> int:
+        return len(self.history.records)
 
-    def _source(self, ev, *, row: int = 0, db=None, table=None, pos=None):
-        txn = self._txn
-        thread = txn.thread if txn is not None else None
-        origin = ev.origin
-        relay_file = relay_pos = None
-        if origin is not None and not origin.own:
-            # a relay log: the source's binlog position (records.Source says why)
-            relay_file, relay_pos = self._file(ev.file or "")[0], ev.pos
-            name, seq = self._file(origin.file or "")
-            ev_pos = origin.pos if origin.pos is not None else 0
-        else:
-            name, seq = self._file(ev.file or "")
-            ev_pos = ev.pos
-        return Source(connector=self._connector, server_version=self._server_version,
-                       server_id=ev.header.server_id, file=name,
-                       file_seq=seq, pos=ev_pos if pos is None else pos, row=row,
-                       ts=ev.header.timestamp, gtid=self._gtid, db=db, table=table,
-                       thread=thread if thread is not None else self._gtid_thread,
-                       query=self._query_text, relay_file=relay_file, relay_pos=relay_pos)
+    def _untyped(self, table: str, n: int) -> None:
+        """``n`` rows of ``table`` emitted without a table definition (ChangeStats.untyped)."""
+        counts = self.stats.untyped
+        if not counts and self.on_untyped is not None:
+            self.on_untyped(table)
+        counts[table] += n
 
-    def _in_window(self, ev) -> bool:
-        key = (self._file(ev.file or "")[1], ev.pos)      # (file_seq(file), pos), file_seq cached
-        if self._start is not None and key < self._start:
-            return False
-        return self.config.filters.ts_ok(ev.header.timestamp)
+    # -- transaction ends -------------------------------------------------------------------------
+    def _boundary(self, position: BinlogPosition, ev, *, ddl: bool = False, delivered: bool = True) -> Boundary:
+        txns = self._txns
+        checkpointable, state = txns.replay_state() if txns.held else (True, None)
+        return Boundary(position, txns.gtids.text, len(self.history.records), ev.header.timestamp, ddl, delivered,
+                        checkpointable, state)
+
+    def _ended(self, ev, gtid: str | None) -> Iterator[Boundary]:
+        """After an event that may end a transaction (an XID, a QUERY, an XA_PREPARE), ``gtid`` the
+        transaction's: its Boundary, after its records. One that emitted nothing (all its rows
+        filtered out, an XA PREPARE of held rows, an XA ROLLBACK, a COMMIT of an empty transaction,
+        a filtered or failed DDL, a statement) ends too, silently, when the reader is between
+        transactions after it; not in a relay log, whose event positions are the relay log's (its
+        ends that emitted records are at the source's positions)."""
+        txns = self._txns
+        end = txns.delivered
+        if end is not None:
+            txns.delivered = None
+            yield self._boundary(end, ev)
+        elif txns.current is None and ev.origin is None and type(ev) in _ENDING:
+            yield self._boundary(self._places.end_of(ev, gtid), ev, delivered=False)
+
+    def _query(self, ev: QueryEvent, opts: Options) -> Iterator[Record]:
+        kind = classify_query(ev.query, opts)
+        self.stats.queries[kind.value] += 1
+        txns = self._txns
+        gtid = txns.gtid
+        if kind is QueryKind.BEGIN:
+            txns.begin_statement(ev)
+            return
+        if kind in (QueryKind.COMMIT, QueryKind.ROLLBACK):
+            yield from txns.commit(ev)
+        elif kind is QueryKind.XA:
+            yield from txns.xa_statement(ev)
+        elif kind is QueryKind.DDL and not ev.error_code:
+            # (a statement that failed on the master is logged for replication: no schema change)
+            applied, emitted = yield from self._schema.ddl(ev, opts, gtid, source=txns.source,
+                                                           emit=self._places.in_window(ev))
+            if applied:
+                self._tables.clear()        # (the server maps its tables again after a DDL)
+                txns.gtid = None
+            if emitted is not None:
+                yield self._boundary(emitted, ev, ddl=True)
+                return
+        yield from self._ended(ev, gtid)
 
     # -- rows -------------------------------------------------------------------------------------
     def _rows(self, ev: RowsEvent) -> Iterator[Record]:
-        m = self._maps.get(ev.table_id)
+        m = self._tables.maps.get(ev.table_id)
         if m is None or (ev.table_map is not None and m.table_map is not ev.table_map):
             raise CorruptEventError(f"no TABLE_MAP for table_id {ev.table_id} precedes this rows event "
                                     "(did reading start inside a transaction?)", file=ev.file,
                                     log_pos=ev.pos, event_type=ev.type_name)
         if not m.emit:
             return
-        txn_ok = self._txn is None or self._txn.emit
-        if not txn_ok or not self._in_window(ev):
+        txns = self._txns
+        txn = txns.current
+        if (txn is not None and not txn.emit) or not self._places.in_window(ev):
             return
         if ev.column_count != len(m.names):
             raise SchemaMismatchError(f"the rows event has {ev.column_count} columns, its TABLE_MAP "
                                       f"{len(m.names)}", file=ev.file, log_pos=ev.pos,
                                       event_type=ev.type_name, table=ev.table)
-        if self._batches(ev, m):
-            yield from self._batch(ev, m)
+        db, table = m.table_map.database, m.table_map.table
+        op = OPS.get(ev.kind, "u")
+        if self._batches(ev, m, txn):
+            if ev.rows_end <= ev.rows_start:
+                m.decode(ev)    # (its bitmaps still checked)
+                return          # no row: nothing is emitted, no transaction begins (as row by row)
+            thread = txn.thread if txn is not None else None
+            yield from txns.batch(ev, m, op, self._places.source(
+                ev, txns.gtid, thread if thread is not None else txns.gtid_thread, txns.query_text, 0, db, table))
             return
         rows = m.decode(ev)
-        op = OPS.get(ev.kind, "u")
         images, split = m.images, op == "u" and m.pk and self.config.pk_change is PkChange.SPLIT
-        db, table = m.table_map.database, m.table_map.table
+        emit, source = txns.emit_row, txns.source
         for i, row in enumerate(rows):
             before, after = images(op, row)
-            src = self._source(ev, row=i, db=db, table=table)
+            src = source(ev, row=i, db=db, table=table)
             if split:
                 old = {k: before.get(k) for k in m.pk}
                 new = {k: after.get(k) for k in m.pk}
                 if old != new:
-                    yield from self._emit_row(RowChange("d", src, before, None, m.names, m.naming, m.version,
-                                                        m.mismatch, headers={"__debezium.newkey": new}), ev)
-                    yield from self._emit_row(RowChange("c", src, None, after, m.names, m.naming, m.version,
-                                                        m.mismatch, headers={"__debezium.oldkey": old}), ev)
+                    yield from emit(RowChange("d", src, before, None, m.names, m.naming, m.version, m.mismatch,
+                                              headers={"__debezium.newkey": new}), ev)
+                    yield from emit(RowChange("c", src, None, after, m.names, m.naming, m.version, m.mismatch,
+                                              headers={"__debezium.oldkey": old}), ev)
                     continue
-            yield from self._emit_row(RowChange(op, src, before, after, m.names, m.naming, m.version, m.mismatch),
-                                      ev)
+            yield from emit(RowChange(op, src, before, after, m.names, m.naming, m.version, m.mismatch), ev)
 
-    def _batches(self, ev: RowsEvent, m: TableMapping) -> bool:
+    def _batches(self, ev: RowsEvent, m: TableMapping, txn) -> bool:
         """Whether this event's rows go out as one RowBatch: each row would be one RowChange of
         its own, in order (not held by an XA PREPARE, not split by pk_change, not a partial update)."""
-        if ev.kind == "partial_update" or (self._txn is not None and self._txn.xa):
+        if ev.kind == "partial_update" or (txn is not None and txn.xa):
             return False
         return not (ev.kind not in ("write", "delete") and m.pk and self.config.pk_change is PkChange.SPLIT)
-
-    def _batch(self, ev: RowsEvent, m: TableMapping) -> Iterator[Record]:
-        """The RowBatch of a rows event, with _emit_row's bookkeeping for all its rows: the count
-        is taken when the consumer hands control back (it walked the rows, or the batch walks them)."""
-        if ev.rows_end <= ev.rows_start:
-            m.decode(ev)    # (its bitmaps still checked)
-            return          # no row: nothing is emitted, no transaction begins (as row by row)
-        op = OPS.get(ev.kind, "u")
-        src = self._source(ev, row=0, db=m.table_map.database, table=m.table_map.table)
-        if self._txn is None:
-            # rows outside any transaction (non-transactional engines in old logs): a one-event
-            # transaction of their own
-            self._begin(ev)
-        txn = self._txn
-        if not txn.began:
-            txn.began = True
-            if self.config.transactions:
-                yield TransactionMark("BEGIN", txn.id, txn.source)
-        table = m.qualified_name
-        batch = RowBatch(ev, m, op, src, txn.id, txn.total, txn.counts[table])
-        yield batch
-        n = batch.count
-        txn.counts[table] += n
-        txn.total += n
-        self.stats.rows[(table, op)] += n
-        if m.version is None and not m.mismatch:
-            self._untyped(table, n)
 
 
 def read_changes(source, options: ChangeOptions | None = None, **inputs) -> Iterator[Change]:

@@ -406,11 +406,13 @@ Record = RowBatch | RowChange | SchemaChange | TransactionMark | Boundary
 
 
 def iter_changes(records: Iterable[Record]) -> Iterator[Change]:
-    """The records with every RowBatch replaced by its RowChanges."""
+    """The records with every RowBatch replaced by its RowChanges, and without the Boundaries (a
+    Boundary is not a change: it says where a checkpoint may fall)."""
     for rec in records:
-        if isinstance(rec, RowBatch):
+        t = type(rec)
+        if t is RowBatch:
             yield from rec.changes()
-        else:
+        elif t is not Boundary:
             yield rec
 
 

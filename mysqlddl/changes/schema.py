@@ -26,12 +26,13 @@ from ..commands import (
     TruncateTable,
 )
 from ..errors import DdlError
-from ..history import HistoryRecord
+from ..history import HistoryRecord, SchemaHistory
 from ..model.ids import TableId
 from ..options import Dialect, ErrorPolicy, Options
 from ..positions import BinlogPosition, file_seq
-from .classify import QueryKind, classify_query, sql_mode_names
-from .records import Change, Naming, RowChange, SchemaChange
+from .classify import sql_mode_names
+from .options import ChangeOptions
+from .records import Change, ChangeStats, Naming, RowChange, SchemaChange
 
 #: MariaDB's flags2 bit for the session's explicit_defaults_for_timestamp (``OPTION_EXPLICIT_DEF_TIMESTAMP``,
 #: sql/sql_priv.h, in ``OPTIONS_WRITTEN_TO_BIN_LOG``; seen set by 10.11.19 when the session had it ON
@@ -92,7 +93,7 @@ def statement_options(ev: QueryEvent, opts: Options) -> Options:
 def charset_stating_databases(rec: HistoryRecord) -> Iterator[str]:
     """The databases whose default charset a recorded DDL states: CREATE DATABASE, and ALTER
     DATABASE with a charset or collation (what makes a column's inherited charset a fact; see
-    ChangeReader._db_known)."""
+    SchemaTracker.db_known)."""
     for cmd in rec.commands:
         if isinstance(cmd, CreateDatabase) or (isinstance(cmd, AlterDatabase) and (cmd.charset or cmd.collation)):
             name = cmd.name or rec.default_db
@@ -100,48 +101,56 @@ def charset_stating_databases(rec: HistoryRecord) -> Iterator[str]:
                 yield name
 
 
-class SchemaBook:
-    """The schema half of :class:`~mysqlddl.changes.reader.ChangeReader` (a base class of it):
-    the methods use the reader's ``history``, ``config``, ``stats``, ``baseline_position``,
-    ``_recorded``, ``_known_dbs``, ``_maps``, ``_gtid`` and ``_source``, and the transaction
-    methods of :class:`~mysqlddl.changes.transactions.TransactionBook`."""
+class SchemaTracker:
+    """The schema half of the join: the ``history`` (extended by the DDL read, or, with
+    ``record_ddl=False``, read: ``recorded`` maps its records' position keys to them), the
+    databases whose default charset is known, and the DDL of the log turned into SchemaChanges.
+    ``baseline_position``: the ``(file_seq, pos)`` the baseline stands for (DDL at or before it is
+    in the baseline already), or None."""
 
-    def _query(self, ev: QueryEvent, opts: Options) -> Iterator[Change]:
-        kind = classify_query(ev.query, opts)
-        self.stats.queries[kind.value] += 1
-        if kind is QueryKind.BEGIN:
-            if self._txn is None or self._txn.began or self._txn.xa:
-                self._begin(ev, thread=ev.thread_id)
-            else:
-                self._txn.thread = ev.thread_id
-            return
-        if kind in (QueryKind.COMMIT, QueryKind.ROLLBACK):
-            yield from self._commit(ev)
-            return
-        if kind is QueryKind.XA:
-            yield from self._xa_end(ev)
-            return
-        if kind is not QueryKind.DDL:
-            return
-        if ev.error_code:
-            return  # the statement failed on the master (logged for replication): no schema change
-        yield from self._ddl(ev, opts)
+    def __init__(self, history: SchemaHistory, config: ChangeOptions, stats: ChangeStats,
+                 baseline_position: tuple[int, int] | None = None, *, first: tuple[int, int]):
+        self.history = history
+        self.config = config
+        self.stats = stats
+        self.baseline_position = baseline_position
+        # databases whose default charset is known (see db_known)
+        self._known_dbs = set(history.catalog_at(BinlogPosition(-1, 0)).databases)
+        self._recorded = {r.position.key: r for r in history.records} if not config.record_ddl else None
+        for rec in history.records:
+            # a read-only history also holds the DDL after the reading's start (``first``): those
+            # come as read
+            if config.record_ddl or rec.position.key <= first:
+                self._note_databases(rec)
 
-    def _ddl(self, ev: QueryEvent, opts: Options) -> Iterator[Change]:
+    def ddl(self, ev: QueryEvent, opts: Options, gtid: str | None, *, source, emit: bool):
+        """A DDL QUERY event (that did not fail on the master) in the transaction with that GTID:
+        recorded in the history (or, with ``record_ddl=False``, found there), its SchemaChange and
+        a TRUNCATE's ``op="t"`` changes yielded when ``emit`` (the reading window lets the event
+        through) and the filters do. ``source(ev, db=, table=)``: the Source of a record of ``ev``.
+        Returns (whether the history holds it now, the SchemaChange's position when one was
+        yielded): a DDL recorded makes the TABLE_MAPs read before it stale, and closes its
+        transaction's GTID."""
         origin = ev.origin
         if origin is not None and origin.next_pos is not None:
             # a relay log: the history is keyed by the source's positions, as from its binlog
-            end = BinlogPosition(file_seq(origin.file or ""), origin.next_pos, origin.file or "", self._gtid)
+            end = BinlogPosition(file_seq(origin.file or ""), origin.next_pos, origin.file or "", gtid)
         else:
-            end = BinlogPosition(file_seq(ev.file or ""), ev.next_pos, Path(ev.file or "").name, self._gtid)
+            end = BinlogPosition(file_seq(ev.file or ""), ev.next_pos, Path(ev.file or "").name, gtid)
         if self.baseline_position is not None and end.key <= self.baseline_position:
             self.stats.ddl_before_baseline += 1
-            return
+            return False, None
         opts = statement_options(ev, opts)
         db = ev.database or None
         if not self.config.record_ddl:
-            yield from self._ddl_recorded(ev, end, db)
-            return
+            rec = self._recorded.get(end.key)
+            if rec is None:
+                return False, None
+            # record_ddl=False: the history already holds what this DDL did (no record: it changed
+            # no schema, or was skipped, when the history was built); emit what recording it emitted
+            before = BinlogPosition(end.file_seq, end.pos - 1)    # the catalog before this record
+            return True, (yield from self._applied(ev, db, rec, lambda tid: self.history.table_at(tid, before),
+                                                   gtid, source, emit))
         # (imported here, not above: a reader on a pre-built history, such as a Spark decode
         # task, never parses DDL, and the parser's import and ATN load cost ~0.3 s a process)
         from ..ddl import statement_commands
@@ -151,12 +160,12 @@ class SchemaBook:
             commands = statement_commands(ev.query, opts, source=where)
             if not commands:
                 self.stats.queries["no_schema_change"] += 1
-                return
+                return False, None
             commands, unknown = self._without_unknown(commands, db)
             if unknown:
                 self.stats.ddl_unknown_tables += 1
                 if not commands:
-                    return
+                    return False, None
             before = self.history.catalog
             rec = self.history.record(end, db, ev.query, commands, options=opts)
         except DdlError as e:
@@ -165,38 +174,29 @@ class SchemaBook:
             if opts.error_policy is ErrorPolicy.RAISE:
                 raise
             self.stats.ddl_errors += 1
-            return
-        yield from self._ddl_applied(ev, db, rec, before.table)
+            return False, None
+        return True, (yield from self._applied(ev, db, rec, before.table, gtid, source, emit))
 
-    def _ddl_recorded(self, ev: QueryEvent, end: BinlogPosition, db: str | None) -> Iterator[Change]:
-        """record_ddl=False: the history already holds what this DDL did (no record: it changed no
-        schema, or was skipped, when the history was built); emit what recording it emitted."""
-        rec = self._recorded.get(end.key)
-        if rec is None:
-            return
-        before = BinlogPosition(end.file_seq, end.pos - 1)    # the catalog before this record
-        yield from self._ddl_applied(ev, db, rec, lambda tid: self.history.table_at(tid, before))
-
-    def _ddl_applied(self, ev: QueryEvent, db: str | None, rec, table_before) -> Iterator[Change]:
+    def _applied(self, ev: QueryEvent, db: str | None, rec, table_before, gtid, source, emit: bool):
         """What a DDL in the history means for the stream, however it got there (recorded now, or
-        already in a pre-built history): counts, forgotten TABLE_MAPs, and the schema-change
-        event. ``table_before(tid)``: the table's version before this DDL, None if it had none."""
+        already in a pre-built history): counts, and the schema-change records. ``table_before(tid)``:
+        the table's version before this DDL, None if it had none. Returns the SchemaChange's
+        position when one was yielded."""
         self.stats.ddl += 1
         self.stats.ddl_errors += len(rec.errors)
         self._note_databases(rec)
-        self._maps.clear()
-        gtid = self._gtid
-        self._gtid = None
-        if self.config.schema_changes and self._in_window(ev) and self.config.filters.gtid_ok(gtid) \
-                and self._schema_change_ok(db, rec):
-            kinds = tuple("DROP" if t is None else "CREATE" if table_before(tid) is None else "ALTER"
-                          for tid, t in rec.tables)
-            # a DDL is its own transaction: its QUERY event's thread_id is the session's
-            yield SchemaChange(dataclasses.replace(self._source(ev, db=db), gtid=gtid, thread=ev.thread_id),
-                               ev.query, db, rec, kinds)
-            yield from self._truncates(ev, db, rec, gtid)
+        if not (self.config.schema_changes and emit and self.config.filters.gtid_ok(gtid)
+                and self._schema_change_ok(db, rec)):
+            return None
+        kinds = tuple("DROP" if t is None else "CREATE" if table_before(tid) is None else "ALTER"
+                      for tid, t in rec.tables)
+        # a DDL is its own transaction: its QUERY event's thread_id is the session's
+        yield SchemaChange(dataclasses.replace(source(ev, db=db), gtid=gtid, thread=ev.thread_id),
+                           ev.query, db, rec, kinds)
+        yield from self._truncates(ev, db, rec, gtid, source)
+        return rec.position
 
-    def _truncates(self, ev: QueryEvent, db: str | None, rec: HistoryRecord, gtid) -> Iterator[Change]:
+    def _truncates(self, ev: QueryEvent, db: str | None, rec: HistoryRecord, gtid, source) -> Iterator[Change]:
         """Debezium's truncate events (op "t", no before/after) for the tables a TRUNCATE emptied."""
         if not self.config.truncate_events:
             return
@@ -207,16 +207,15 @@ class SchemaBook:
             if not self.config.filters.table_ok(tid.database, tid.name):
                 continue
             table = self.history.table_at(tid, rec.position)
-            src = dataclasses.replace(self._source(ev, db=tid.database, table=tid.name), gtid=gtid,
-                                      thread=ev.thread_id)
+            src = dataclasses.replace(source(ev, db=tid.database, table=tid.name), gtid=gtid, thread=ev.thread_id)
             self.stats.truncates[f"{tid.database}.{tid.name}"] += 1
             yield RowChange("t", src, None, None, tuple(c.name for c in table.columns) if table else (),
                             Naming.SCHEMA if table else Naming.POSITIONAL, table)
 
-    def _db_known(self, name: str) -> bool:
+    def db_known(self, name: str) -> bool:
         """Whether a database's default charset is a fact (from the baseline or a CREATE /
         ALTER DATABASE in the log), not the default the model assumed when a CREATE TABLE named
-        a database it had never seen."""
+        a database it had never seen (the cross-check trusts a column's inherited charset then)."""
         key = name.lower() if self.history.catalog.lower_case_table_names else name
         return key in self._known_dbs
 
@@ -277,4 +276,4 @@ class SchemaBook:
         return any(f.table_ok(tid.database, tid.name) for tid, _ in rec.tables)
 
 
-__all__ = ["MARIADB_EXPLICIT_DEF_TIMESTAMP", "SchemaBook", "charset_stating_databases", "statement_options"]
+__all__ = ["MARIADB_EXPLICIT_DEF_TIMESTAMP", "SchemaTracker", "charset_stating_databases", "statement_options"]

@@ -1,6 +1,9 @@
 """Transaction bookkeeping of the join: ids, BEGIN/END marks with per-table counts, rows outside a
-transaction, and XA: rows logged at XA PREPARE are held until the XA COMMIT (emitted) or XA
-ROLLBACK (dropped), since a rolled-back XA transaction is still in the log (DESIGN "Binlog facts").
+transaction, the GTID set executed so far, and XA: rows logged at XA PREPARE are held until the XA
+COMMIT (emitted) or XA ROLLBACK (dropped), since a rolled-back XA transaction is still in the log
+(DESIGN "Binlog facts"). A held transaction remembers where it is read again from (its GTID event, or
+its XA START, with the schema history version there): a checkpoint taken while it is prepared names
+the first such start (``xa_replay``), so a restart reads it again and holds its rows again.
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ from collections.abc import Iterator
 
 from ..binlog.events import QueryEvent, XaPrepareEvent
 from ..positions import BinlogPosition
-from .records import Change, RowChange, Source, TransactionMark
+from .gtids import GtidTracker
+from .options import ChangeOptions
+from .places import Places
+from .records import Change, ChangeStats, Record, RowBatch, RowChange, Source, TableMapping, TransactionMark
 
 _XID_HEX = re.compile(r"X'([0-9A-Fa-f]*)'\s*,\s*X'([0-9A-Fa-f]*)'\s*,\s*(\d+)")
 _XID_STR = re.compile(r"'((?:[^']|'')*)'(?:\s*,\s*'((?:[^']|'')*)'(?:\s*,\s*(\d+))?)?")
@@ -37,7 +43,8 @@ class OpenTransaction:
     """A transaction being read: its id (the GTID, else ``file:pos`` of its start), the source
     of its start, the session's thread, whether it is an XA transaction (rows held until its
     outcome) and whether BEGIN was emitted; per-table row counts and the running total; held rows;
-    ``emit``: whether the GTID filters let it through."""
+    ``emit``: whether the GTID filters let it through; ``start``: (position, schema history
+    version) where it is read again from, None when it cannot be (a relay log's)."""
 
     id: str | None
     source: Source
@@ -49,45 +56,118 @@ class OpenTransaction:
     total: int = 0
     held: list = dataclasses.field(default_factory=list)
     emit: bool = True
+    start: tuple | None = None
 
 
+class Transactions:
+    """The transaction state of one reading: the open transaction (``current``), the XA
+    transactions prepared and held (``held``: XID -> OpenTransaction), the GTID of the transaction
+    being read (``gtid``, ``gtid_thread``), the statement text of its rows (``query_text``), the
+    GTID set executed so far (``gtids``), and where a transaction starting now is read again from.
 
-class TransactionBook:
-    """The transaction half of :class:`~mysqlddl.changes.reader.ChangeReader` (a base class of
-    it): the methods use the reader's ``_txn``, ``_held``, ``_gtid``, ``_gtid_thread``,
-    ``_query_text``, ``stats``, ``on_untyped``, ``filters``, ``transactions`` and ``_source``."""
+    ``untyped(table, n)``: told of rows emitted without a table definition; ``history_version()``:
+    the schema history's record count now. ``delivered``: the end of the last transaction that
+    emitted records, until the reader takes it (:meth:`take_delivered`)."""
 
-    def _begin(self, ev, *, xa: bool = False, thread: int | None = None) -> None:
-        gtid = self._gtid
-        src = self._source(ev)
+    def __init__(self, config: ChangeOptions, stats: ChangeStats, places: Places, *, untyped, history_version,
+                 gtid_set: str = ""):
+        self.config = config
+        self.stats = stats
+        self.places = places
+        self._untyped = untyped
+        self._history_version = history_version
+        self.current: OpenTransaction | None = None
+        self.held: dict[tuple, OpenTransaction] = {}
+        self.gtid: str | None = None
+        self.gtid_thread: int | None = None
+        self.query_text: str | None = None
+        self.gtids = GtidTracker(gtid_set)
+        self.delivered: BinlogPosition | None = None
+        self._start = None      # the event the transaction starting is read again from (GTID, XA START)
+
+    # -- what the log says between transactions ---------------------------------------------------
+    def gtid_event(self, ev, gtid: str, thread: int | None) -> None:
+        """A GTID event: the next transaction's GTID, in the executed set from now, and where that
+        transaction is read again from (the GTID event; unknown in a relay log)."""
+        self.gtid, self.gtid_thread = gtid, thread
+        self.gtids.add(gtid)
+        self._start = ev
+
+    def _start_at(self) -> tuple | None:
+        """(position, schema history version) where the XA transaction beginning now is read again
+        from: its GTID event or XA START (taken when it begins: no DDL comes between the two, so
+        the version is the same; the place of an ordinary transaction is never needed)."""
+        ev = self._start
+        if ev is None or ev.origin is not None:
+            return None         # (a relay log: its events cannot be read again by the source's position)
+        name, seq = self.places.file(ev.file or "")
+        return BinlogPosition(seq, ev.pos, name), self._history_version()
+
+    def source(self, ev, *, row: int = 0, db=None, table=None, pos=None) -> Source:
+        """The Source of ``ev`` in the transaction being read."""
+        txn = self.current
+        thread = txn.thread if txn is not None else None
+        return self.places.source(ev, self.gtid, thread if thread is not None else self.gtid_thread, self.query_text,
+                                  row=row, db=db, table=table, pos=pos)
+
+    def begin(self, ev, *, xa: bool = False, thread: int | None = None) -> None:
+        gtid = self.gtid
+        src = self.source(ev)
         tid = gtid if gtid is not None else f"{src.file}:{src.pos}"   # (the source's, in a relay log)
-        self._txn = OpenTransaction(tid, src, gtid, thread=thread if thread is not None else self._gtid_thread,
-                         xa=xa, emit=self.config.filters.gtid_ok(gtid))
+        self.current = OpenTransaction(tid, src, gtid, thread=thread if thread is not None else self.gtid_thread,
+                                       xa=xa, emit=self.config.filters.gtid_ok(gtid),
+                                       start=self._start_at() if xa else None)
 
+    def begin_statement(self, ev: QueryEvent) -> None:
+        """A BEGIN QUERY event: a transaction starts, unless a MariaDB GTID event began it already
+        (then it gives the session's thread)."""
+        txn = self.current
+        if txn is None or txn.began or txn.xa:
+            self.begin(ev, thread=ev.thread_id)
+        else:
+            txn.thread = ev.thread_id
+
+    def replay_state(self) -> tuple[bool, dict | None]:
+        """(checkpointable, state) here: with XA transactions prepared and held, the place the
+        first of them is read again from (``{"xa_replay": {...}}``), or not checkpointable when one
+        cannot be read again (a relay log's)."""
+        if not self.held:
+            return True, None
+        starts = [t.start for t in self.held.values()]
+        if any(s is None for s in starts):
+            return False, None
+        first, version = min(starts, key=lambda s: s[0].key)
+        return True, {"xa_replay": {"file": first.file, "file_seq": first.file_seq, "pos": first.pos,
+                                    "history_version": version, "pending": len(starts)}}
+
+    # -- ends -------------------------------------------------------------------------------------
     def _end_marks(self, txn: OpenTransaction, ev) -> Iterator[Change]:
-        if txn.began and self.config.transactions:
-            src = dataclasses.replace(self._source(ev), gtid=txn.gtid, query=None)
-            # (inside a TRANSACTION_PAYLOAD, ev.next_pos is the payload event's end: the same place)
-            end = BinlogPosition(src.file_seq, ev.next_pos, src.file, txn.gtid)
-            yield TransactionMark("END", txn.id, src, tuple(txn.counts.items()), end)
+        if txn.began:
+            end = self.delivered = self.places.end_of(ev, txn.gtid)
+            if self.config.transactions:
+                src = dataclasses.replace(self.source(ev), gtid=txn.gtid, query=None)
+                yield TransactionMark("END", txn.id, src, tuple(txn.counts.items()), end)
 
-    def _commit(self, ev) -> Iterator[Change]:
-        txn = self._txn
-        self._txn = None
-        self._query_text = None
-        self._gtid = None   # every transaction logs its own GTID event before it
+    def commit(self, ev) -> Iterator[Change]:
+        """An XID, or a COMMIT / ROLLBACK QUERY event."""
+        txn = self.current
+        self.current = None
+        self.query_text = None
+        self.gtid = None   # every transaction logs its own GTID event before it
+        self._start = None
         if txn is None:
             return
         self.stats.transactions += 1
         yield from self._end_marks(txn, ev)
 
-    def _emit_row(self, change: RowChange, ev) -> Iterator[Change]:
-        txn = self._txn
+    # -- rows -------------------------------------------------------------------------------------
+    def emit_row(self, change: RowChange, ev) -> Iterator[Change]:
+        txn = self.current
         if txn is None:
             # rows outside any transaction (non-transactional engines in old logs): a one-event
             # transaction of their own
-            self._begin(ev)
-            txn = self._txn
+            self.begin(ev)
+            txn = self.current
         if txn.xa:
             txn.held.append(change)
             return
@@ -109,17 +189,35 @@ class TransactionBook:
         setattr_(change, "table_order", txn.counts[table])
         yield change
 
-    def _untyped(self, table: str, n: int) -> None:
-        """``n`` rows of ``table`` emitted without a table definition (ChangeStats.untyped)."""
-        counts = self.stats.untyped
-        if not counts and self.on_untyped is not None:
-            self.on_untyped(table)
-        counts[table] += n
+    def batch(self, ev, m: TableMapping, op: str, src: Source) -> Iterator[Record]:
+        """The RowBatch of a rows event, with :meth:`emit_row`'s bookkeeping for all its rows: the
+        count is taken when the consumer hands control back (it walked the rows, or the batch walks
+        them)."""
+        if self.current is None:
+            # rows outside any transaction (non-transactional engines in old logs): a one-event
+            # transaction of their own
+            self.begin(ev)
+        txn = self.current
+        if not txn.began:
+            txn.began = True
+            if self.config.transactions:
+                yield TransactionMark("BEGIN", txn.id, txn.source)
+        table = m.qualified_name
+        batch = RowBatch(ev, m, op, src, txn.id, txn.total, txn.counts[table])
+        yield batch
+        n = batch.count
+        txn.counts[table] += n
+        txn.total += n
+        self.stats.rows[(table, op)] += n
+        if m.version is None and not m.mismatch:
+            self._untyped(table, n)
 
-    def _xa_prepare(self, ev: XaPrepareEvent) -> Iterator[Change]:
-        txn = self._txn
-        self._txn = None
-        self._query_text = None
+    # -- XA ---------------------------------------------------------------------------------------
+    def xa_prepare(self, ev: XaPrepareEvent) -> Iterator[Change]:
+        txn = self.current
+        self.current = None
+        self.query_text = None
+        self._start = None
         if txn is None:
             return
         if ev.one_phase or not txn.xa:
@@ -127,28 +225,32 @@ class TransactionBook:
             txn.xa = False
             yield from self._release(txn, ev)
             return
-        self._held[(ev.format_id, bytes(ev.gtrid), bytes(ev.bqual))] = txn
+        self.held[(ev.format_id, bytes(ev.gtrid), bytes(ev.bqual))] = txn
 
     def _release(self, txn: OpenTransaction, ev) -> Iterator[Change]:
         held, txn.held = txn.held, []
-        self._txn = txn
+        self.current = txn
         for ch in held:
-            yield from self._emit_row(ch, ev)
-        self._txn = None
+            yield from self.emit_row(ch, ev)
+        self.current = None
         self.stats.transactions += 1
         yield from self._end_marks(txn, ev)
 
-    def _xa_end(self, ev: QueryEvent) -> Iterator[Change]:
+    def xa_statement(self, ev: QueryEvent) -> Iterator[Change]:
+        """An XA QUERY event: XA START begins a transaction (read again from its GTID event, or
+        from here without one), XA COMMIT / ROLLBACK resolves a held one."""
         words = ev.query.split(None, 2)
         verb = words[1].upper() if len(words) > 1 else ""
         if verb == "START":
-            self._begin(ev, xa=True, thread=ev.thread_id)
+            if self._start is None:
+                self._start = ev        # (no GTID event before it)
+            self.begin(ev, xa=True, thread=ev.thread_id)
             return
         if verb not in ("COMMIT", "ROLLBACK"):
             return  # XA END / XA PREPARE text (the XA_PREPARE event closes the transaction)
         xid = parse_xid(ev.query)
-        txn = self._held.pop(xid, None) if xid is not None else None
-        self._txn = None
+        txn = self.held.pop(xid, None) if xid is not None else None
+        self.current = None
         if txn is None:
             # prepared before the first event read: nothing of it was seen (counted, so a reading
             # that started in the middle of an XA transaction's life says so)
@@ -157,11 +259,11 @@ class TransactionBook:
         if verb == "COMMIT":
             self.stats.xa_committed += 1
             txn.xa = False
-            txn.id = self._gtid or txn.id
+            txn.id = self.gtid or txn.id
             yield from self._release(txn, ev)
         else:
             self.stats.xa_rolled_back += 1
             self.stats.xa_rows_discarded += len(txn.held)
 
 
-__all__ = ["OpenTransaction", "TransactionBook", "parse_xid"]
+__all__ = ["OpenTransaction", "Transactions", "parse_xid"]

@@ -1,8 +1,7 @@
 """The pipeline run: source -> ChangeReader -> sink, with checkpoints, stats and an error strategy.
-
-(Past 600 lines: one run's state, the batch, the boundary, the prepared XA transactions, the
-replay, is shared by the loop over the records (of a binlog or OLR source alike), the event tap and
-the commit; split, it would be passed around as a second object with the same fields.)
+The run is read -> write -> commit: the reader says where transactions end (a Boundary after each,
+with what a checkpoint needs there), the :class:`~.checkpointer.Checkpointer` decides and makes the
+commits.
 
 One run (:meth:`Pipeline.run`):
 
@@ -16,12 +15,12 @@ One run (:meth:`Pipeline.run`):
 2. open the sink, check its output is this pipeline's (:meth:`~mysqlddl.sinks.base.Sink.claim`: a
    segment directory belongs to one pipeline) and let it :meth:`~mysqlddl.sinks.base.Sink.recover`
    to the checkpoint;
-3. read from the checkpoint's position with the stored schema history (or, the first time, from
-   the start with the baseline), writing every record; at a transaction end (an END mark, or a
-   SchemaChange) the batch is committed once it holds ``every_transactions`` transactions or is
+3. read from the checkpoint's position with the stored schema history and GTID set (or, the first
+   time, from the start with the baseline), writing every record; at a transaction end (a
+   Boundary) the batch is committed once it holds ``every_transactions`` transactions or is
    ``every_ms`` old, or a stop was asked, or the source has nothing more for now: the sink's commit
    first (durable), then the checkpoint, with the history's new records, in one store transaction
-   (a sink that keeps the checkpoint itself gets it staged before its commit instead);
+   (a sink that keeps the checkpoint itself gets it staged before its commit instead: .checkpointer);
 4. at the end (``once``: the end of what exists; following: a stop) the last transaction end is
    committed, the sink asked to close its open segment there (``rotate``); what was read past it
    is dropped (the sink cuts it, a restart reads it again).
@@ -42,18 +41,17 @@ ends the reading under every strategy: the events after it cannot be framed.
 XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMMIT (DESIGN
 "Binlog facts"). A checkpoint written while prepared transactions are open records where the first
 of them starts (its GTID event, or its XA START) and the schema history version there
-(``reader_state.xa_replay``); a restart reads again from there with that history, delivering
-nothing before the checkpoint position (:meth:`Pipeline._tap` notes when it is reached), so the
-reader holds their rows again and delivers them at their COMMIT. An XA transaction prepared and
+(``reader_state.xa_replay``, the Boundary's ``state``); a restart reads again from there with that
+history, the reader delivering nothing before the checkpoint position (``ChangeReader(deliver_from=)``),
+so it holds their rows again and delivers them at their COMMIT. An XA transaction prepared and
 never resolved so no longer stops the checkpoints; it only makes restarts read again from its
-start. (In a relay log, where the start cannot be re-read by position, checkpoints still wait.)
+start. (In a relay log, where the start cannot be re-read by position, checkpoints still wait: the
+Boundary is not ``checkpointable``.)
 
 A transaction that delivers nothing (all its tables filtered out, an XA transaction rolled back, a
-DDL on a filtered table) ends too: the events pass the runner on their way to the reader
-(:meth:`Pipeline._tap`), and when the reader, between transactions again after an XID or a QUERY,
-asks for the next event without having emitted that end, the end is taken as a silent transaction
-end (:meth:`Pipeline._silent_end`), committed under the same batching, so a restart does not read
-a long filtered stretch again.
+DDL on a filtered table) ends too: the reader emits its Boundary (``delivered`` False), committed
+under the same batching (counted in the batch, not in the stats' transactions), so a restart does
+not read a long filtered stretch again.
 
 Known limits: a followed directory must hold a binlog file when the run starts (its identity is
 read from the first file), as must a followed OLR directory (:mod:`mysqlddl.olr.source`).
@@ -69,19 +67,8 @@ import sys
 import time
 from pathlib import Path
 
-from ..binlog.events import (
-    FormatDescriptionEvent,
-    GtidEvent,
-    GtidListEvent,
-    MariadbGtidEvent,
-    PreviousGtidsEvent,
-    QueryEvent,
-    XaPrepareEvent,
-    XidEvent,
-)
 from ..changes import ChangeReader
 from ..changes.records import Boundary, RowBatch, RowChange, SchemaChange, TransactionMark
-from ..changes.transactions import parse_xid
 from ..errors import (
     CheckpointError,
     ConfigError,
@@ -95,18 +82,17 @@ from ..errors import (
 from ..faults import fault
 from ..olr.reader import OlrReader
 from ..options import ErrorPolicy, Options
-from ..positions import BinlogPosition, OlrResumePosition, file_seq
+from ..positions import BinlogPosition, OlrResumePosition
 from ..sinks.base import Sink
 from ..sources import open_source
-from ..sources.replay import TapSource
 from . import failover
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
+from .checkpointer import Checkpointer
 from .config import PipelineConfig, load_config
 from .dead_letters import DeadLetters
-from .gtid import GtidTracker
 from .lock import PipelineLock
 from .sinks import SINKS, make_sink
-from .stats import Stats, write_stats_file
+from .stats import Stats
 from .target_store import TargetCheckpointStore
 
 
@@ -208,6 +194,7 @@ class Pipeline:
 
     def _run_with(self, sink: Sink, store, once: bool) -> RunResult:
         cfg = self.config
+        self._ckpt = None           # (this run's Checkpointer, made once the reader is)
         ckpt = store.load()
         decode = cfg.changes.decode
         options = cfg.changes
@@ -267,52 +254,28 @@ class Pipeline:
                 # another server: followed from the checkpoint's GTID set when it can be (.failover)
                 new_failover = failover.follow(cfg, ckpt, identity, source, olr=olr)
         # XA transactions prepared before the checkpoint and not resolved at it: read again from the
-        # first one's start (their rows are held by the reader until their outcome), delivering
-        # nothing before the checkpoint (:meth:`_tap`)
+        # first one's start (their rows are held by the reader until their outcome), the reader
+        # delivering nothing before the checkpoint
         replay = (ckpt.reader_state or {}).get("xa_replay") if ckpt is not None and not olr else None
-        self._replay_until = None
-        self._replay_pending = 0
         read_from = start
         if replay is not None:
             read_from = BinlogPosition(int(replay["file_seq"]), int(replay["pos"]), replay["file"])
-            self._replay_until = start.key
-            self._replay_pending = int(replay.get("pending", 1))
             history = store.load_history(dataclasses.replace(ckpt, history_version=int(replay["history_version"])),
                                          decode)
         else:
             history = store.load_history(ckpt, decode) if ckpt is not None else None
-        # the last failover followed, carried from checkpoint to checkpoint; a new one is "fresh"
-        # until its first commit (then the checkpoint is the new server's)
-        self._failover = new_failover if new_failover is not None else (ckpt.failover if ckpt is not None else None)
-        self._failover_fresh = new_failover is not None
         if new_failover is not None:
             history = failover.rebase(history)
             store.rebase_history(failover.archive_name(cfg.name, new_failover["epoch"]))
             read_from = None            # (the source streams after the GTID set)
-        self._read_from = read_from
         if history is not None:
             options = options.replace(schema_position=None)      # (the baseline is in the history)
-        self.gtids = GtidTracker(ckpt.gtid_set if ckpt is not None else "")
         self.stats = Stats(ckpt.stats if ckpt is not None else None, getattr(sink, "policy_counts", None))
         # (this process's retries not yet in a checkpoint: counted once)
         self.stats.retries += self.retries - self._retries_stored
-        self.identity = identity
-        self._created: dict[str, int] = {}      # binlog base name -> its FDE's timestamp (file creation)
-        # XIDs prepared and not yet committed or rolled back -> (start position, history version) of
-        # their transaction (None: unknown, a relay log's)
-        self._xa_prepared: dict = {}
-        self._xa_resolved = None                # an XID whose COMMIT/ROLLBACK the reader is taking
-        self._txn_start = None                  # (position, history version) of the transaction being read
-        self.checkpoint = ckpt
         self.sink = sink
         self._dead = DeadLetters(self.config.dead_letter_path, self.config.name, self.stats)
-        self._boundary = None
-        self._pending = 0
-        self._batch_t0 = time.monotonic()
         self._in_txn = False
-        self._ended = None
-        self._last_stats = 0.0
-        self._last_progress = 0.0
         self._said_untyped = False
         if olr:
             columns = (ckpt.reader_state or {}).get("olr_columns") if ckpt is not None else None
@@ -323,9 +286,19 @@ class Pipeline:
             except ValueError as e:
                 raise CheckpointError(f"the checkpoint's OLR column types cannot be read: {e}") from None
         else:
-            reader = self.reader = ChangeReader(TapSource(source, self._tap), options.replace(span=(read_from, None)),
-                                                schema=cfg.schema if history is None else None, history=history)
-        self._ddl_errors = len(reader.history.errors)
+            reader = self.reader = ChangeReader(source, options.replace(span=(read_from, None)),
+                                                schema=cfg.schema if history is None else None, history=history,
+                                                gtid_set=ckpt.gtid_set if ckpt is not None else "",
+                                                deliver_from=start if replay is not None else None,
+                                                xa_open=int(replay.get("pending", 1)) if replay is not None else 0)
+        # the last failover followed, carried from checkpoint to checkpoint; a new one is "fresh"
+        # until its first commit (then the checkpoint is the new server's)
+        self._ckpt = Checkpointer(cfg, store, sink, self.stats, self._dead, reader.history, identity=identity,
+                                  checkpoint=ckpt, sink_keeps=self.sink_keeps_checkpoint,
+                                  failover=new_failover if new_failover is not None else
+                                  (ckpt.failover if ckpt is not None else None), fresh=new_failover is not None,
+                                  file_created=None if olr else (lambda name: reader.file_created.get(name)),
+                                  on_commit=self._committed, progress=self.progress)
         sink.open()
         try:
             # (before recover, which removes what is past the checkpoint: another pipeline's output is
@@ -342,15 +315,17 @@ class Pipeline:
             self._loop(reader)
             if not self._in_txn:
                 sink.rotate()
-                self._commit(final=True)
-        except BaseException:
+                self._ckpt.commit(final=True)
+        except BaseException as e:
+            if isinstance(e, CheckpointError) and e.path is None:
+                e.path = str(cfg.store_path)        # (the reader's: a replay that misses what the checkpoint held)
             self.stats.discard_batch()
             sink.abort()
             raise
         finally:
             sink.close()
             self._dead.close()
-            self._write_stats(final=True)
+            self._ckpt.write_stats(final=True)
         return RunResult(self.checkpoint, self.stats.report(), self._stop, self.retries)
 
     def _identity(self, store) -> dict:
@@ -361,133 +336,38 @@ class Pipeline:
         return {"pipeline": cfg.name, "store": where, "store_id": getattr(store, "store_id", None),
                 "pipeline_file": str(Path(cfg.path).resolve()) if cfg.path else None}
 
-    def _tap(self, events):
-        """The source's events, with the GTIDs noted on the way (the set a checkpoint carries)."""
-        gtids = self.gtids
-        xa = self._xa_prepared
-        self._ended = None      # the last event that may have ended a transaction (checked at the next)
-        replaying = self._replay_until is not None
-        read_at = self._read_from
-        for ev in events:
-            if self._ended is not None or self._xa_resolved is not None:
-                self._settle()          # (tested inline: this runs for every event)
-            t = type(ev)
-            if replaying and (file_seq(ev.file or ""), ev.pos) >= self._replay_until:
-                replaying = self._replay_until = None       # (the checkpoint reached: deliver from here)
-                if len(xa) < self._replay_pending:
-                    # (the reader would hold fewer prepared transactions than the checkpoint had open:
-                    # a COMMIT to come would release nothing; stop rather than lose them)
-                    raise PipelineError(f"the source read again from {read_at} gave {len(xa)} of the "
-                                        f"{self._replay_pending} XA transactions prepared and open at the "
-                                        f"checkpoint ({self.checkpoint.position}): not the binlog they were "
-                                        "prepared in", path=str(self.config.store_path))
-            if (t is XidEvent or t is QueryEvent or t is XaPrepareEvent) and ev.origin is None:
-                self._ended = ev
-            if t is GtidEvent or t is MariadbGtidEvent:
-                gtids.add(ev.gtid)
-                self._txn_start = self._start_of(ev)
-            elif t is PreviousGtidsEvent:
-                gtids.add_set(ev.gtid_set)
-            elif t is GtidListEvent:
-                gtids.add_set(ev.gtid_list)
-            elif t is FormatDescriptionEvent:
-                self._created[Path(ev.file or "").name] = ev.header.timestamp
-            elif t is XaPrepareEvent:
-                if not ev.one_phase:
-                    xa[(ev.format_id, bytes(ev.gtrid), bytes(ev.bqual))] = self._txn_start
-                self._txn_start = None
-            elif t is QueryEvent and ev.query[:2].upper() == "XA":
-                verb = ev.query.split(None, 2)[1].upper() if len(ev.query.split(None, 2)) > 1 else ""
-                if verb == "START" and self._txn_start is None:
-                    self._txn_start = self._start_of(ev)       # (no GTID event before it)
-                elif xa and verb in ("COMMIT", "ROLLBACK"):
-                    self._xa_resolved = parse_xid(ev.query)
-            elif t is XidEvent:
-                self._txn_start = None
-            yield ev
-        self._settle()
+    @property
+    def checkpoint(self) -> Checkpoint | None:
+        """The last checkpoint written, or the one the run started from."""
+        ck = getattr(self, "_ckpt", None)
+        return ck.checkpoint if ck is not None else None
 
-    def _settle(self) -> None:
-        """The reader took the last event the tap gave it (it asks for the next one, the source ended
-        or waits): an XA transaction its COMMIT/ROLLBACK resolved leaves the prepared set now (not
-        before: a commit decided while the reader releases the rows is at a transaction end before
-        it, where they are still held), and a transaction it ended silently is a transaction end."""
-        if self._xa_resolved is not None:
-            self._xa_prepared.pop(self._xa_resolved, None)
-            self._xa_resolved = None
-        if self._ended is not None:
-            self._silent_end()
-
-    def _start_of(self, ev):
-        """Where a transaction starting with ``ev`` (its GTID event, or its XA START) is read again
-        from, with the schema history version in force there; None in a relay log."""
-        if ev.origin is not None:
-            return None
-        return (BinlogPosition(file_seq(ev.file or ""), ev.pos, Path(ev.file or "").name),
-                len(self.reader.history.records))
-
-    def _silent_end(self) -> None:
-        """``_ended`` (an XID, a QUERY, an XA PREPARE) was read and the reader asks for the next
-        event (or the source ends, or waits: :meth:`_idle`):
-        when it ended a transaction (the reader is between transactions) that delivered nothing (all
-        its tables filtered out, an XA ROLLBACK, a DDL on a filtered table: no END mark or
-        SchemaChange at its end), its end is a transaction end too, so the checkpoint can move past
-        it (else a restart reads a long filtered stretch again). Every record of the events before
-        is written by now (the reader emits an event's records before it reads the next event), so
-        a commit here covers exactly what precedes it; it follows the batching as an emitted
-        transaction end does (counted in the batch, not in the stats' transactions)."""
-        ev, self._ended = self._ended, None
-        if self._replay_until is not None or self.reader.in_transaction:
-            return                      # inside a transaction (a BEGIN, XA START, a statement in it)
-        name = ev.file or ""
-        key = (file_seq(name), ev.next_pos)
-        b = self._boundary
-        if b is not None and b[0].key == key:
-            return                      # the reader emitted its end (the loop took it)
-        self._boundary = (BinlogPosition(key[0], key[1], name), self.gtids.text, len(self.reader.history.records))
-        self._pending += 1
-        if self._batch_full():
-            self._commit()
-
-    def _batch_full(self) -> bool:
-        """The batching rule: every N transactions or T milliseconds, whichever first."""
-        cfg = self.config.checkpoint
-        return self._pending >= cfg.every_transactions or time.monotonic() - self._batch_t0 >= cfg.every_ms / 1000
+    def _committed(self) -> None:
+        self._retries_stored = self.retries         # (the retries are in the checkpoint's stats now)
 
     def _end_decided(self) -> bool:
-        """The commit decision at a transaction end, taken at the next record: commit when asked to
-        stop (True: stop reading) or when the batch is full."""
+        """The commit decision at a transaction end: commit when asked to stop (True: stop reading)
+        or when the batch is full."""
         if self._stop:
-            self._commit()
+            self._ckpt.commit()
             return True
-        if self._batch_full():
-            self._commit()
+        if self._ckpt.due():
+            self._ckpt.commit()
         return False
 
     def _loop(self, reader) -> None:
-        """Every record into the sink. The commit decision at a transaction end is taken when the
-        next record arrives (or the source runs dry: :meth:`_idle`, or ends): a TRUNCATE's
-        ``op="t"`` changes follow its SchemaChange and belong before the commit point. An OLR
-        reader's transaction ends where its message does (a message may carry more payloads after
-        its commit, and the checkpoint names the message): the decision waits for the Boundary it
-        gives after the message's last record."""
+        """Every record into the sink; at a Boundary (the reader's, after every record of a
+        transaction, silent ends included) the checkpointer decides whether to commit."""
         cfg = self.config
         ops = frozenset(cfg.operations)
         all_ops = len(ops) == 4
         marks, schema = cfg.write_transactions, cfg.write_schema_changes
         write = self._write
         stats = self.stats
+        ckpt = self._ckpt
         faults = "MYSQLDDL_FAULT" in os.environ
-        bounded = self.olr             # (the reader gives Boundary records: decide at them)
-        due = False
         for rec in reader:
-            if self._replay_until is not None:
-                continue                # (read again before the checkpoint: delivered already)
             t = type(rec)
-            if due and not (t is RowChange and rec.op == "t"):
-                due = False
-                if self._end_decided():
-                    return
             if t is RowBatch:
                 if (all_ops or rec.op in ops) and write(rec):
                     stats.rows(rec.mapping.qualified_name, rec.op, rec.count)
@@ -495,24 +375,21 @@ class Pipeline:
                         self._untyped(rec.mapping.qualified_name, rec.count)
                 if faults and rec.total0 >= 1000:
                     fault("huge-transaction")
+            elif t is Boundary:
+                self._in_txn = False
+                if rec.delivered:
+                    stats.boundary(rec.ts, rec.ddl)
+                ckpt.boundary(rec)
+                if self._end_decided():
+                    return
             elif t is TransactionMark:
                 if rec.status == "BEGIN":
                     self._in_txn = True
-                    if marks:
-                        write(rec)
-                    continue
                 if marks:
                     write(rec)
-                self._in_txn = False
-                self._at_boundary(rec.end if rec.end is not None else rec.source, rec.source.ts, ddl=False)
-                due = not bounded
             elif t is SchemaChange:
                 if schema:
                     write(rec)
-                self._at_boundary(rec.position, rec.source.ts, ddl=True)
-                due = not bounded
-            elif t is Boundary:
-                due = True
             elif t is RowChange:
                 if (all_ops or rec.op in ops) and write(rec):
                     src = rec.source
@@ -532,20 +409,15 @@ class Pipeline:
                   "of the tables before its first event)", file=sys.stderr, flush=True)
         self.stats.rows_without_schema(table, n)
 
-    def _at_boundary(self, position, ts: int, *, ddl: bool) -> None:
-        # what the checkpoint will say, taken now: by the time the commit is decided (at the next
-        # record) the reader may have read on, and recorded the next DDL in the history already
-        self._boundary = (position, self.gtids.text, len(self.reader.history.records))
-        self._pending += 1
-        self.stats.boundary(ts, ddl)
-
     def _idle(self) -> None:
         """The source waits for data: commit what ended (not inside a transaction)."""
-        self._settle()
-        if not self._in_txn and self._pending:
-            self._commit()
-        elif time.monotonic() - self._last_stats >= self.config.stats.interval_s:
-            self._write_stats()            # (the file says the pipeline is alive while it waits)
+        ck = getattr(self, "_ckpt", None)
+        if ck is None:
+            return              # (the source is being opened)
+        if not self._in_txn and ck.pending:
+            ck.commit()
+        else:
+            ck.waiting()
 
     def _write(self, rec) -> bool:
         """``sink.write(rec)``; under the skip strategy a record the sink cannot write goes to the
@@ -574,104 +446,6 @@ class Pipeline:
             raise err
         self._dead.record(rec, err)
         return False
-
-    # -- commits ----------------------------------------------------------------------------------
-    def _commit(self, final: bool = False) -> None:
-        """Commit the batch at the last transaction end; ``final`` (the run ends): also when
-        nothing is pending, at the stored checkpoint, so the sink's rotation is recorded."""
-        b = self._boundary
-        idle_end = final and not self._pending
-        if idle_end:
-            ck = self.checkpoint
-            if ck is None or self.sink_keeps_checkpoint or self._failover_fresh:
-                return          # (a failover with nothing read since: the old server's checkpoint stands)
-            b = (ck.position, ck.gtid_set, ck.history_version)
-        elif b is None or not self._pending:
-            return
-        position, gtid_text, history_version = b
-        replay = None
-        if self._xa_prepared:
-            # an XA transaction's rows are held by the reader from its PREPARE to its COMMIT: a
-            # restart from a checkpoint between the two reads again from the first such
-            # transaction's start (delivering nothing before the checkpoint); one whose start is
-            # unknown (a relay log) holds the checkpoint back as before
-            starts = [v for v in self._xa_prepared.values() if v is None or v[0].key < position.key]
-            if any(v is None for v in starts):
-                return
-            if starts:
-                first, version = min(starts, key=lambda v: v[0].key)
-                replay = {"xa_replay": {"file": first.file, "file_seq": first.file_seq, "pos": first.pos,
-                                        "history_version": version, "pending": len(starts)}}
-        name = Path(position.file).name if position.file else ""
-        pos = position if type(position) is OlrResumePosition else \
-            BinlogPosition(position.file_seq, position.pos, name, position.gtid)
-        errors = self.reader.history.errors
-        if len(errors) != self._ddl_errors:
-            if self.config.errors.strategy == "skip":
-                self._dead.ddl(errors[self._ddl_errors:])
-            self._ddl_errors = len(errors)
-        self._dead.sync()
-        history = self.reader.history
-        totals = self.stats.committed()
-        # (an OLR reader's column types: those of the records read up to the one that decided this
-        # commit, which a restart reads again and so sets again: the same state)
-        reader_state = {"olr_columns": self.reader.columns_state()} if self.olr else replay
-
-        def checkpoint(state):
-            return Checkpoint(self.config.name, self.identity, pos, gtid_text, history_version, time.time(),
-                              int((state or {}).get("seq", 0)), state, totals, file_created=self._created.get(name),
-                              reader_state=reader_state, failover=self._failover)
-
-        if self.sink_keeps_checkpoint:
-            ckpt = checkpoint(None)
-            self.store.save(ckpt, history)     # staged in the sink's transaction
-            self.sink.commit(pos)
-            fault("after-sink-commit")          # (data and checkpoint committed together)
-        else:
-            state = self.sink.commit(pos)
-            if idle_end and state == self.checkpoint.sink_state:
-                return                          # (nothing was open: the checkpoint stands)
-            fault("after-sink-commit")
-            ckpt = checkpoint(state)
-            self.store.save(ckpt, history)
-        self.checkpoint = ckpt
-        self._failover_fresh = False
-        self._retries_stored = self.retries
-        self._pending = 0
-        self._batch_t0 = time.monotonic()
-        now = time.monotonic()
-        if now - self._last_stats >= self.config.stats.interval_s:
-            self._write_stats()
-        if self.progress is not None and now - self._last_progress >= 0.5:
-            self._progress_line()
-
-    def _progress_line(self) -> None:
-        """The progress line (on a terminal: rewritten in place)."""
-        self._last_progress = time.monotonic()
-        ck = self.checkpoint
-        rep = self.stats.report()
-        self.progress.write(f"\r{self.config.name}: {ck.position if ck else '-'} transactions {rep['transactions']} "
-                            f"rows {rep['dml_rows']} DDL {rep['ddl']} skipped {rep['skipped']} lag "
-                            f"{rep.get('lag_s', 0):.1f} s ")
-        self.progress.flush()
-
-    def _write_stats(self, final: bool = False) -> None:
-        stats = getattr(self, "stats", None)
-        if stats is None:
-            return
-        self._last_stats = time.monotonic()
-        ck = self.checkpoint
-        data = {"pipeline": self.config.name, "updated": round(time.time(), 3), "running": not final,
-                "checkpoint": ck.as_dict() if ck is not None else None, "stats": stats.report()}
-        try:
-            write_stats_file(self.config.stats_path, data)
-        except OSError:
-            pass        # (the stats file is informative; the checkpoint is what counts)
-        if final and self.progress is not None:
-            self._progress_line()
-            self.progress.write("\n")
-            self.progress.flush()
-
 
 def _transient(e: Exception) -> bool:
     """Whether the retry strategy retries ``e``: a sink's error says so itself; a server connection

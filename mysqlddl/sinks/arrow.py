@@ -10,7 +10,7 @@ dependencies (the ``spark`` extra).
 from __future__ import annotations
 
 from ..binlog import rows as rows_mod
-from ..changes.records import Naming, Record, RowBatch, RowChange
+from ..changes.records import Boundary, Naming, Record, RowBatch, RowChange
 from .base import Sink
 from .jsonl import LineRenderer, dumps, envelope, json_image, kind_of
 from .parquet import BATCH_BYTES, BATCH_ROWS, PENDING_BATCH_ROWS, PartWriter, TypedSink, utf8_text
@@ -409,6 +409,8 @@ class ArrowSink(Sink):
                     typed.batch(record)
                 return
             changes = record.changes()
+        elif type(record) is Boundary:
+            return          # (not a change: nothing to write)
         else:
             changes = (record,)
         for ch in changes:

@@ -7,7 +7,9 @@ when the block raised)::
         write_records(reader, sink)
 
 ``write(record)`` takes every record a :class:`~mysqlddl.changes.reader.ChangeReader` yields (the
-protocol of :mod:`mysqlddl.changes.records`). ``commit(position)`` is called at a transaction
+protocol of :mod:`mysqlddl.changes.records`); a :class:`~mysqlddl.changes.records.Boundary` is not a
+change and a sink writes nothing for it (where to commit is the caller's: a pipeline decides at
+Boundaries, :func:`write_records` at every END and SchemaChange). ``commit(position)`` is called at a transaction
 boundary, after the record that closes it was written, with the position reached, a
 :class:`~mysqlddl.positions.BinlogPosition` where the next transaction starts: after a
 TransactionMark END (its ``end``: the end of the commit event, with the transaction's GTID), and
@@ -34,7 +36,7 @@ class Sink:
         """Acquire what the sink writes to (called once, before the first write)."""
 
     def write(self, record: Record) -> None:
-        """Take one record, in the reader's order."""
+        """Take one record, in the reader's order (a Boundary: nothing to write)."""
         raise NotImplementedError
 
     def commit(self, position) -> dict | None:
@@ -151,7 +153,7 @@ def write_records(records: Iterable[Record], sink: Sink) -> None:
     for rec in records:
         t = type(rec)           # (boundary, inline: this loop runs once per record)
         if t is Boundary:
-            continue
+            continue            # (not a change: where a pipeline may commit; here every end commits)
         write(rec)
         if t is TransactionMark:
             if rec.status == "END":

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..binlog import rows as rows_mod
-from ..changes.records import Naming, RowBatch, RowChange, SchemaChange, TransactionMark
+from ..changes.records import Boundary, Naming, RowBatch, RowChange, SchemaChange, TransactionMark
 from ..changes.values import mariadb_uuid_text, typed_value
 from ..model.types import TypeFamily
 from . import oracle
@@ -311,7 +311,7 @@ class JsonLinesSink(Sink):
             if text is None:
                 text = "".join(render(ch) + "\n" for ch in record.changes()).encode("ascii")
             write(text.decode("ascii") if self._text else text)
-        else:
+        elif type(record) is not Boundary:        # (a Boundary is not a change: nothing to write)
             line = render(record) + "\n"
             write(line if self._text else line.encode("ascii"))
 

@@ -74,7 +74,7 @@ import time
 from pathlib import Path
 
 from .. import __version__
-from ..changes.records import RowBatch
+from ..changes.records import Boundary, RowBatch
 from ..errors import SinkError, SinkOwnershipError
 from ..faults import fault
 from ..paths import fsync_path, link_into_place
@@ -315,6 +315,8 @@ class SegmentSink(_Lines):
         self._fsync_dir()
 
     def write(self, record) -> None:
+        if type(record) is Boundary:
+            return          # (not a change: nothing to write; the pipeline commits there)
         f = self._f
         if f is None:
             s = record.source
@@ -470,6 +472,8 @@ class StreamSink(_Lines):
         self.seq = int((state or {}).get("seq", 0))
 
     def write(self, record) -> None:
+        if type(record) is Boundary:
+            return          # (not a change: nothing to write; the pipeline commits there)
         iov = self.numbered(record)
         self.out.write(iov[0] if len(iov) == 1 else b"".join(iov))
 

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ... import __version__
-from ...changes.records import RowBatch, RowChange, SchemaChange, TransactionMark
+from ...changes.records import Boundary, RowBatch, RowChange, SchemaChange, TransactionMark
 from ...changes.values import value_family
 from ...model.table import Table
 from .ddl import primary_key, table_changes
@@ -250,6 +250,8 @@ class MessageBuilder:
             return [self.transaction_message(record)] if self.options.provide_transaction_metadata else []
         if t is SchemaChange:
             return self.schema_messages(record)
+        if t is Boundary:
+            return []           # (not a change: no message)
         raise TypeError(f"not a change record: {t.__name__}")
 
     def _envelope(self, tc: TableCodec, ch: RowChange, op: str, before, after, step: int = 0) -> dict:

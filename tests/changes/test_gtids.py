@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mysqlddl.pipeline.gtid import GtidTracker
+from mysqlddl.changes.gtids import GtidTracker
 
 U1 = "3e11fa47-71ca-11e1-9e33-c80aa9429562"
 U2 = "aaaaaaaa-71ca-11e1-9e33-c80aa9429562"

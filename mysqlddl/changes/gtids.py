@@ -1,4 +1,5 @@
-"""The GTID set a checkpoint carries: every GTID the pipeline has read up to its position.
+"""The GTID set a checkpoint carries: every GTID read up to its position (the change reader keeps it,
+and every :class:`~mysqlddl.changes.records.Boundary` carries its text).
 
 Two flavours, told apart by the GTID text itself:
 
@@ -9,8 +10,8 @@ Two flavours, told apart by the GTID text itself:
   ``gtid_binlog_pos`` holds it (MariaDB KB "Global Transaction ID", "gtid_binlog_pos": one GTID per
   domain, the most recent); the text is the comma-separated list.
 
-Seeded from the checkpoint's text on a restart, or from the first file's PREVIOUS_GTIDS (MySQL) /
-GTID_LIST (MariaDB) event when the pipeline starts from the beginning of a file.
+Seeded from the checkpoint's text on a restart (``ChangeReader(gtid_set=...)``), or from the first
+file's PREVIOUS_GTIDS (MySQL) / GTID_LIST (MariaDB) event when reading starts at the beginning of a file.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ _MARIADB = re.compile(r"(\d+)-(\d+)-(\d+)")
 
 
 class GtidTracker:
-    """A growing GTID set (see the module docstring); ``add`` is called once per transaction."""
+    """A growing GTID set (see the module docstring); ``add`` is called once per transaction, and
+    :attr:`text` once per transaction end (so it is kept until the set changes)."""
 
-    __slots__ = ("_domains", "_mysql")
+    __slots__ = ("_domains", "_mysql", "_text")
 
     def __init__(self, text: str = ""):
+        self._text: str | None = None
         self._mysql: dict[str, list[list[int]]] = {}
         self._domains: dict[int, tuple[int, int]] = {}
         for item in filter(None, (x.strip() for x in (text or "").split(","))):
@@ -47,6 +50,7 @@ class GtidTracker:
                     raise ConfigError(f"not a GTID set item: {item!r}")
 
     def _add_interval(self, source: str, lo: int, hi: int) -> None:
+        self._text = None
         ivs = self._mysql.setdefault(source, [])
         ivs.append([lo, hi])
         ivs.sort()
@@ -62,9 +66,12 @@ class GtidTracker:
         """One transaction's GTID (None: an anonymous transaction, nothing to add)."""
         if not gtid:
             return
-        m = _MARIADB.fullmatch(gtid)
-        if m:
-            self._domains[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+        self._text = None
+        parts = gtid.split("-")
+        if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit() and parts[2].isdigit():
+            # MariaDB domain-server-seq (a MySQL uuid has four dashes): once per transaction, so
+            # without the regular expression
+            self._domains[int(parts[0])] = (int(parts[1]), int(parts[2]))
             return
         source, _, gno = gtid.rpartition(":")
         n = int(gno)
@@ -85,13 +92,22 @@ class GtidTracker:
             # GTID set, as after a failover, may have passed: a domain's seq_no never goes back)
             if domain not in self._domains or seq >= self._domains[domain][1]:
                 self._domains[domain] = (server, seq)
+                self._text = None
 
     @property
     def text(self) -> str:
+        if self._text is not None:
+            return self._text
+        if len(self._domains) == 1 and not self._mysql:
+            # (the common MariaDB case, once per transaction: one replication domain)
+            for d, (s, q) in self._domains.items():
+                self._text = f"{d}-{s}-{q}"
+            return self._text
         parts = [f"{d}-{s}-{q}" for d, (s, q) in sorted(self._domains.items())]
         for source, ivs in sorted(self._mysql.items()):
             parts.append(source + "".join(f":{a}" if a == b else f":{a}-{b}" for a, b in ivs))
-        return ",".join(parts)
+        self._text = ",".join(parts)
+        return self._text
 
     def __str__(self) -> str:
         return self.text
