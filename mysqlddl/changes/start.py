@@ -41,6 +41,17 @@ from .records import Boundary, ChangeStats
 
 #: what ``SourceOptions.snapshot`` may say
 SNAPSHOT_MODES = ("never", "schema-only", "initial")
+#: what a user may say (``--snapshot``, ``[source] snapshot``): a mode, or ``auto`` (:func:`snapshot_mode`)
+SNAPSHOT_CHOICES = ("auto", *SNAPSHOT_MODES)
+
+
+def snapshot_mode(mode: str, *, from_now: bool, schema_given: bool) -> str:
+    """The snapshot a start takes, ``auto`` decided: schema-only when the stream starts at the
+    server's current end with no baseline given (nothing else could name its tables' columns), else
+    never. The one rule of ``mysqlddl changes --snapshot`` and ``[source] snapshot``."""
+    if mode == "auto":
+        return "schema-only" if from_now and not schema_given else "never"
+    return mode
 
 
 class SnapshotStart:
@@ -102,4 +113,4 @@ class SnapshotStart:
             conn.close()
 
 
-__all__ = ["SNAPSHOT_MODES", "SnapshotStart"]
+__all__ = ["SNAPSHOT_CHOICES", "SNAPSHOT_MODES", "SnapshotStart", "snapshot_mode"]

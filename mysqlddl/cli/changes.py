@@ -155,7 +155,7 @@ def _change_options(args, **kw):
 def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | None = None) -> int:
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeReader
-    from ..changes.start import SnapshotStart
+    from ..changes.start import SnapshotStart, snapshot_mode
     from ..errors import SchemaMismatchError
     from ..sinks import JsonLinesSink, write_records
     from ..sources import open_source
@@ -170,7 +170,8 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
     if server:
         # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself; a signal
         # is acted on while it waits for the server too (caught up, or reconnecting)
-        snapshot = SnapshotStart(_snapshot_mode(args), options.filters, options.decode)
+        mode = snapshot_mode(args.snapshot, from_now=args.from_now, schema_given=args.schema is not None)
+        snapshot = SnapshotStart(mode, options.filters, options.decode)
         source = open_source(args.binlogs[0], common.server_source_options(args, options.decode),
                              start_hook=snapshot.hook, on_wait=signals.asked)
         schema, options = snapshot.baseline(common.read_baseline(args), options)
@@ -270,14 +271,6 @@ class _Signals:
             yield rec
             if self.signum is not None:
                 return
-
-
-def _snapshot_mode(args: argparse.Namespace) -> str:
-    """``--snapshot``, with ``auto`` decided: schema-only with --from-now and no --schema (a stream
-    from now has no other baseline), else never."""
-    if args.snapshot == "auto":
-        return "schema-only" if args.from_now and args.schema is None else "never"
-    return args.snapshot
 
 
 def _flush_at_commits(records, out, every: bool):
