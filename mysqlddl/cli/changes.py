@@ -204,7 +204,7 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
             if snapshot is not None:
                 records = snapshot.records(records, reader.stats)
             if following:
-                records = _flush_at_commits(records, out, every=args.no_transactions)
+                records = _flush_at_commits(records, out)
             if signals is not None:
                 records = signals.until(records)
             first = next(records, None)
@@ -273,17 +273,16 @@ class _Signals:
                 return
 
 
-def _flush_at_commits(records, out, every: bool):
-    """``records``, flushing ``out`` after each transaction end and schema change has been written
-    (the next record is asked for after the previous one was written), or after every record when
-    there are no transaction marks (``every``)."""
+def _flush_at_commits(records, out):
+    """``records``, flushing ``out`` once each transaction that delivered something has been
+    written and committed (at its Boundary: the next record is asked for after the previous one
+    was written), with or without transaction marks."""
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
-    from ..changes import SchemaChange, TransactionMark
+    from ..changes import Boundary
 
     for rec in records:
         yield rec
-        t = type(rec)
-        if every or t is SchemaChange or (t is TransactionMark and rec.status == "END"):
+        if type(rec) is Boundary and rec.delivered:
             out.flush()
 
 
