@@ -317,7 +317,9 @@ class PostgresSink(Sink):
         return tt
 
     def _row(self, ch, db: str, table: str, where: str) -> None:
-        self._row_images(ch.op, ch.before, ch.after, db, table, where)
+        # a snapshot row (op r) of a pipeline's first run goes into the tables its seed just created,
+        # empty: an insert (an incremental snapshot into a live target would need an upsert)
+        self._row_images("c" if ch.op == "r" else ch.op, ch.before, ch.after, db, table, where)
 
     def _row_images(self, op: str, before, after, db: str, table: str, where: str) -> None:
         tt = self._target(db, table)
