@@ -158,7 +158,7 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
     from ..changes.start import SnapshotStart, snapshot_mode
     from ..errors import SchemaMismatchError
     from ..sinks import JsonLinesSink, write_records
-    from ..sources import open_source
+    from ..sources import SourceOptions, open_source
 
     options = _change_options(args, on_mismatch=args.on_mismatch, transactions=not args.no_transactions,
                               schema_changes=not args.no_schema_changes, name=args.name,
@@ -177,7 +177,8 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
         schema, options = snapshot.baseline(common.read_baseline(args), options)
     else:
         snapshot, schema = None, common.read_baseline(args)
-        source = open_source(args.binlogs)
+        # (how the events decode, checksums verified or not, is the source's: --no-verify-checksums)
+        source = open_source(args.binlogs, SourceOptions(decode=options.decode))
     # (the statement texts, ANNOTATE_ROWS: a bulk INSERT's whole text, are decoded only when printed:
     # ChangeOptions.queries, which the reader asks of the source)
     reader = ChangeReader(source, options, schema=schema, progress=None if server else _progress(args))
@@ -340,9 +341,10 @@ def _summary(stats, mode: str) -> None:
 def run_history(args: argparse.Namespace) -> int:
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeReader, Filters, SchemaChange
-    from ..sources import open_source
+    from ..sources import SourceOptions, open_source
 
-    reader = ChangeReader(open_source(args.binlogs), _change_options(args, rows=False, transactions=False),
+    options = _change_options(args, rows=False, transactions=False)
+    reader = ChangeReader(open_source(args.binlogs, SourceOptions(decode=options.decode)), options,
                           schema=common.read_baseline(args), progress=_progress(args))
     filters = reader.config.filters
     # the records the filters select are those whose schema change the reader emits
