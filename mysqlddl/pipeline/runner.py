@@ -38,7 +38,7 @@ connection error: the server's too, once the live source's own reconnections are
 ``retries`` times with doubling backoff, then exits. An error inside the reader (a corrupt binlog)
 ends the reading under every strategy: the events after it cannot be framed.
 
-XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMMIT (DESIGN
+XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMMIT (ARCHITECTURE.md
 "Binlog facts"). A checkpoint written while prepared transactions are open records where the first
 of them starts (its GTID event, or its XA START) and the schema history version there
 (``reader_state.xa_replay``, the Boundary's ``state``); a restart reads again from there with that

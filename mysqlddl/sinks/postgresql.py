@@ -1,7 +1,7 @@
 """The PostgreSQL sink: applies change records to a PostgreSQL database, exactly once.
 
 With :mod:`~.pg.lock` (the driver's import, the connection and the pipeline's advisory lock), the
-only module that uses psycopg (DESIGN "Wave 2 shape"); what needs no driver lives in
+only module that uses psycopg (ARCHITECTURE.md "Layers"); what needs no driver lives in
 :mod:`mysqlddl.sinks.pg`: the type map and options (:mod:`~.pg.types`), the value policy
 (:mod:`~.pg.values`), the DDL converter (:mod:`~.pg.ddl`), the DML statement builder
 (:mod:`~.pg.dml`), the row conversion and where a record's rows go (:mod:`~.pg.rows`), the run

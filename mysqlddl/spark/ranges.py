@@ -2,7 +2,7 @@
 the pre-scans found, and byte ranges cut at transaction boundaries (pure Python; the Spark job in
 :mod:`mysqlddl.spark.job` runs these functions in executors and in its driver).
 
-Why this is sound (DESIGN, "Key decisions: Spark"; "Binlog facts"):
+Why this is sound (ARCHITECTURE.md, "Key decisions": Spark; "Binlog facts"):
 
 - The history needs only the DDL: QUERY events (with their GTID) in position order. A pre-scan
   decodes FDE, QUERY, GTID, XID and XA_PREPARE bodies and skips every other event by the size in
