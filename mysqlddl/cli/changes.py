@@ -154,11 +154,11 @@ def _change_options(args, **kw):
 
 def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | None = None) -> int:
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
-    from ..changes import ChangeReader
-    from ..changes.start import SnapshotStart, snapshot_mode
+    from ..changes.start import snapshot_mode
+    from ..changes.stream import Stream
     from ..errors import SchemaMismatchError
     from ..sinks import JsonLinesSink, write_records
-    from ..sources import SourceOptions, open_source
+    from ..sources import SourceOptions
 
     options = _change_options(args, on_mismatch=args.on_mismatch, transactions=not args.no_transactions,
                               schema_changes=not args.no_schema_changes, name=args.name,
@@ -167,21 +167,20 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
     if args.output:
         common.check_writable(args.output, option="--output")
     server = common.is_server_uri(args.binlogs[0])
+    # the reading as a pipeline makes it (mysqlddl.changes.stream), without a store
     if server:
         # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself; a signal
-        # is acted on while it waits for the server too (caught up, or reconnecting)
+        # is acted on while it waits for the server too (caught up, or reconnecting); --snapshot's
+        # auto decided by the pipeline's rule
         mode = snapshot_mode(args.snapshot, from_now=args.from_now, schema_given=args.schema is not None)
-        snapshot = SnapshotStart(mode, options.filters, options.decode)
-        source = open_source(args.binlogs[0], common.server_source_options(args, options.decode),
-                             start_hook=snapshot.hook, on_wait=signals.asked)
-        schema, options = snapshot.baseline(common.read_baseline(args), options)
+        stream = Stream(args.binlogs[0], common.server_source_options(args, options.decode).replace(snapshot=mode),
+                        options, on_wait=signals.asked)
     else:
-        snapshot, schema = None, common.read_baseline(args)
         # (how the events decode, checksums verified or not, is the source's: --no-verify-checksums)
-        source = open_source(args.binlogs, SourceOptions(decode=options.decode))
+        stream = Stream(args.binlogs, SourceOptions(decode=options.decode), options)
     # (the statement texts, ANNOTATE_ROWS: a bulk INSERT's whole text, are decoded only when printed:
     # ChangeOptions.queries, which the reader asks of the source)
-    reader = ChangeReader(source, options, schema=schema, progress=None if server else _progress(args))
+    reader = stream.read(schema=common.read_baseline(args), progress=None if server else _progress(args))
     reader.on_untyped = _say_untyped
 
     # JSON Lines are ASCII: the sink writes bytes (a rows event's lines as the compiled renderer
@@ -201,9 +200,7 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
     try:
         with common.writing(args.output or args.topics_dir, option="--output" if args.output else "--topics-dir"), \
                 sink:
-            records = iter(reader)
-            if snapshot is not None:
-                records = snapshot.records(records, reader.stats)
+            records = stream.records()
             if following:
                 records = _flush_at_commits(records, out)
             if signals is not None:
@@ -217,16 +214,12 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
                 write_records((first,), sink)
                 write_records(records, sink)
     except SchemaMismatchError as e:
-        close = getattr(source, "close", None)
-        if close is not None:
-            close()
+        stream.close()
         print(f"mysqlddl changes: {e}", file=sys.stderr)
         print("mysqlddl changes: give the schema in force before the first event with --schema, or "
               "--on-mismatch flag to decode such rows by the TABLE_MAP alone", file=sys.stderr)
         return EXIT_MISMATCH
-    close = getattr(source, "close", None)
-    if close is not None:
-        close()
+    stream.close()
     if following:
         if args.output:
             with common.writing(args.output):

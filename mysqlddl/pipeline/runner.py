@@ -67,9 +67,8 @@ import sys
 import time
 from pathlib import Path
 
-from ..changes import ChangeReader
 from ..changes.records import Boundary, RowBatch, RowChange, SchemaChange, TransactionMark
-from ..changes.start import SnapshotStart
+from ..changes.stream import Stream
 from ..errors import (
     CheckpointError,
     ConfigError,
@@ -85,7 +84,6 @@ from ..olr.reader import OlrReader
 from ..options import ErrorPolicy, Options
 from ..positions import BinlogPosition, OlrResumePosition
 from ..sinks.base import Sink
-from ..sources import open_source
 from . import failover
 from .checkpoint import Checkpoint, CheckpointStore, SqliteCheckpointStore
 from .checkpointer import Checkpointer
@@ -188,12 +186,12 @@ class Pipeline:
         own = _own_store(sink, cfg.name)
         self.store = store = own if own is not None else SqliteCheckpointStore(cfg.store_path, cfg.name)
         self.sink_keeps_checkpoint = own is not None
-        self._snapshot = None
+        self._stream = None
         try:
             return self._run_with(sink, store, once)
         finally:
-            if self._snapshot is not None:
-                self._snapshot.close()      # (a first run's snapshot session, if it was not done with)
+            if self._stream is not None:
+                self._stream.close()        # (the source, and a first run's snapshot session if still open)
             store.close()
 
     def _run_with(self, sink: Sink, store, once: bool) -> RunResult:
@@ -207,13 +205,12 @@ class Pipeline:
             options = options.replace(decode=decode.replace(error_policy=ErrorPolicy.COLLECT))
         fresh = ckpt is None            # (the [source] start options apply: a checkpoint wins over them)
         opts = cfg.source.source_options(decode, follow=not once, fresh=fresh, schema_given=cfg.schema is not None)
-        # a first run's snapshot ([source] snapshot): the server source's start hook captures the
-        # schema (and rows) on a session of its own when it logs in, and moves the start there
-        # (its session is closed when the run ends: _run)
-        snapshot = self._snapshot = SnapshotStart(opts.snapshot, options.filters, decode)
-        # (a server logs in at its first use: the checkpoint is looked at before the server is asked anything)
-        self.source = source = open_source(cfg.source.uri, opts, on_wait=self._idle, stop_requested=lambda: self._stop,
-                                           **({"lazy": True, "start_hook": snapshot.hook} if cfg.source.server else {}))
+        # the reading as `mysqlddl changes` makes it (changes.stream): a first run's snapshot ([source]
+        # snapshot) is captured by the server source's start hook when it logs in, at its first use
+        # (lazy: the checkpoint is looked at before the server is asked anything); closed by _run
+        stream = self._stream = Stream(cfg.source.uri, opts, options, on_wait=self._idle,
+                                       stop_requested=lambda: self._stop, lazy=True)
+        self.source = source = stream.source
         at = cfg.source.start_filter(fresh=fresh)
         if at is not None:
             # files: the history is built from their start, delivery begins at the position (checked
@@ -294,15 +291,11 @@ class Pipeline:
             except ValueError as e:
                 raise CheckpointError(f"the checkpoint's OLR column types cannot be read: {e}") from None
         else:
-            schema = None
-            if history is None:
-                # the baseline: a first run's snapshot capture (taken when identity() logged in), else [changes] schema
-                schema, options = snapshot.baseline(cfg.schema, options)
-            reader = self.reader = ChangeReader(source, options.replace(span=(read_from, None)),
-                                                schema=schema, history=history,
-                                                gtid_set=ckpt.gtid_set if ckpt is not None else "",
-                                                deliver_from=start if replay is not None else None,
-                                                xa_open=int(replay.get("pending", 1)) if replay is not None else 0)
+            # (the baseline: a first run's snapshot capture, taken when identity() logged in, else [changes] schema)
+            reader = self.reader = stream.read(options=options, schema=cfg.schema, history=history, start=read_from,
+                                               gtid_set=ckpt.gtid_set if ckpt is not None else "",
+                                               deliver_from=start if replay is not None else None,
+                                               xa_open=int(replay.get("pending", 1)) if replay is not None else 0)
         # the last failover followed, carried from checkpoint to checkpoint; a new one is "fresh"
         # until its first commit (then the checkpoint is the new server's)
         self._ckpt = Checkpointer(cfg, store, sink, self.stats, self._dead, reader.history, identity=identity,
@@ -325,7 +318,7 @@ class Pipeline:
             else:
                 sink.validate_schema(reader.history)     # (a restart: the schema restored from the checkpoint)
             # (a first run's initial snapshot: its rows and a Boundary at the captured position first)
-            self._loop(snapshot.records(reader, reader.stats) if not olr else reader)
+            self._loop(reader if olr else stream.records())
             if not self._in_txn:
                 sink.rotate()
                 self._ckpt.commit(final=True)
