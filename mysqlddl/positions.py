@@ -98,9 +98,10 @@ class _ByKey:
 class BinlogPosition(_ByKey):
     """A place in a binlog: byte offset ``pos`` in the file numbered ``file_seq``.
 
-    Ordering and equality use :attr:`key` ``(file_seq, pos)`` only (DESIGN: positions compare as
-    integer tuples, never as strings). ``file`` (the name or path the position was built from, ""
-    when unknown) and ``gtid`` (None when unknown) are carried along."""
+    Ordering and equality use :attr:`key` ``(file_seq, pos)`` only (ARCHITECTURE.md "Key
+    decisions": positions compare as integer tuples, never as strings). ``file`` (the name or path
+    the position was built from, "" when unknown) and ``gtid`` (None when unknown) are carried
+    along."""
 
     file_seq: int
     pos: int

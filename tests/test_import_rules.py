@@ -63,6 +63,10 @@ LAZY = {
     ("mysqlddl/spark/job.py", "mysqlddl.cli"): "the `python -m mysqlddl.spark.job` / spark-submit entry point "
                                                "(__main__ only) runs the CLI's spark subcommand; the package never "
                                                "imports cli",
+    ("mysqlddl/changes/start.py", "mysqlddl.sources.server.snapshot"): "PyMySQL and the capture load only when a "
+                                                                      "stream starts with a snapshot",
+    ("mysqlddl/changes/start.py", "mysqlddl.changes.snapshot"): "PyMySQL and the row readers load only when an "
+                                                                "initial snapshot reads rows",
     ("mysqlddl/sources/server/snapshot.py", "mysqlddl.ddl"): "the DDL front door (grammar and listeners, ~0.3 s) "
                                                              "only when a capture builds its own catalog",
     ("mysqlddl/pipeline/config.py", "tomllib"): "stdlib from Python 3.11, chosen by version at module top",

@@ -22,8 +22,8 @@ Event layout (sql/log_event.h, libs/mysql/binlog/event/binlog_event.h; MySQL int
   :class:`IgnoredEvent` keeps it visible); otherwise it is kept opaque with its bytes (the
   registry's default). Every decoder must consume its fenced body exactly (STYLE 9).
 
-Relay logs (a replica's copy of its source's binlog; DESIGN "Binlog facts") are read like binlogs
-and recognised by their content, so no flag is needed::
+Relay logs (a replica's copy of its source's binlog; ARCHITECTURE.md "Binlog facts") are read like
+binlogs and recognised by their content, so no flag is needed::
 
     relay file: [ FDE (the replica's) ][ ROTATE, artificial, log_pos 0: "source file F, pos 4" ]
                 [ FDE (the source's) ][ source events, log_pos = the SOURCE's end positions ] ...

@@ -1,5 +1,6 @@
-"""The TABLE_MAP cross-check (DESIGN "Cross-check every TABLE_MAP"): does a TABLE_MAP's column
-list fit the table version in force, and what the schema tells the row decoder about each column."""
+"""The TABLE_MAP cross-check (ARCHITECTURE.md "Key decisions": Cross-check every TABLE_MAP): does
+a TABLE_MAP's column list fit the table version in force, and what the schema tells the row
+decoder about each column."""
 
 from __future__ import annotations
 

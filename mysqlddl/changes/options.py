@@ -17,9 +17,9 @@ from .filters import Filters, parse_position
 
 
 class OnMismatch(str, enum.Enum):
-    """A TABLE_MAP that disagrees with the table version in force (DESIGN "Cross-check every
-    TABLE_MAP"): RAISE a SchemaMismatchError, or FLAG: decode its rows by the TABLE_MAP alone and
-    say so in ``RowChange.mismatch``."""
+    """A TABLE_MAP that disagrees with the table version in force (ARCHITECTURE.md "Key
+    decisions": Cross-check every TABLE_MAP): RAISE a SchemaMismatchError, or FLAG: decode its
+    rows by the TABLE_MAP alone and say so in ``RowChange.mismatch``."""
 
     RAISE = "raise"
     FLAG = "flag"

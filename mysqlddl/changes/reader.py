@@ -49,7 +49,7 @@ from ..history import SchemaHistory
 from ..model.catalog import Catalog
 from ..options import DEFAULT, Dialect, Options
 from ..positions import BinlogPosition, file_seq
-from ..sources import open_source
+from ..sources import SourceOptions, open_source
 from ..sources.base import EventSource
 from .classify import QueryKind, classify_query
 from .filters import parse_position
@@ -114,7 +114,10 @@ class ChangeReader:
 
     ``source``: an :class:`~mysqlddl.sources.EventSource` (``open_source(paths or URI)``: binlog
     files, a server, replayed events); the reader asks it for the events of ``options.span`` (or
-    from its own start), decoded as ``rows``/``queries`` say, so they apply to every source.
+    from its own start), decoded as ``rows``/``queries`` say, so they apply to every source. How
+    the events decode (checksums verified or not, the error policy of an event that does not) is
+    the source's ``SourceOptions.decode``: give the source ``options.decode`` there to have one
+    setting for both (:func:`read_changes` does).
     ``options``: a :class:`~mysqlddl.changes.options.ChangeOptions` (how to read). The true inputs
     beside it: ``schema``, baseline DDL text applied before the first event, or ``history``, an
     existing SchemaHistory to extend (or, with ``record_ddl=False``, to read); ``progress``, called
@@ -455,9 +458,11 @@ class ChangeReader:
 
 
 def read_changes(source, options: ChangeOptions | None = None, **inputs) -> Iterator[Change]:
-    """Shorthand for ``ChangeReader(open_source(source), options, **inputs).changes()`` (``source``: an
-    EventSource, or the paths or URI to open): RowChanges, never batches."""
-    return ChangeReader(open_source(source), options, **inputs).changes()
+    """Shorthand for ``ChangeReader(open_source(source, SourceOptions(decode=options.decode)), options,
+    **inputs).changes()`` (``source``: an EventSource, or the paths or URI to open, its events then
+    decoded as ``options.decode`` says): RowChanges, never batches."""
+    options = options if options is not None else ChangeOptions()
+    return ChangeReader(open_source(source, SourceOptions(decode=options.decode)), options, **inputs).changes()
 
 
 __all__ = ["HISTORY_TYPES", "ChangeReader", "options_for", "query_free_registry", "read_changes"]

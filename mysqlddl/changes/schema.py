@@ -1,6 +1,7 @@
 """The schema half of the join: QUERY events classified, DDL parsed under the event's own sql_mode
-and default database and recorded in the history at the event's *end* position (DESIGN "Schema
-history is keyed by position"), and the SchemaChange (plus Debezium's truncate events) emitted.
+and default database and recorded in the history at the event's *end* position (ARCHITECTURE.md
+"Key decisions": Schema history is keyed by position), and the SchemaChange (plus Debezium's
+truncate events) emitted.
 
 DDL on a table the history never saw (created before the first file and absent from the baseline)
 cannot be applied: it is left out and counted (``ChangeStats.ddl_unknown_tables``), and that

@@ -5,7 +5,7 @@ the capture's binlog position exactly (issue #20, "Schema at the start position"
 
 The capture (position, schema, lock) is the source's business and lives in
 ``mysqlddl/sources/server/snapshot.py``; turning rows into change records is this layer's, as for
-the binlog's rows (DESIGN: sources <- changes), so the row reader lives here.
+the binlog's rows (ARCHITECTURE.md "Layers": changes above sources), so the row reader lives here.
 
     snapshot_rows(conn, capture, *, catalog=None, options=None, chunk_rows=10000) -> iterator
         RowChange records (op "r", before None) of every included table. Tables in the capture's

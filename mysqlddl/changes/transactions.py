@@ -1,9 +1,10 @@
 """Transaction bookkeeping of the join: ids, BEGIN/END marks with per-table counts, rows outside a
 transaction, the GTID set executed so far, and XA: rows logged at XA PREPARE are held until the XA
 COMMIT (emitted) or XA ROLLBACK (dropped), since a rolled-back XA transaction is still in the log
-(DESIGN "Binlog facts"). A held transaction remembers where it is read again from (its GTID event, or
-its XA START, with the schema history version there): a checkpoint taken while it is prepared names
-the first such start (``xa_replay``), so a restart reads it again and holds its rows again.
+(ARCHITECTURE.md "Binlog facts"). A held transaction remembers where it is read again from (its
+GTID event, or its XA START, with the schema history version there): a checkpoint taken while it
+is prepared names the first such start (``xa_replay``), so a restart reads it again and holds its
+rows again.
 """
 
 from __future__ import annotations

@@ -155,9 +155,10 @@ def _change_options(args, **kw):
 def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | None = None) -> int:
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeReader
+    from ..changes.start import SnapshotStart, snapshot_mode
     from ..errors import SchemaMismatchError
     from ..sinks import JsonLinesSink, write_records
-    from ..sources import open_source
+    from ..sources import SourceOptions, open_source
 
     options = _change_options(args, on_mismatch=args.on_mismatch, transactions=not args.no_transactions,
                               schema_changes=not args.no_schema_changes, name=args.name,
@@ -169,13 +170,15 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
     if server:
         # a server streamed as a replica (mysqlddl.sources): it starts and stops by itself; a signal
         # is acted on while it waits for the server too (caught up, or reconnecting)
-        snapshot = _Snapshot(args, options)
+        mode = snapshot_mode(args.snapshot, from_now=args.from_now, schema_given=args.schema is not None)
+        snapshot = SnapshotStart(mode, options.filters, options.decode)
         source = open_source(args.binlogs[0], common.server_source_options(args, options.decode),
                              start_hook=snapshot.hook, on_wait=signals.asked)
-        schema, options = snapshot.baseline(options)
+        schema, options = snapshot.baseline(common.read_baseline(args), options)
     else:
         snapshot, schema = None, common.read_baseline(args)
-        source = open_source(args.binlogs)
+        # (how the events decode, checksums verified or not, is the source's: --no-verify-checksums)
+        source = open_source(args.binlogs, SourceOptions(decode=options.decode))
     # (the statement texts, ANNOTATE_ROWS: a bulk INSERT's whole text, are decoded only when printed:
     # ChangeOptions.queries, which the reader asks of the source)
     reader = ChangeReader(source, options, schema=schema, progress=None if server else _progress(args))
@@ -200,9 +203,9 @@ def _run_changes(args: argparse.Namespace, gc_was_on: bool, signals: _Signals | 
                 sink:
             records = iter(reader)
             if snapshot is not None:
-                records = snapshot.then(records, reader.stats)
+                records = snapshot.records(records, reader.stats)
             if following:
-                records = _flush_at_commits(records, out, every=args.no_transactions)
+                records = _flush_at_commits(records, out)
             if signals is not None:
                 records = signals.until(records)
             first = next(records, None)
@@ -271,60 +274,16 @@ class _Signals:
                 return
 
 
-class _Snapshot:
-    """``--snapshot`` of a server input (mysqlddl.sources.server.snapshot): the start hook captures
-    the schema (and with ``initial`` opens the consistent snapshot of the rows) on a session of its
-    own and moves the stream's start to the captured position; the capture is the baseline there,
-    and the snapshot's rows come before the stream's records."""
-
-    def __init__(self, args: argparse.Namespace, options):
-        mode = args.snapshot
-        if mode == "auto":
-            mode = "schema-only" if args.from_now and args.schema is None else "never"
-        self.args, self.mode, self.filters, self.decode = args, mode, options.filters, options.decode
-        self.conn = self.capture = None
-
-    def hook(self, source):
-        if self.mode == "never":
-            return None
-        # lazy: PyMySQL and the capture code load only for a server input with a snapshot
-        from ..sources.server.snapshot import capture_schema
-
-        self.conn = source.new_connection()
-        self.capture = capture_schema(self.conn, filters=self.filters, with_rows=self.mode == "initial")
-        return self.capture.position
-
-    def baseline(self, options):
-        """(the baseline DDL, the options with its position) for the change reader."""
-        if self.capture is None:
-            return common.read_baseline(self.args), options
-        return self.capture.ddl, options.replace(schema_position=str(self.capture.position))
-
-    def then(self, records, stats):
-        """The snapshot's rows (``initial``, counted in ``stats``), then ``records``."""
-        if self.mode == "initial" and self.capture is not None:
-            from ..changes.snapshot import snapshot_rows  # lazy: as in hook()
-
-            # the rows decoded as the stream's (the server's dialect and version on the reader's options)
-            yield from snapshot_rows(self.conn, self.capture, options=self.capture.options(self.decode),
-                                     stats=stats)
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
-        yield from records
-
-
-def _flush_at_commits(records, out, every: bool):
-    """``records``, flushing ``out`` after each transaction end and schema change has been written
-    (the next record is asked for after the previous one was written), or after every record when
-    there are no transaction marks (``every``)."""
+def _flush_at_commits(records, out):
+    """``records``, flushing ``out`` once each transaction that delivered something has been
+    written and committed (at its Boundary: the next record is asked for after the previous one
+    was written), with or without transaction marks."""
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
-    from ..changes import SchemaChange, TransactionMark
+    from ..changes import Boundary
 
     for rec in records:
         yield rec
-        t = type(rec)
-        if every or t is SchemaChange or (t is TransactionMark and rec.status == "END"):
+        if type(rec) is Boundary and rec.delivered:
             out.flush()
 
 
@@ -382,9 +341,10 @@ def _summary(stats, mode: str) -> None:
 def run_history(args: argparse.Namespace) -> int:
     # lazy: the change reader and the sinks load only when this subcommand runs (cli/main.py)
     from ..changes import ChangeReader, Filters, SchemaChange
-    from ..sources import open_source
+    from ..sources import SourceOptions, open_source
 
-    reader = ChangeReader(open_source(args.binlogs), _change_options(args, rows=False, transactions=False),
+    options = _change_options(args, rows=False, transactions=False)
+    reader = ChangeReader(open_source(args.binlogs, SourceOptions(decode=options.decode)), options,
                           schema=common.read_baseline(args), progress=_progress(args))
     filters = reader.config.filters
     # the records the filters select are those whose schema change the reader emits

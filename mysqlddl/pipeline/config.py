@@ -27,8 +27,10 @@ Every key::
                starts, at most one of: start_position = "FILE:POS" (a server streams from there; on
                files the history is built from their start and delivery begins there, as `mysqlddl
                changes --start-position`), start_gtid (a server: after this GTID set), from_now = true
-               (a server: its current end); snapshot = "never" | "schema-only" | "initial" (a server's,
-               as `mysqlddl changes --snapshot`). They apply only while the pipeline has no checkpoint:
+               (a server: its current end); snapshot = "auto" | "never" | "schema-only" | "initial" (a
+               server's, as `mysqlddl changes --snapshot`: auto is schema-only with from_now and no
+               [changes] schema, else never; initial delivers the tables' rows, op r, and the first
+               checkpoint is at the captured position). They apply only while the pipeline has no checkpoint:
                a checkpoint wins (a restart goes on from it, whatever they say now)
     [sink]     uri; format = "native" | "debezium" (sinks.segments.FORMATS; [sink.debezium] takes
                Debezium's properties by their names: "decimal.handling.mode" = "string", ...);
@@ -76,6 +78,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..binlog.files import resolve_sources
 from ..changes import ChangeOptions, Filters, GtidSet
+from ..changes.start import SNAPSHOT_CHOICES, snapshot_mode
 from ..errors import ConfigError, MappingError, MysqlddlError, PipelineError, ScriptEncodingError
 from ..mapping.rules import Mapping
 from ..model.settings import with_settings
@@ -123,21 +126,23 @@ class SourceConfig:
     start_position: str | None = None
     start_gtid: str | None = None
     from_now: bool = False
-    snapshot: str = "never"
+    snapshot: str = "auto"
 
     @property
     def server(self) -> bool:
         """Whether the source is a server (mysql://, mariadb://)."""
         return self.uri.split("://", 1)[0].lower() in ("mysql", "mariadb") if "://" in self.uri else False
 
-    def source_options(self, decode, *, follow: bool, fresh: bool) -> SourceOptions:
+    def source_options(self, decode, *, follow: bool, fresh: bool, schema_given: bool = False) -> SourceOptions:
         """The SourceOptions of a run. ``fresh``: the pipeline has no checkpoint yet, so the start
         options apply (a checkpoint wins); a file source's ``start_position`` is not where its
-        reading starts (the history is built from the files' start): :meth:`start_filter` takes it."""
+        reading starts (the history is built from the files' start): :meth:`start_filter` takes it.
+        ``schema_given``: the pipeline has a baseline ([changes] schema), which decides ``auto``."""
         start = {}
         if fresh:
+            mode = snapshot_mode(self.snapshot, from_now=self.from_now, schema_given=schema_given)
             start = {"start": self.start_position if self.server else None, "start_gtid": self.start_gtid,
-                     "from_now": self.from_now, "snapshot": self.snapshot}
+                     "from_now": self.from_now, "snapshot": mode if self.server else "never"}
         return SourceOptions(decode=decode, follow=follow, poll=self.poll_ms / 1000,
                              defaults_file=self.defaults_file, **start)
 
@@ -310,14 +315,19 @@ def _check_start(source: SourceConfig, table: dict, path) -> None:
     if not given:
         return
     named = {"start_position": "start", "start_gtid": "start_gtid", "from_now": "from_now", "snapshot": "snapshot"}
+    if source.snapshot not in SNAPSHOT_CHOICES:
+        raise PipelineError(f"[source] snapshot is {', '.join(SNAPSHOT_CHOICES)}, not {source.snapshot!r}", path=path,
+                            setting="source.snapshot")
+    # (auto is decided per run, by the baseline: validated as never here)
+    value = {k: ("never" if k == "snapshot" and getattr(source, k) == "auto" else getattr(source, k)) for k in given}
     try:
-        SourceOptions(**{named[k]: getattr(source, k) for k in given})
+        SourceOptions(**{named[k]: value[k] for k in given})
     except ConfigError as e:
         # the key at fault: the one refused alone, else the second of two starts
         alone = []
         for k in given:
             try:
-                SourceOptions(**{named[k]: getattr(source, k)})
+                SourceOptions(**{named[k]: value[k]})
             except ConfigError:
                 alone.append(k)
         key = alone[0] if alone else [k for k in given if k != "snapshot" and getattr(source, k)][-1]
@@ -328,7 +338,7 @@ def _check_start(source: SourceConfig, table: dict, path) -> None:
         raise PipelineError(f"{given[0]} is a binlog source's setting, not an olr:// source's", path=path,
                             setting=f"source.{given[0]}")
     for key, default in (("start_gtid", None), ("from_now", False), ("snapshot", "never")):
-        if getattr(source, key) != default:
+        if getattr(source, key) not in (default, "auto" if key == "snapshot" else default):
             raise PipelineError(f"{key} needs a server source (mysql://USER@HOST:PORT/?server-id=N): {source.uri} is "
                                 "read from files, from their start or start_position", path=path,
                                 setting=f"source.{key}")
@@ -371,7 +381,7 @@ def config_from_dict(data: dict, *, base: Path | None = None, name: str = "pipel
                               else None,
                               _typed(src, "start_gtid", str, None, "source", path) if "start_gtid" in src else None,
                               _typed(src, "from_now", bool, False, "source", path),
-                              _typed(src, "snapshot", str, "never", "source", path))
+                              _typed(src, "snapshot", str, "auto", "source", path))
         _check_start(source, src, path)
         if source.on_identity_change not in ("follow-gtid", "error"):
             raise PipelineError(f"on_identity_change must be follow-gtid or error, not {source.on_identity_change!r}",

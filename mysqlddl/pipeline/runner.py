@@ -38,7 +38,7 @@ connection error: the server's too, once the live source's own reconnections are
 ``retries`` times with doubling backoff, then exits. An error inside the reader (a corrupt binlog)
 ends the reading under every strategy: the events after it cannot be framed.
 
-XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMMIT (DESIGN
+XA: the reader holds an XA transaction's rows from its XA PREPARE to its XA COMMIT (ARCHITECTURE.md
 "Binlog facts"). A checkpoint written while prepared transactions are open records where the first
 of them starts (its GTID event, or its XA START) and the schema history version there
 (``reader_state.xa_replay``, the Boundary's ``state``); a restart reads again from there with that
@@ -69,6 +69,7 @@ from pathlib import Path
 
 from ..changes import ChangeReader
 from ..changes.records import Boundary, RowBatch, RowChange, SchemaChange, TransactionMark
+from ..changes.start import SnapshotStart
 from ..errors import (
     CheckpointError,
     ConfigError,
@@ -187,9 +188,12 @@ class Pipeline:
         own = _own_store(sink, cfg.name)
         self.store = store = own if own is not None else SqliteCheckpointStore(cfg.store_path, cfg.name)
         self.sink_keeps_checkpoint = own is not None
+        self._snapshot = None
         try:
             return self._run_with(sink, store, once)
         finally:
+            if self._snapshot is not None:
+                self._snapshot.close()      # (a first run's snapshot session, if it was not done with)
             store.close()
 
     def _run_with(self, sink: Sink, store, once: bool) -> RunResult:
@@ -202,10 +206,14 @@ class Pipeline:
             # a DDL that cannot be parsed or applied goes to the dead-letter file (DeadLetters.ddl)
             options = options.replace(decode=decode.replace(error_policy=ErrorPolicy.COLLECT))
         fresh = ckpt is None            # (the [source] start options apply: a checkpoint wins over them)
-        opts = cfg.source.source_options(decode, follow=not once, fresh=fresh)
+        opts = cfg.source.source_options(decode, follow=not once, fresh=fresh, schema_given=cfg.schema is not None)
+        # a first run's snapshot ([source] snapshot): the server source's start hook captures the
+        # schema (and rows) on a session of its own when it logs in, and moves the start there
+        # (its session is closed when the run ends: _run)
+        snapshot = self._snapshot = SnapshotStart(opts.snapshot, options.filters, decode)
         # (a server logs in at its first use: the checkpoint is looked at before the server is asked anything)
         self.source = source = open_source(cfg.source.uri, opts, on_wait=self._idle, stop_requested=lambda: self._stop,
-                                           **({"lazy": True} if cfg.source.server else {}))
+                                           **({"lazy": True, "start_hook": snapshot.hook} if cfg.source.server else {}))
         at = cfg.source.start_filter(fresh=fresh)
         if at is not None:
             # files: the history is built from their start, delivery begins at the position (checked
@@ -286,8 +294,12 @@ class Pipeline:
             except ValueError as e:
                 raise CheckpointError(f"the checkpoint's OLR column types cannot be read: {e}") from None
         else:
+            schema = None
+            if history is None:
+                # the baseline: a first run's snapshot capture (taken when identity() logged in), else [changes] schema
+                schema, options = snapshot.baseline(cfg.schema, options)
             reader = self.reader = ChangeReader(source, options.replace(span=(read_from, None)),
-                                                schema=cfg.schema if history is None else None, history=history,
+                                                schema=schema, history=history,
                                                 gtid_set=ckpt.gtid_set if ckpt is not None else "",
                                                 deliver_from=start if replay is not None else None,
                                                 xa_open=int(replay.get("pending", 1)) if replay is not None else 0)
@@ -312,7 +324,8 @@ class Pipeline:
                 sink.seed(reader.history.catalog if olr else reader.history.catalog_at(BinlogPosition(-1, 0)))
             else:
                 sink.validate_schema(reader.history)     # (a restart: the schema restored from the checkpoint)
-            self._loop(reader)
+            # (a first run's initial snapshot: its rows and a Boundary at the captured position first)
+            self._loop(snapshot.records(reader, reader.stats) if not olr else reader)
             if not self._in_txn:
                 sink.rotate()
                 self._ckpt.commit(final=True)

@@ -1,4 +1,4 @@
-"""The sink interface: where change records go (DESIGN "Wave 2 shape": sources -> changes -> sinks).
+"""The sink interface: where change records go (ARCHITECTURE.md: sources -> changes -> sinks).
 
 A sink is used as a context manager (``open()`` on entry; on exit ``close()``, after ``abort()``
 when the block raised)::
@@ -8,16 +8,16 @@ when the block raised)::
 
 ``write(record)`` takes every record a :class:`~mysqlddl.changes.reader.ChangeReader` yields (the
 protocol of :mod:`mysqlddl.changes.records`); a :class:`~mysqlddl.changes.records.Boundary` is not a
-change and a sink writes nothing for it (where to commit is the caller's: a pipeline decides at
-Boundaries, :func:`write_records` at every END and SchemaChange). ``commit(position)`` is called at a transaction
-boundary, after the record that closes it was written, with the position reached, a
-:class:`~mysqlddl.positions.BinlogPosition` where the next transaction starts: after a
-TransactionMark END (its ``end``: the end of the commit event, with the transaction's GTID), and
-after a SchemaChange (its ``position``, the end of the DDL's QUERY event; a DDL is a transaction of its own, the server
-commits implicitly around it: MySQL manual 15.3.3 "Statements That Cause an Implicit Commit").
-A reader run without transaction marks gives no END to commit at: the rows are then made durable
-only by ``close()``. What ``commit`` guarantees is the sink's to say (a stream: nothing more than
-the order; a database: the transaction).
+change and a sink writes nothing for it: it says where to commit (a pipeline batches Boundaries
+under its checkpoint rule, :func:`write_records` commits at each). ``commit(position)`` is called at
+a transaction boundary, after every record of the transaction was written, with the position
+reached, a :class:`~mysqlddl.positions.BinlogPosition` where the next transaction starts (an OLR
+position for OLR output): the end of its commit event (XID, or the QUERY of a COMMIT / XA COMMIT),
+with the transaction's GTID, or the end of a DDL's QUERY event (a DDL is a transaction of its own,
+the server commits implicitly around it: MySQL manual 15.3.3 "Statements That Cause an Implicit
+Commit"). :func:`boundary` gives that position from the END mark or SchemaChange itself, for a
+caller that feeds records without their Boundaries. What ``commit`` guarantees is the sink's to
+say (a stream: nothing more than the order; a database: the transaction).
 """
 
 from __future__ import annotations
@@ -146,20 +146,18 @@ def boundary(record: Record):
 
 
 def write_records(records: Iterable[Record], sink: Sink) -> None:
-    """Every record into ``sink``, committing at each transaction boundary (:func:`boundary`); a
-    :class:`~mysqlddl.changes.records.Boundary` record is not written (it is what a pipeline
-    commits by, not a change)."""
+    """Every record into ``sink``, committed where the reader says a transaction ended: at each
+    :class:`~mysqlddl.changes.records.Boundary` that delivered something (after the END mark, the
+    SchemaChange and a TRUNCATE's ``op="t"`` changes), at its position; a Boundary is not written
+    (it is not a change). The commit points of a pipeline (which batches them and keeps a
+    checkpoint), without a store: what ``mysqlddl changes`` writes with."""
     write, commit = sink.write, sink.commit
     for rec in records:
-        t = type(rec)           # (boundary, inline: this loop runs once per record)
-        if t is Boundary:
-            continue            # (not a change: where a pipeline may commit; here every end commits)
+        if type(rec) is Boundary:       # (inline: this loop runs once per record)
+            if rec.delivered:
+                commit(rec.position)
+            continue
         write(rec)
-        if t is TransactionMark:
-            if rec.status == "END":
-                commit(rec.end if rec.end is not None else rec.source)
-        elif t is SchemaChange:
-            commit(rec.position)
 
 
 __all__ = ["Sink", "boundary", "close_output", "open_output", "write_records"]

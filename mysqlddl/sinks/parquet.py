@@ -1,7 +1,7 @@
 """Parquet files of a decode task (the Spark job's output): its change events per ``db=/table=``
 partition, and the typed datasets per table version (:mod:`mysqlddl.sinks.typed`). Every file is
 written under a hidden temporary name and published by an atomic rename, so a retried task
-overwrites what a failed attempt published (DESIGN "Spark").
+overwrites what a failed attempt published (ARCHITECTURE.md "Key decisions": Spark).
 
 pyarrow is imported where it is used: it is an optional dependency (the ``spark`` extra).
 """

@@ -1,7 +1,7 @@
 """The PostgreSQL sink: applies change records to a PostgreSQL database, exactly once.
 
 With :mod:`~.pg.lock` (the driver's import, the connection and the pipeline's advisory lock), the
-only module that uses psycopg (DESIGN "Wave 2 shape"); what needs no driver lives in
+only module that uses psycopg (ARCHITECTURE.md "Layers"); what needs no driver lives in
 :mod:`mysqlddl.sinks.pg`: the type map and options (:mod:`~.pg.types`), the value policy
 (:mod:`~.pg.values`), the DDL converter (:mod:`~.pg.ddl`), the DML statement builder
 (:mod:`~.pg.dml`), the row conversion and where a record's rows go (:mod:`~.pg.rows`), the run
@@ -317,7 +317,9 @@ class PostgresSink(Sink):
         return tt
 
     def _row(self, ch, db: str, table: str, where: str) -> None:
-        self._row_images(ch.op, ch.before, ch.after, db, table, where)
+        # a snapshot row (op r) of a pipeline's first run goes into the tables its seed just created,
+        # empty: an insert (an incremental snapshot into a live target would need an upsert)
+        self._row_images("c" if ch.op == "r" else ch.op, ch.before, ch.after, db, table, where)
 
     def _row_images(self, op: str, before, after, db: str, table: str, where: str) -> None:
         tt = self._target(db, table)

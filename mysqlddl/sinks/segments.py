@@ -20,7 +20,8 @@ final name, fsync of the directory (POSIX rename(2) replaces the name atomically
 fsync makes the new name durable), and only then is the checkpoint written. ``recover(state)`` on
 a restart puts the directory back to the checkpoint: the open segment is cut to its committed
 length (or renamed back, when a crash came between its rename and the checkpoint), other ``.tmp``
-files and every closed segment starting at or past the checkpoint are removed.
+files and every closed segment whose first line the checkpoint has not committed (its ``seq`` at
+or past the checkpoint's) are removed.
 
 A segment directory belongs to one pipeline (:meth:`SegmentSink.claim`, before ``recover``, which
 removes what is past the checkpoint): the first run writes its owner into ``.mysqlddl-pipeline.json``
@@ -299,8 +300,11 @@ class SegmentSink(_Lines):
             if first is not None and start == first:
                 # renamed after the checkpoint (a crash before the checkpoint commit): open again
                 os.replace(p, self._tmp(first, seq0))
-            elif self._last is None or start >= self._last:
-                p.unlink()          # written past the checkpoint
+            elif int(m.group(4)) >= self._committed_seq:
+                # written past the checkpoint: its first line's number is one the checkpoint has not
+                # committed (told by the line numbers, not the positions: an initial snapshot's rows
+                # carry the captured position, the one the checkpoint after them names)
+                p.unlink()
         if first is not None:
             tmp = self._tmp(first, seq0)
             if not tmp.exists() and length:

@@ -7,8 +7,8 @@
 The job's driver: its stages, the history's broadcast and the summary. Importing it, as the CLI
 does, loads no pyspark (only :func:`run` and :func:`run_args` do); its arguments are
 mysqlddl.cli.spark's. Beside it in :mod:`mysqlddl.spark`: the pure parts in :mod:`.ranges`, the
-Python tasks in :mod:`.tasks`, the JVM's start and end in :mod:`.launcher`. The stages (DESIGN,
-"Key decisions: Spark"):
+Python tasks in :mod:`.tasks`, the JVM's start and end in :mod:`.launcher`. The stages
+(ARCHITECTURE.md, "Key decisions": Spark):
 
 1. **Pre-scan**, one task per file: FDE, QUERY, GTID, XID and XA_PREPARE bodies only (the rest
    skipped by header size) -> the DDL with positions, sql_mode and default database, and the

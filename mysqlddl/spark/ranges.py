@@ -2,7 +2,7 @@
 the pre-scans found, and byte ranges cut at transaction boundaries (pure Python; the Spark job in
 :mod:`mysqlddl.spark.job` runs these functions in executors and in its driver).
 
-Why this is sound (DESIGN, "Key decisions: Spark"; "Binlog facts"):
+Why this is sound (ARCHITECTURE.md, "Key decisions": Spark; "Binlog facts"):
 
 - The history needs only the DDL: QUERY events (with their GTID) in position order. A pre-scan
   decodes FDE, QUERY, GTID, XID and XA_PREPARE bodies and skips every other event by the size in
@@ -44,7 +44,7 @@ from ..errors import ConfigError, CorruptEventError
 from ..history import SchemaHistory
 from ..options import DEFAULT, Options
 from ..positions import file_seq
-from ..sources import ReplaySource, open_source
+from ..sources import ReplaySource, SourceOptions, open_source
 
 #: What a pre-scan decodes (FORMAT_DESCRIPTION is always decoded): the DDL and its GTID, and
 #: the events that end a transaction. Everything else is skipped by the size in its header.
@@ -275,7 +275,7 @@ def read_range(rng: ByteRange, history: SchemaHistory, options: ChangeOptions | 
     """A ChangeReader over one range, using ``history`` read-only (``options``: how to read, its
     span and record_ddl set here)."""
     config = (options or ChangeOptions()).replace(record_ddl=False, span=rng.span)
-    return ChangeReader(open_source(list(rng.files)), config, history=history)
+    return ChangeReader(open_source(list(rng.files), SourceOptions(decode=config.decode)), config, history=history)
 
 
 __all__ = ["CUT", "DEFAULT_RANGE_SIZE", "PRESCAN_TYPES", "XA_CLOSE", "XA_OPEN", "ByteRange", "FileScan",

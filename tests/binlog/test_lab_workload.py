@@ -265,7 +265,7 @@ def our_changes(path) -> list:
 def test_rows_equal_mariadb_binlog_vv(lab, twin):
     """Every value of every row image in the workload's binlogs, except the legacy_temporal file
     (pre-10.1 temporal columns have no TABLE_MAP metadata; mariadb-binlog cannot print them and stops,
-    DESIGN "Binlog facts"; the replay below covers them)."""
+    ARCHITECTURE.md "Binlog facts"; the replay below covers them)."""
     n_rows = n_values = 0
     per_type: dict = {}
     for path in lab.paths:

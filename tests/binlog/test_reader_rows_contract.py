@@ -18,7 +18,7 @@ FILES = [
     "mysql-binlog-connector-rust/mysql-bin.000057", "mysql-cdc-rs/8.0/02_query_bigger/binlog.000733",
     "zalora-binlog-parser/fixtures/mysql-bin.07", "zalora-binlog-parser/gtid-fixtures/mysql-bin.01",
     # tiflow's MariaDB 10.0.17 file is left out on purpose: its pre-10.1 TIMESTAMP(n) columns carry
-    # no metadata, so their row images cannot be sized without the schema (DESIGN "Binlog facts").
+    # no metadata, so their row images cannot be sized without the schema (ARCHITECTURE.md "Binlog facts").
 ]
 
 

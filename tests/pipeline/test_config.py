@@ -136,7 +136,7 @@ SERVER = MINIMAL.replace('uri = "file:///var/lib/mysql-archive/"', 'uri = "mysql
     (SERVER, 'start_position = "binlog.000001:-4"', "source.start_position", "negative position"),
     (SERVER, 'start_position = "binlog.000001:4"\nfrom_now = true', "source.from_now", "give one start"),
     (SERVER, 'start_gtid = "0-1-5"\nfrom_now = true', "source.from_now", "give one start"),
-    (SERVER, 'snapshot = "full"', "source.snapshot", "never, schema-only or initial"),
+    (SERVER, 'snapshot = "full"', "source.snapshot", "auto, never, schema-only, initial"),
     (SERVER, 'from_now = "yes"', "source.from_now", "must be bool"),
     (MINIMAL, 'from_now = true', "source.from_now", "needs a server source"),
     (MINIMAL, 'start_gtid = "0-1-5"', "source.start_gtid", "needs a server source"),

@@ -305,6 +305,7 @@ from mysqlddl.changes.reader import ChangeReader
 from mysqlddl.sinks.base import write_records
 from mysqlddl.sinks.pg.types import PgOptions
 from mysqlddl.sinks.postgresql import PostgresSink
+from mysqlddl.sources import open_source
 
 uri, files = sys.argv[1], sys.argv[2:]
 sink = PostgresSink(uri, PgOptions(commit_every=3, commit_ms=60000))

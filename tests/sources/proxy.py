@@ -1,5 +1,6 @@
 """An in-process TCP proxy on loopback that cuts or stalls chosen connections at chosen byte counts
-(the fault injector of the server-source tests; DESIGN: faults are made on loopback only).
+(the fault injector of the server-source tests; ARCHITECTURE.md "Key decisions": faults are made
+on loopback only).
 
     proxy = TcpProxy(server_port, plans={2: ("cut", 50_000), 3: ("stall", 10_000)})
     ... connect to 127.0.0.1:proxy.port ...

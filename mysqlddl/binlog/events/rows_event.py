@@ -65,7 +65,7 @@ ROWS_V_PART_INFO_TAG = 1
 
 
 def mask_bitmap(raw: bytes, ncols: int) -> bytes:
-    """Clear the padding bits past ``ncols`` (servers leave them set; DESIGN "Binlog facts")."""
+    """Clear the padding bits past ``ncols`` (servers leave them set; ARCHITECTURE.md "Binlog facts")."""
     if ncols % 8 and raw:
         return raw[:-1] + bytes([raw[-1] & ((1 << (ncols % 8)) - 1)])
     return raw

@@ -1,10 +1,11 @@
 """A cheap statement classifier: can this statement change the schema model?
 
-DESIGN.md "Parsing speed": only schema-changing statements need the full parse in a lenient run;
-everything else keeps its full syntax check in strict mode. The classifier reads the first
-keyword tokens of the statement — after the same lexing as the parser (versioned comments opened
-per server version, ANSI_QUOTES, NO_BACKSLASH_ESCAPES) — and never guesses from raw text with a
-regular expression (STYLE "avoid": regex pre-filters that silently decide what is DDL).
+ARCHITECTURE.md "Key decisions", Parsing speed: only schema-changing statements need the full
+parse in a lenient run; everything else keeps its full syntax check in strict mode. The
+classifier reads the first keyword tokens of the statement — after the same lexing as the parser
+(versioned comments opened per server version, ANSI_QUOTES, NO_BACKSLASH_ESCAPES) — and never
+guesses from raw text with a regular expression (STYLE "avoid": regex pre-filters that silently
+decide what is DDL).
 
 SCHEMA: CREATE/ALTER/DROP of tables, databases/schemas, indexes, views and sequences; RENAME TABLE;
 TRUNCATE; USE; SET (it may change sql_mode, the character set or the default collation; SET
