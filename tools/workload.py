@@ -45,10 +45,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.util
 import ipaddress
 import json
 import random
+import shutil
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -961,44 +964,56 @@ def run(server=None, *, socket: str | None = None, user: str = "root", password:
         conn.close()
 
 
-def cached_binlogs(cache: Path, *, scale: float, phases: str = "abcd", bulk_only: bool = False,
-                   log=print) -> list[Path]:
-    """The workload's binlog files at ``scale`` (only the bulk phase's files with ``bulk_only``),
-    written on first use by a private server (tools/mariadb_lab.py) into ``cache/scale-S`` and
-    reused while its manifest's files exist. The benchmarks' shared input."""
-    import importlib.util
-    import shutil
-    import tempfile
-
-    spec = importlib.util.spec_from_file_location("_mysqlddl_tools_mariadb_lab_cache",
-                                                  Path(__file__).resolve().parent / "mariadb_lab.py")
-    mariadb_lab = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mariadb_lab)
-    where = cache / f"scale-{scale:g}"
+def manifest_cache(where: Path, write) -> list[Path]:
+    """The files of the cache directory ``where`` while its manifest's files all exist; else
+    ``write(where)`` fills it anew (emptied first) and returns (file names, other manifest fields),
+    kept as its manifest.json. The benchmarks' inputs are cached so (written once, by a lab server)."""
     manifest = where / "manifest.json"
     if manifest.exists():
         files = [where / f for f in json.loads(manifest.read_text())["files"]]
         if all(f.exists() for f in files):
             return files
+    shutil.rmtree(where, ignore_errors=True)
+    where.mkdir(parents=True)
+    names, fields = write(where)
+    manifest.write_text(json.dumps({"files": names, **fields}, indent=1))
+    return [where / n for n in names]
+
+
+def lab_server(prefix: str):
+    """A started private MariaDB (tools/mariadb_lab.py) in a new temporary directory named
+    ``prefix``...; SystemExit with the install hint when mariadbd is missing."""
+    spec = importlib.util.spec_from_file_location("_mysqlddl_tools_mariadb_lab_cache",
+                                                  Path(__file__).resolve().parent / "mariadb_lab.py")
+    mariadb_lab = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mariadb_lab)
     if not mariadb_lab.mariadbd_path():
         raise SystemExit(mariadb_lab.INSTALL_HINT)
-    srv = mariadb_lab.MariaDBServer(Path(tempfile.mkdtemp(prefix="mdb-cache-"))).start()
-    try:
-        t0 = time.monotonic()
-        log(f"writing the workload's binlogs at scale {scale:g} (phases {phases}) ...")
-        truth = run(srv, phases=phases, scale=scale, log=lambda m: None)
-        names = truth.bulk_files if bulk_only else [p.name for p in truth.paths]
-        shutil.rmtree(where, ignore_errors=True)
-        where.mkdir(parents=True)
-        for name in names:
-            shutil.copyfile(Path(truth.binlog_dir) / name, where / name)
-        manifest.write_text(json.dumps({"files": names, "scale": scale, "phases": phases, "server": srv.version,
-                                        "expected_row_changes": truth.expected_row_changes,
-                                        "secs": round(time.monotonic() - t0, 1)}, indent=1))
-        log(f"  {len(names)} files in {time.monotonic() - t0:.0f} s, cached in {where}")
-    finally:
-        srv.destroy()
-    return [where / n for n in names]
+    return mariadb_lab.MariaDBServer(Path(tempfile.mkdtemp(prefix=prefix))).start()
+
+
+def cached_binlogs(cache: Path, *, scale: float, phases: str = "abcd", bulk_only: bool = False,
+                   log=print) -> list[Path]:
+    """The workload's binlog files at ``scale`` (only the bulk phase's files with ``bulk_only``),
+    written on first use by a private server (tools/mariadb_lab.py) into ``cache/scale-S`` and
+    reused while its manifest's files exist. The benchmarks' shared input."""
+    def write(where: Path) -> tuple[list[str], dict]:
+        srv = lab_server("mdb-cache-")
+        try:
+            t0 = time.monotonic()
+            log(f"writing the workload's binlogs at scale {scale:g} (phases {phases}) ...")
+            truth = run(srv, phases=phases, scale=scale, log=lambda m: None)
+            names = truth.bulk_files if bulk_only else [p.name for p in truth.paths]
+            for name in names:
+                shutil.copyfile(Path(truth.binlog_dir) / name, where / name)
+            log(f"  {len(names)} files in {time.monotonic() - t0:.0f} s, cached in {where}")
+            return names, {"scale": scale, "phases": phases, "server": srv.version,
+                           "expected_row_changes": truth.expected_row_changes,
+                           "secs": round(time.monotonic() - t0, 1)}
+        finally:
+            srv.destroy()
+
+    return manifest_cache(cache / f"scale-{scale:g}", write)
 
 
 def main(argv: list[str] | None = None) -> int:

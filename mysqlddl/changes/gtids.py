@@ -25,14 +25,18 @@ _MARIADB = re.compile(r"(\d+)-(\d+)-(\d+)")
 
 class GtidTracker:
     """A growing GTID set (see the module docstring); ``add`` is called once per transaction, and
-    :attr:`text` once per transaction end (so it is kept until the set changes)."""
+    :attr:`text` once per transaction end (so it is kept until the set changes, and built from
+    parts kept while they hold: a transaction moves the end of one source's last interval, so the
+    text of a set with many intervals is not written whole again for each transaction)."""
 
-    __slots__ = ("_domains", "_mysql", "_text")
+    __slots__ = ("_domains", "_heads", "_mysql", "_order", "_text")
 
     def __init__(self, text: str = ""):
         self._text: str | None = None
         self._mysql: dict[str, list[list[int]]] = {}
         self._domains: dict[int, tuple[int, int]] = {}
+        self._heads: dict[str, str] = {}        # source -> its text but for its last interval
+        self._order: list[str] | None = None    # the MySQL sources in text order
         for item in filter(None, (x.strip() for x in (text or "").split(","))):
             m = _MARIADB.fullmatch(item)
             if m:
@@ -51,6 +55,9 @@ class GtidTracker:
 
     def _add_interval(self, source: str, lo: int, hi: int) -> None:
         self._text = None
+        self._heads.pop(source, None)
+        if source not in self._mysql:
+            self._order = None
         ivs = self._mysql.setdefault(source, [])
         ivs.append([lo, hi])
         ivs.sort()
@@ -104,8 +111,17 @@ class GtidTracker:
                 self._text = f"{d}-{s}-{q}"
             return self._text
         parts = [f"{d}-{s}-{q}" for d, (s, q) in sorted(self._domains.items())]
-        for source, ivs in sorted(self._mysql.items()):
-            parts.append(source + "".join(f":{a}" if a == b else f":{a}-{b}" for a, b in ivs))
+        order = self._order
+        if order is None:
+            order = self._order = sorted(self._mysql)
+        heads = self._heads
+        for source in order:
+            ivs = self._mysql[source]
+            head = heads.get(source)
+            if head is None:
+                head = heads[source] = source + "".join(f":{a}" if a == b else f":{a}-{b}" for a, b in ivs[:-1])
+            a, b = ivs[-1]
+            parts.append(f"{head}:{a}" if a == b else f"{head}:{a}-{b}")
         self._text = ",".join(parts)
         return self._text
 

@@ -46,7 +46,7 @@ class TableMaps:
     whether a database's default charset is a fact
     (:meth:`~mysqlddl.changes.schema.SchemaTracker.db_known`)."""
 
-    __slots__ = ("_plans", "_resolved", "config", "db_known", "file", "history", "maps", "stats")
+    __slots__ = ("_plans", "_resolved", "_tables", "config", "db_known", "file", "history", "maps", "stats")
 
     def __init__(self, history: SchemaHistory, config: ChangeOptions, stats: ChangeStats, *, file, db_known):
         self.history = history
@@ -57,17 +57,26 @@ class TableMaps:
         self.maps: dict[int, TableMapping] = {}
         self._plans: dict = {}
         self._resolved: dict = {}
+        self._tables: dict[tuple, tuple[bool, TableId]] = {}     # (db, table) -> (filters' verdict, TableId)
 
     def clear(self) -> None:
         """Forget the TABLE_MAPs read so far (a new binlog, or a DDL: the server maps again)."""
         self.maps.clear()
 
     def table_map(self, tm: TableMapEvent, opts: Options) -> None:
-        if not self.config.filters.table_ok(tm.database, tm.table):
+        named = (tm.database, tm.table)
+        table = self._tables.get(named)
+        if table is None:
+            # (once per table, not per TABLE_MAP: a stream of small transactions maps its tables again
+            # in each; the filters are fixed for the reading)
+            if len(self._tables) >= PLAN_CACHE:
+                self._tables.clear()
+            table = self._tables[named] = (self.config.filters.table_ok(*named), TableId(*named))
+        if not table[0]:
             self.maps[tm.table_id] = TableMapping(tm, None, (), Naming.POSITIONAL, (), None, False)
             return
         name, seq = self.file(tm.file or "")
-        version = found = self.history.table_at(TableId(tm.database, tm.table), BinlogPosition(seq, tm.pos, name))
+        version = found = self.history.table_at(table[1], BinlogPosition(seq, tm.pos, name))
         charset_known = self.db_known(tm.database)
         content = (id(found), charset_known, opts, _CONTENT(tm))
         hit = self._resolved.get(content)

@@ -52,19 +52,20 @@ class Places:
         """The Source of ``ev`` (its row ``row``) in a transaction with that GTID, session thread and
         statement text."""
         origin = ev.origin
-        relay_file = relay_pos = None
-        if origin is not None and not origin.own:
-            # a relay log: the source's binlog position (records.Source says why)
-            relay_file, relay_pos = self.file(ev.file or "")[0], ev.pos
-            name, seq = self.file(origin.file or "")
-            ev_pos = origin.pos if origin.pos is not None else 0
-        else:
+        header = ev.header
+        if origin is None or origin.own:
+            # (the fields in Source's order, positional: three Sources a transaction)
             name, seq = self.file(ev.file or "")
-            ev_pos = ev.pos
+            return Source(self.connector, self.server_version, header.server_id, name, seq,
+                          ev.pos if pos is None else pos, row, header.timestamp, gtid, db, table, thread, query)
+        # a relay log: the source's binlog position (records.Source says why)
+        relay_file, relay_pos = self.file(ev.file or "")[0], ev.pos
+        name, seq = self.file(origin.file or "")
+        ev_pos = origin.pos if origin.pos is not None else 0
         return Source(connector=self.connector, server_version=self.server_version,
-                      server_id=ev.header.server_id, file=name,
+                      server_id=header.server_id, file=name,
                       file_seq=seq, pos=ev_pos if pos is None else pos, row=row,
-                      ts=ev.header.timestamp, gtid=gtid, db=db, table=table, thread=thread,
+                      ts=header.timestamp, gtid=gtid, db=db, table=table, thread=thread,
                       query=query, relay_file=relay_file, relay_pos=relay_pos)
 
     def end_of(self, ev, gtid: str | None) -> BinlogPosition:

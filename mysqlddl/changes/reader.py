@@ -69,6 +69,23 @@ PROGRESS_EVERY = 2000
 #: (exact types, as the pipeline's commit points had them: an EXECUTE_LOAD_QUERY is not one).
 _ENDING = frozenset((XidEvent, QueryEvent, XaPrepareEvent))
 
+# What the reader's loop does with an event, by its class (the first of _KINDS it is an instance of;
+# looked up by type once per reading and per class: an isinstance chain per event cost more than the
+# work of most events)
+_ROWS, _TABLE_MAP, _XID, _QUERY, _GTID, _MARIADB_GTID, _XA_PREPARE, _STATEMENT, _FDE, _PREVIOUS_GTIDS, \
+    _GTID_LIST, _OTHER = range(12)
+_KINDS = ((RowsEvent, _ROWS), (TableMapEvent, _TABLE_MAP), (XidEvent, _XID), (QueryEvent, _QUERY),
+          (GtidEvent, _GTID), (MariadbGtidEvent, _MARIADB_GTID), (XaPrepareEvent, _XA_PREPARE),
+          (RowsQueryEvent, _STATEMENT), (AnnotateRowsEvent, _STATEMENT), (FormatDescriptionEvent, _FDE),
+          (PreviousGtidsEvent, _PREVIOUS_GTIDS), (GtidListEvent, _GTID_LIST))
+
+
+def _kind(cls: type) -> int:
+    for base, kind in _KINDS:
+        if issubclass(cls, base):
+            return kind
+    return _OTHER
+
 
 def query_free_registry():
     """The registry a change reader decodes with when the statement texts are not wanted
@@ -251,6 +268,10 @@ class ChangeReader:
         opts = self.options
         replay = self._deliver_from.key if self._deliver_from is not None else None
         stats = self.stats
+        progress = self.progress
+        gtids = txns.gtids
+        records = self.history.records
+        kinds: dict[type, int] = {}
         # (a source yields the FORMAT_DESCRIPTION of the file it starts in first, also inside it)
         for ev in self._events:
             stats.events += 1
@@ -259,42 +280,51 @@ class ChangeReader:
                 if stats.first_ts is None:
                     stats.first_ts = ts
                 stats.last_ts = ts
-            if self.progress is not None and stats.events % PROGRESS_EVERY == 0:
-                self.progress(self.reader)
+            if progress is not None and stats.events % PROGRESS_EVERY == 0:
+                progress(self.reader)
             if replay is not None and (places.file(ev.file or "")[1], ev.pos) >= replay:
                 replay = None
                 self._replayed(ev)
-            if isinstance(ev, RowsEvent):
+            cls = type(ev)
+            kind = kinds.get(cls)
+            if kind is None:
+                kind = kinds[cls] = _kind(cls)
+            if kind == _ROWS:
                 yield from self._rows(ev)
-            elif isinstance(ev, TableMapEvent):
+            elif kind == _TABLE_MAP:
                 tables.table_map(ev, opts)
-            elif isinstance(ev, XidEvent):
+            elif kind == _XID:
                 gtid = txns.gtid
-                yield from txns.commit(ev)
+                mark = txns.commit(ev)
+                if mark is not None:
+                    yield mark
                 # (_ended, inline: once per transaction)
                 end = txns.delivered
                 if end is not None:
                     txns.delivered = None
-                    yield self._boundary(end, ev)
-                elif txns.current is None and ev.origin is None and type(ev) is XidEvent:
+                    if txns.held:
+                        yield self._boundary(end, ev)
+                    else:
+                        yield Boundary(end, gtids.text, len(records), ts)
+                elif txns.current is None and ev.origin is None and cls is XidEvent:
                     yield self._boundary(places.end_of(ev, gtid), ev, delivered=False)
-            elif isinstance(ev, QueryEvent):
+            elif kind == _QUERY:
                 yield from self._query(ev, opts)
-            elif isinstance(ev, GtidEvent):
-                txns.gtid_event(ev, ev.gtid, None)
-            elif isinstance(ev, MariadbGtidEvent):
+            elif kind == _MARIADB_GTID:
                 txns.gtid_event(ev, ev.gtid, ev.thread_id)
                 if ev.flags2 & FL_PREPARED_XA and not ev.flags2 & FL_COMPLETED_XA:
                     txns.begin(ev, xa=True)
                 elif not ev.standalone and not ev.flags2 & FL_COMPLETED_XA:
                     txns.begin(ev)
-            elif isinstance(ev, XaPrepareEvent):
+            elif kind == _STATEMENT:
+                txns.query_text = ev.query
+            elif kind == _GTID:
+                txns.gtid_event(ev, ev.gtid, None)
+            elif kind == _XA_PREPARE:
                 gtid = txns.gtid
                 yield from txns.xa_prepare(ev)
                 yield from self._ended(ev, gtid)
-            elif isinstance(ev, (RowsQueryEvent, AnnotateRowsEvent)):
-                txns.query_text = ev.query
-            elif isinstance(ev, FormatDescriptionEvent):
+            elif kind == _FDE:
                 places.created[places.file(ev.file or "")[0]] = ev.header.timestamp
                 origin = ev.origin
                 if origin is not None and origin.own:
@@ -305,13 +335,13 @@ class ChangeReader:
                     # a new binlog (not the source FDE's copy at a relay-log rotation, which may
                     # fall inside a transaction: its TABLE_MAPs stay in force)
                     tables.clear()
-            elif isinstance(ev, PreviousGtidsEvent):
-                txns.gtids.add_set(ev.gtid_set)
-            elif isinstance(ev, GtidListEvent):
-                txns.gtids.add_set(ev.gtid_list)
+            elif kind == _PREVIOUS_GTIDS:
+                gtids.add_set(ev.gtid_set)
+            elif kind == _GTID_LIST:
+                gtids.add_set(ev.gtid_list)
         stats.xa_pending = len(txns.held)
-        if self.progress is not None:
-            self.progress(self.reader, done=True)
+        if progress is not None:
+            progress(self.reader, done=True)
 
     def _history_version(self) -> int:
         return len(self.history.records)
@@ -354,7 +384,9 @@ class ChangeReader:
             txns.begin_statement(ev)
             return
         if kind in (QueryKind.COMMIT, QueryKind.ROLLBACK):
-            yield from txns.commit(ev)
+            mark = txns.commit(ev)
+            if mark is not None:
+                yield mark
         elif kind is QueryKind.XA:
             yield from txns.xa_statement(ev)
         elif kind is QueryKind.DDL and not ev.error_code:
@@ -393,8 +425,12 @@ class ChangeReader:
                 m.decode(ev)    # (its bitmaps still checked)
                 return          # no row: nothing is emitted, no transaction begins (as row by row)
             thread = txn.thread if txn is not None else None
-            yield from txns.batch(ev, m, op, self._places.source(
+            mark, batch = txns.batch(ev, m, op, self._places.source(
                 ev, txns.gtid, thread if thread is not None else txns.gtid_thread, txns.query_text, 0, db, table))
+            if mark is not None:
+                yield mark
+            yield batch
+            txns.batch_done(batch)
             return
         rows = m.decode(ev)
         images, split = m.images, op == "u" and m.pk and self.config.pk_change is PkChange.SPLIT

@@ -32,7 +32,6 @@ import dataclasses
 import enum
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from typing import ClassVar
 
 from ..binlog import rows as rows_mod
@@ -272,7 +271,8 @@ class TableMapping:
     qualified_name: str = dataclasses.field(init=False, default="")     # db.table, as ChangeStats keys it
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "retypes", any(f is not None for f in self.families))
+        # (once per TABLE_MAP: without a generator)
+        object.__setattr__(self, "retypes", self.families.count(None) != len(self.families))
         object.__setattr__(self, "qualified_name", f"{self.table_map.database}.{self.table_map.table}")
 
     def image(self, values) -> dict:
@@ -298,27 +298,49 @@ class TableMapping:
             return None, self.image(row)
         return self.image(row), None
 
-    @contextmanager
-    def decoding(self, ev: RowsEvent):
-        """Positions a decoding error of ``ev``'s rows (file, log position, event type, table), as
-        every walk over them does, so an error reads the same whoever walks."""
-        try:
-            yield
-        except MysqlddlError as e:
-            if hasattr(e, "with_context"):
-                if ev.body_offset is None and getattr(e, "offset", None) is not None:
-                    e.offset = ev.pos
-                e.with_context(file=ev.file, log_pos=ev.pos, event_type=ev.type_name, table=self.qualified_name)
-            raise
+    def decoding(self, ev: RowsEvent) -> _Decoding:
+        """A context that positions a decoding error of ``ev``'s rows (file, log position, event
+        type, table), as every walk over them does, so an error reads the same whoever walks."""
+        return _Decoding(self, ev)
+
+    def position_error(self, e: MysqlddlError, ev: RowsEvent) -> None:
+        """Gives a decoding error of ``ev``'s rows its place (what :meth:`decoding` does)."""
+        if hasattr(e, "with_context"):
+            if ev.body_offset is None and getattr(e, "offset", None) is not None:
+                e.offset = ev.pos
+            e.with_context(file=ev.file, log_pos=ev.pos, event_type=ev.type_name, table=self.qualified_name)
 
     def decode(self, ev: RowsEvent) -> list:
         """``ev``'s rows as the decoder's tuples (``(before, after)`` pairs for an update)."""
-        with self.decoding(ev):
+        try:
             if ev.kind == "partial_update":
                 return rows_mod.decode_partial_update_rows(self.plan, ev.body, ev.rows_start, ev.rows_end,
                                                            ev.present1, ev.present2, base=ev.body_offset or 0)
             return rows_mod.decode_rows(self.plan, ev.body, ev.rows_start, ev.rows_end, ev.present1,
                                         ev.present2, base=ev.body_offset or 0)
+        except MysqlddlError as e:
+            self.position_error(e, ev)
+            raise
+
+
+class _Decoding:
+    """:meth:`TableMapping.decoding`'s context (a class, not a contextlib generator: it is entered
+    once per rows event by every walker of rows, and a generator-based one cost more than a small
+    event's decoding)."""
+
+    __slots__ = ("event", "mapping")
+
+    def __init__(self, mapping: TableMapping, event: RowsEvent):
+        self.mapping = mapping
+        self.event = event
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, typ, e, tb) -> bool:
+        if isinstance(e, MysqlddlError):
+            self.mapping.position_error(e, self.event)
+        return False    # (the error goes on, with its place)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)

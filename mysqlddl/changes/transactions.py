@@ -19,7 +19,7 @@ from ..positions import BinlogPosition
 from .gtids import GtidTracker
 from .options import ChangeOptions
 from .places import Places
-from .records import Change, ChangeStats, Record, RowBatch, RowChange, Source, TableMapping, TransactionMark
+from .records import Change, ChangeStats, RowBatch, RowChange, Source, TableMapping, TransactionMark
 
 _XID_HEX = re.compile(r"X'([0-9A-Fa-f]*)'\s*,\s*X'([0-9A-Fa-f]*)'\s*,\s*(\d+)")
 _XID_STR = re.compile(r"'((?:[^']|'')*)'(?:\s*,\s*'((?:[^']|'')*)'(?:\s*,\s*(\d+))?)?")
@@ -39,7 +39,7 @@ def parse_xid(sql: str) -> tuple[int, bytes, bytes] | None:
 
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(slots=True)
 class OpenTransaction:
     """A transaction being read: its id (the GTID, else ``file:pos`` of its start), the source
     of its start, the session's thread, whether it is an XA transaction (rows held until its
@@ -68,7 +68,7 @@ class Transactions:
 
     ``untyped(table, n)``: told of rows emitted without a table definition; ``history_version()``:
     the schema history's record count now. ``delivered``: the end of the last transaction that
-    emitted records, until the reader takes it (:meth:`take_delivered`)."""
+    emitted records, until the reader takes it (sets it back to None)."""
 
     def __init__(self, config: ChangeOptions, stats: ChangeStats, places: Places, *, untyped, history_version,
                  gtid_set: str = ""):
@@ -85,6 +85,11 @@ class Transactions:
         self.gtids = GtidTracker(gtid_set)
         self.delivered: BinlogPosition | None = None
         self._start = None      # the event the transaction starting is read again from (GTID, XA START)
+        # (once per transaction: without GTID filters every transaction is emitted, no call needed)
+        filters = config.filters
+        self._gtid_ok = filters.gtid_ok if filters.include_gtids is not None or filters.exclude_gtids is not None \
+            else None
+        self._marks = config.transactions
 
     # -- what the log says between transactions ---------------------------------------------------
     def gtid_event(self, ev, gtid: str, thread: int | None) -> None:
@@ -115,9 +120,10 @@ class Transactions:
         gtid = self.gtid
         src = self.source(ev)
         tid = gtid if gtid is not None else f"{src.file}:{src.pos}"   # (the source's, in a relay log)
-        self.current = OpenTransaction(tid, src, gtid, thread=thread if thread is not None else self.gtid_thread,
-                                       xa=xa, emit=self.config.filters.gtid_ok(gtid),
-                                       start=self._start_at() if xa else None)
+        gtid_ok = self._gtid_ok
+        self.current = OpenTransaction(tid, src, gtid, thread if thread is not None else self.gtid_thread, xa,
+                                       False, Counter(), 0, [], gtid_ok is None or gtid_ok(gtid),
+                                       self._start_at() if xa else None)
 
     def begin_statement(self, ev: QueryEvent) -> None:
         """A BEGIN QUERY event: a transaction starts, unless a MariaDB GTID event began it already
@@ -142,24 +148,31 @@ class Transactions:
                                     "history_version": version, "pending": len(starts)}}
 
     # -- ends -------------------------------------------------------------------------------------
-    def _end_marks(self, txn: OpenTransaction, ev) -> Iterator[Change]:
-        if txn.began:
-            end = self.delivered = self.places.end_of(ev, txn.gtid)
-            if self.config.transactions:
-                src = dataclasses.replace(self.source(ev), gtid=txn.gtid, query=None)
-                yield TransactionMark("END", txn.id, src, tuple(txn.counts.items()), end)
+    def _end_mark(self, txn: OpenTransaction, ev) -> TransactionMark | None:
+        """The end of ``txn`` (its commit event ``ev``), when it delivered records: kept in
+        :attr:`delivered`, and its END mark (when marks are asked for)."""
+        if not txn.began:
+            return None
+        end = self.delivered = self.places.end_of(ev, txn.gtid)
+        if not self._marks:
+            return None
+        thread = txn.thread
+        # (the source of the commit event with the transaction's GTID and no statement text, built
+        # once: a dataclasses.replace of source(ev) cost more than the rest of the transaction end)
+        src = self.places.source(ev, txn.gtid, thread if thread is not None else self.gtid_thread, None)
+        return TransactionMark("END", txn.id, src, tuple(txn.counts.items()), end)
 
-    def commit(self, ev) -> Iterator[Change]:
-        """An XID, or a COMMIT / ROLLBACK QUERY event."""
+    def commit(self, ev) -> TransactionMark | None:
+        """An XID, or a COMMIT / ROLLBACK QUERY event: the transaction's END mark, if it has one."""
         txn = self.current
         self.current = None
         self.query_text = None
         self.gtid = None   # every transaction logs its own GTID event before it
         self._start = None
         if txn is None:
-            return
+            return None
         self.stats.transactions += 1
-        yield from self._end_marks(txn, ev)
+        return self._end_mark(txn, ev)
 
     # -- rows -------------------------------------------------------------------------------------
     def emit_row(self, change: RowChange, ev) -> Iterator[Change]:
@@ -174,7 +187,7 @@ class Transactions:
             return
         if not txn.began:
             txn.began = True
-            if self.config.transactions:
+            if self._marks:
                 yield TransactionMark("BEGIN", txn.id, txn.source)
         table = f"{change.source.db}.{change.source.table}"
         txn.counts[table] += 1
@@ -190,26 +203,33 @@ class Transactions:
         setattr_(change, "table_order", txn.counts[table])
         yield change
 
-    def batch(self, ev, m: TableMapping, op: str, src: Source) -> Iterator[Record]:
-        """The RowBatch of a rows event, with :meth:`emit_row`'s bookkeeping for all its rows: the
-        count is taken when the consumer hands control back (it walked the rows, or the batch walks
-        them)."""
-        if self.current is None:
+    def batch(self, ev, m: TableMapping, op: str, src: Source) -> tuple[TransactionMark | None, RowBatch]:
+        """The RowBatch of a rows event, and the BEGIN mark to go before it when it is the
+        transaction's first (else None); :meth:`batch_done` does :meth:`emit_row`'s bookkeeping for
+        all its rows when the consumer hands control back (it walked the rows, or the batch walks
+        them). (Two calls, not a generator: once per rows event, on the reader's hot path.)"""
+        txn = self.current
+        if txn is None:
             # rows outside any transaction (non-transactional engines in old logs): a one-event
             # transaction of their own
             self.begin(ev)
-        txn = self.current
+            txn = self.current
+        mark = None
         if not txn.began:
             txn.began = True
-            if self.config.transactions:
-                yield TransactionMark("BEGIN", txn.id, txn.source)
-        table = m.qualified_name
-        batch = RowBatch(ev, m, op, src, txn.id, txn.total, txn.counts[table])
-        yield batch
+            if self._marks:
+                mark = TransactionMark("BEGIN", txn.id, txn.source)
+        return mark, RowBatch(ev, m, op, src, txn.id, txn.total, txn.counts[m.qualified_name])
+
+    def batch_done(self, batch: RowBatch) -> None:
+        """The bookkeeping of a RowBatch given out (:meth:`batch`): its rows counted."""
         n = batch.count
+        txn = self.current
+        m = batch.mapping
+        table = m.qualified_name
         txn.counts[table] += n
         txn.total += n
-        self.stats.rows[(table, op)] += n
+        self.stats.rows[(table, batch.op)] += n
         if m.version is None and not m.mismatch:
             self._untyped(table, n)
 
@@ -235,7 +255,9 @@ class Transactions:
             yield from self.emit_row(ch, ev)
         self.current = None
         self.stats.transactions += 1
-        yield from self._end_marks(txn, ev)
+        mark = self._end_mark(txn, ev)
+        if mark is not None:
+            yield mark
 
     def xa_statement(self, ev: QueryEvent) -> Iterator[Change]:
         """An XA QUERY event: XA START begins a transaction (read again from its GTID event, or
