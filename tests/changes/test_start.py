@@ -1,5 +1,5 @@
 """changes/start.py: the one rule for ``auto`` and a snapshot start's record order, without a server
-(the capture itself runs against the lab MariaDB in tests/sources/test_snapshot*.py and
+(the capture itself runs against the lab MariaDB in tests/sources/server/test_snapshot*.py and
 tests/pipeline/test_start_options.py)."""
 
 from __future__ import annotations

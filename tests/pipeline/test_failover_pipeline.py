@@ -1,5 +1,5 @@
 """The checkpointed pipeline across a failover (mysqlddl/pipeline/failover.py), on a real pair of lab
-MariaDBs (tools/mariadb_lab.py, as tests/sources/test_failover.py: the replica writes its own binlog
+MariaDBs (tools/mariadb_lab.py, as tests/sources/server/test_failover.py: the replica writes its own binlog
 with ``log_slave_updates`` and keeps the primary's GTIDs).
 
 The module's scenario: on the primary, tables in three databases get rows and a DDL; pipeline A

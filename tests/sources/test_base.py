@@ -1,7 +1,7 @@
 """The source contract (mysqlddl.sources.base) as each source kind keeps it: identity, the events
 from a start (a FORMAT_DESCRIPTION first), what the reader wants decoded, the hooks; and the one
 registry (open_source) that opens them, the OLR entry loaded by name. (A server source keeps it
-against a live server: tests/sources/test_server.py and the pipeline's server tests.)"""
+against a live server: tests/sources/server/test_server.py and the pipeline's server tests.)"""
 
 from __future__ import annotations
 

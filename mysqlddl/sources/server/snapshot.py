@@ -63,7 +63,7 @@ baseline, or ``ChangeReader(open_source(files), ChangeOptions(schema_position=st
 span=((path, capture.position.pos), None)), schema=capture.ddl)`` from the API; the stream then
 starts at ``capture.position`` (a transaction boundary), right after the snapshot's rows.
 
-Tested against MariaDB 10.11 (tests/sources/test_snapshot.py). The MySQL paths (SHOW BINARY LOG
+Tested against MariaDB 10.11 (tests/sources/server/test_snapshot.py). The MySQL paths (SHOW BINARY LOG
 STATUS, Executed_Gtid_Set, LOCK INSTANCE FOR BACKUP, JSON columns of MySQL's binary type) follow
 the MySQL 8.0/8.4 manuals but have not run against a MySQL server here.
 """

@@ -3,7 +3,7 @@ dump thread sends (a fake ROTATE naming the file, the file's events exactly as w
 the EOF or ERR that ends it) are written by hand into one end of a socket pair, the session reads
 the other. The events equal the file reader's; each way a dump ends is told apart (the end, the
 stop position, a lost connection, silence past three heartbeat periods, the waiting hook).
-The session over a real MariaDB runs in tests/sources/test_server.py and test_faults.py."""
+The session over a real MariaDB runs in tests/sources/server/test_server.py and test_faults.py."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from mysqlddl.errors import BinlogPurgedError, GtidPositionError
 from mysqlddl.positions import BinlogPosition, file_seq
 from mysqlddl.sources import SourceOptions, open_source
 
-from ..test_server import norm
+from .test_server import norm
 
 pytestmark = pytest.mark.mariadb
 

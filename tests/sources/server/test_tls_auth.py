@@ -66,7 +66,7 @@ def tls(mariadb_server, tmp_path_factory, make_certs):
 
 
 def norm(ev):
-    """As tests/sources/test_server.py compares: the file's base name, and the FDE without
+    """As tests/sources/server/test_server.py compares: the file's base name, and the FDE without
     LOG_EVENT_BINLOG_IN_USE_F (set in the open file, cleared by the sender)."""
     ev = dataclasses.replace(ev, file=os.path.basename(ev.file))
     if isinstance(ev, FormatDescriptionEvent):

@@ -1,7 +1,7 @@
 """A follower killed with SIGKILL (or crashed) and restarted at once with the same server-id: the
 server still lists the dead run's registration until a heartbeat to its closed socket fails, so
 the restart waits for it to go (up to two heartbeat periods) instead of being refused as a
-server-id clash; a live replica with that id is still refused (tests/sources/test_server.py)."""
+server-id clash; a live replica with that id is still refused (tests/sources/server/test_server.py)."""
 
 from __future__ import annotations
 

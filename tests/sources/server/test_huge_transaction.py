@@ -194,7 +194,7 @@ def test_a_transaction_of_hundreds_of_megabytes_streams(bigsrv, tmp_path):
 @pytest.fixture
 def cutter(bigsrv):
     """A TcpProxy (tests/sources/proxy.py) in front of the module's server."""
-    spec = importlib.util.spec_from_file_location("_huge_proxy", Path(__file__).with_name("proxy.py"))
+    spec = importlib.util.spec_from_file_location("_huge_proxy", Path(__file__).parent.parent / "proxy.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     made = []
