@@ -7,7 +7,7 @@ The other start options (``start``/``--start-position``, ``from_now``/``--from-n
 validated there once for both). A snapshot needs more than the source: a session of its own on the
 server, the schema captured there as the baseline, and (``initial``) the tables' rows before the
 stream's first record. :class:`SnapshotStart` is that, handed to the server source as its
-``start_hook``::
+``start_hook`` (:class:`~mysqlddl.changes.stream.Stream` wires it so for both commands)::
 
     start = SnapshotStart("initial", filters, decode)
     source = open_source(uri, source_options, start_hook=start.hook)   # the hook captures, and
